@@ -1,0 +1,3 @@
+import RecordShell
+
+print("recsh \(recshVersion)")
