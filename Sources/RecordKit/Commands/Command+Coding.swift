@@ -1,0 +1,130 @@
+/// Commands as plain data, for the crash-recovery journal and persistent undo.
+///
+/// The encoding names fields and holds values as JSON, so it is read back
+/// through the kind's field table with the same validation as typed input:
+///
+///     {"op": "set", "id": "k3x9p2aa", "field": "title", "old": "a", "new": "b"}
+///     {"op": "set", "id": "k3x9p2aa", "custom": "color", "new": "red"}        (old absent)
+///     {"op": "edits", "edits": [ …set objects… ]}
+///     {"op": "insert", "at": 3, "record": { …the record… }}
+///     {"op": "delete", "at": 3, "record": { …the record… }}
+///     {"op": "group", "name": "review", "commands": [ … ]}
+///
+/// An absent `old` or `new` means the field was (or becomes) absent.
+extension Command {
+  public func encoded() -> JSONValue {
+    var object = JSONObject()
+    switch self {
+    case .edit(let edit):
+      object = Self.encode(edit)
+    case .edits(let edits):
+      object["op"] = .string("edits")
+      object["edits"] = .array(edits.map { .object(Self.encode($0)) })
+    case .insert(let record, let position), .delete(let record, let position):
+      if case .insert = self { object["op"] = .string("insert") } else { object["op"] = .string("delete") }
+      object["at"] = .number(String(position))
+      object["record"] = .object(Root.fields.encode(record))
+    case .group(let name, let commands):
+      object["op"] = .string("group")
+      if let name { object["name"] = .string(name) }
+      object["commands"] = .array(commands.map { $0.encoded() })
+    }
+    return .object(object)
+  }
+
+  private static func encode(_ edit: any FieldEdit<Root>) -> JSONObject {
+    var object = JSONObject()
+    object["op"] = .string(edit.action.rawValue)
+    object["id"] = .string(edit.recordID)
+    object[edit.field.isCustom ? "custom" : "field"] = .string(edit.field.name)
+    if let old = edit.oldJSON { object["old"] = old }
+    if let new = edit.newJSON { object["new"] = new }
+    return object
+  }
+
+  /// Reads back what `encoded()` wrote, validating every value through the field table.
+  public init(decoding json: JSONValue) throws(CommandDecodingError) {
+    guard case .object(let object) = json, case .string(let op)? = object["op"] else {
+      throw .malformed("a command must be an object with an \"op\"")
+    }
+    switch op {
+    case "edits":
+      guard case .array(let items)? = object["edits"], !items.isEmpty else {
+        throw .malformed("\"edits\" needs a non-empty array")
+      }
+      var edits: [any FieldEdit<Root>] = []
+      for item in items {
+        guard case .object(let editObject) = item else { throw .malformed("an edit must be an object") }
+        edits.append(try Self.decodeEdit(editObject))
+      }
+      self = .edits(edits)
+    case "insert", "delete":
+      guard case .number(let spelling)? = object["at"], let position = Int(spelling), position >= 0 else {
+        throw .malformed("\"\(op)\" needs a position \"at\"")
+      }
+      guard case .object(let recordObject)? = object["record"] else {
+        throw .malformed("\"\(op)\" needs a \"record\" object")
+      }
+      let record: Root
+      do {
+        record = try Root.fields.decode(recordObject)
+      } catch {
+        throw .record(error)
+      }
+      self = op == "insert" ? .insert(record, at: position) : .delete(record, at: position)
+    case "group":
+      guard case .array(let items)? = object["commands"] else {
+        throw .malformed("\"group\" needs a \"commands\" array")
+      }
+      var name: String?
+      if case .string(let text)? = object["name"] { name = text }
+      var commands: [Command] = []
+      for item in items {
+        commands.append(try Command(decoding: item))
+      }
+      self = .group(name: name, commands)
+    default:
+      self = .edit(try Self.decodeEdit(object))
+    }
+  }
+
+  private static func decodeEdit(_ object: JSONObject) throws(CommandDecodingError) -> any FieldEdit<Root> {
+    guard case .string(let op)? = object["op"], let action = EditAction(rawValue: op) else {
+      throw .malformed("unknown command \"op\"")
+    }
+    guard case .string(let id)? = object["id"] else { throw .malformed("an edit needs an \"id\"") }
+    let field: any FieldAccessor<Root>
+    if case .string(let name)? = object["field"] {
+      guard let declared = Root.fields.field(named: name) else {
+        throw .field(.unknownField(name, suggestion: nil))
+      }
+      field = declared
+    } else if case .string(let name)? = object["custom"] {
+      field = FieldTable<Root>.custom(name)
+    } else {
+      throw .malformed("an edit needs a \"field\" or \"custom\" name")
+    }
+    do {
+      return try field.decodeEdit(recordID: id, old: object["old"], new: object["new"], action: action)
+    } catch {
+      throw .field(error)
+    }
+  }
+}
+
+/// Why an encoded command cannot be read back.
+public enum CommandDecodingError: Error, Equatable, Sendable {
+  case malformed(String)
+  case field(FieldError)
+  case record(RecordDecodingError)
+}
+
+extension CommandDecodingError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .malformed(let reason): "malformed command: \(reason)"
+    case .field(let error): error.description
+    case .record(let error): error.description
+    }
+  }
+}

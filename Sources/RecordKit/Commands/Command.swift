@@ -1,0 +1,61 @@
+/// An undoable change to a document: the Command pattern's command.
+///
+/// (`ShellCommand` is what the user typed; a `Command` is what it did.)
+/// Every command carries what it needs to be applied and reverted without
+/// looking anything up: a delete keeps the whole record and its position, so
+/// undo puts it back exactly.
+public enum Command<Root: Record>: Sendable {
+  /// One field of one record.
+  case edit(any FieldEdit<Root>)
+  /// Several fields of one record at once (`set title x priority 2`): one step.
+  case edits([any FieldEdit<Root>])
+  indirect case insert(Root, at: Int)
+  indirect case delete(Root, at: Int)
+  /// A closed `begin`/`end` group; applied in order, reverted in reverse order.
+  indirect case group(name: String?, [Command<Root>])
+
+  public func apply(to document: inout Document<Root>) {
+    switch self {
+    case .edit(let edit): edit.apply(to: &document)
+    case .edits(let edits): for edit in edits { edit.apply(to: &document) }
+    case .insert(let record, let position): document.insert(record, at: position)
+    case .delete(_, let position): document.remove(at: position)
+    case .group(_, let commands): for command in commands { command.apply(to: &document) }
+    }
+  }
+
+  public func revert(in document: inout Document<Root>) {
+    switch self {
+    case .edit(let edit): edit.revert(in: &document)
+    case .edits(let edits): for edit in edits.reversed() { edit.revert(in: &document) }
+    case .insert(_, let position): document.remove(at: position)
+    case .delete(let record, let position): document.insert(record, at: position)
+    case .group(_, let commands): for command in commands.reversed() { command.revert(in: &document) }
+    }
+  }
+
+  /// The name of the undo step: "Set title", "Set title, priority", "New record",
+  /// "Delete record", a group's name or "N changes".
+  public var name: String {
+    switch self {
+    case .edit(let edit):
+      "\(edit.action.verb) \(edit.field.name)"
+    case .edits(let edits):
+      "\(edits.first?.action.verb ?? "Set") " + edits.map { $0.field.name }.joined(separator: ", ")
+    case .insert: "New record"
+    case .delete: "Delete record"
+    case .group(let name?, _): name
+    case .group(nil, _):
+      changeCount == 1 ? "1 change" : "\(changeCount) changes"
+    }
+  }
+
+  /// How many single changes the command makes; a group counts its contents.
+  public var changeCount: Int {
+    switch self {
+    case .edit, .insert, .delete: 1
+    case .edits(let edits): edits.count
+    case .group(_, let commands): commands.reduce(0) { $0 + $1.changeCount }
+    }
+  }
+}

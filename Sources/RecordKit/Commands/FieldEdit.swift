@@ -1,0 +1,55 @@
+/// An edit of one field of one record: what the `.edit` command case holds.
+///
+/// Class-bound so that a command is two words (reference + witness table)
+/// whatever the field's type, which keeps a history step small.
+public protocol FieldEdit<Root>: AnyObject, Sendable {
+  associatedtype Root: Record
+
+  var recordID: String { get }
+  var field: any FieldAccessor<Root> { get }
+  var action: EditAction { get }
+  /// The value before the edit as JSON; `nil` when the field was absent.
+  var oldJSON: JSONValue? { get }
+  /// The value after the edit as JSON; `nil` when the edit removes the field.
+  var newJSON: JSONValue? { get }
+
+  func apply(to document: inout Document<Root>)
+  func revert(in document: inout Document<Root>)
+}
+
+/// The one generic property-update command: writes a value through a typed
+/// key path. Every change of every field, declared, nested or custom, is one of these.
+///
+/// The old value is captured when the edit is made (validated against the
+/// record as it is), not read while applying it: applying is one key-path
+/// write, and undo is the same write with the old value.
+public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
+  public let recordID: String
+  public let typedField: KeyPathField<Root, Codec>
+  public let old: Codec.Value?
+  public let new: Codec.Value?
+  public let action: EditAction
+
+  init(
+    recordID: String, field: KeyPathField<Root, Codec>, old: Codec.Value?, new: Codec.Value?,
+    action: EditAction
+  ) {
+    self.recordID = recordID
+    self.typedField = field
+    self.old = old
+    self.new = new
+    self.action = action
+  }
+
+  public var field: any FieldAccessor<Root> { typedField }
+  public var oldJSON: JSONValue? { old.map(typedField.codec.encode) }
+  public var newJSON: JSONValue? { new.map(typedField.codec.encode) }
+
+  public func apply(to document: inout Document<Root>) {
+    document.write(new, to: typedField.keyPath, ofRecord: recordID)
+  }
+
+  public func revert(in document: inout Document<Root>) {
+    document.write(old, to: typedField.keyPath, ofRecord: recordID)
+  }
+}

@@ -1,0 +1,76 @@
+/// The records of one file, in file order, with an id index for O(1) lookup.
+///
+/// Only commands change a document (through `write`, `insert`, `remove`), so
+/// every change is in the history.
+public struct Document<Root: Record>: Sendable {
+  public private(set) var records: [Root]
+  private(set) var positions: [String: Int]
+
+  public init() {
+    records = []
+    positions = [:]
+  }
+
+  /// A document of `records`; two records with one id are refused.
+  public init(records: [Root]) throws(DocumentError) {
+    self.records = records
+    positions = Dictionary(minimumCapacity: records.count)
+    for (index, record) in records.enumerated() {
+      if let first = positions.updateValue(index, forKey: record.id) {
+        throw .duplicateID(record.id, first: first + 1, second: index + 1)
+      }
+    }
+  }
+
+  public var count: Int { records.count }
+
+  /// The position of the record with this exact id.
+  public func position(ofID id: String) -> Int? { positions[id] }
+
+  public func record(withID id: String) -> Root? {
+    positions[id].map { records[$0] }
+  }
+
+  public func contains(id: String) -> Bool { positions[id] != nil }
+
+  /// Writes `value` through `keyPath` into the record with `id`.
+  ///
+  /// The history only replays a command on the state it was made for, so the
+  /// record is always there; a missing one is ignored rather than trapped on.
+  mutating func write<Value>(_ value: Value, to keyPath: WritableKeyPath<Root, Value>, ofRecord id: String) {
+    guard let index = positions[id] else { return }
+    records[index][keyPath: keyPath] = value
+  }
+
+  mutating func insert(_ record: Root, at position: Int) {
+    records.insert(record, at: position)
+    reindex(from: position)
+  }
+
+  mutating func remove(at position: Int) {
+    positions[records[position].id] = nil
+    records.remove(at: position)
+    reindex(from: position)
+  }
+
+  private mutating func reindex(from start: Int) {
+    for index in start..<records.count {
+      positions[records[index].id] = index
+    }
+  }
+}
+
+/// Why a document cannot be made.
+public enum DocumentError: Error, Equatable, Sendable {
+  /// Positions are 1-based, as `@N` and messages count.
+  case duplicateID(String, first: Int, second: Int)
+}
+
+extension DocumentError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .duplicateID(let id, let first, let second):
+      "records \(first) and \(second) have the same id \"\(id)\""
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/// One field of a record kind, with its type erased so a table can list them.
+///
+/// Every edit a field makes is a `PropertyUpdate` over the field's typed key
+/// path: the accessor only turns input (a token, a JSON value from the file or
+/// the journal) into such an update, after validating it. Nothing changes a
+/// record here; the returned edit does, when the history applies it.
+public protocol FieldAccessor<Root>: AnyObject, Sendable {
+  associatedtype Root: Record
+
+  /// The user-visible name: `title`, `address.city`, or a custom key.
+  var name: String { get }
+  var type: FieldType { get }
+  var isReadOnly: Bool { get }
+  /// Whether this is a key the kind does not declare.
+  var isCustom: Bool { get }
+  /// Values worth offering to tab completion for this field.
+  var completions: [String] { get }
+
+  /// The field's value in `record` as JSON; `nil` when absent.
+  func json(in record: Root) -> JSONValue?
+  /// The field's value as `show` prints it; `nil` when absent.
+  func display(in record: Root) -> String?
+  /// Sets the field from a file's value (loading, not an edit).
+  func decode(_ json: JSONValue, into record: inout Root) throws(FieldError)
+
+  /// The edit that sets the field to what `token` means; `nil` if it already has that value.
+  func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
+  /// The edit that removes the field; `nil` if it is already absent.
+  func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
+  /// The edit that adds (or removes) one list element; `nil` when adding one already there.
+  func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  /// An edit read back from its plain-data encoding.
+  func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+    throws(FieldError) -> any FieldEdit<Root>
+}
+
+/// What an edit did to its field; names the undo step ("Set title", "Add to tags").
+public enum EditAction: String, Sendable, CaseIterable {
+  case set, unset, add, remove
+
+  public var verb: String {
+    switch self {
+    case .set: "Set"
+    case .unset: "Unset"
+    case .add: "Add to"
+    case .remove: "Remove from"
+    }
+  }
+}
+
+extension FieldError {
+  /// A JSON value as "found …" names it: the value itself when short, else its kind.
+  static func found(_ json: JSONValue) -> String {
+    let text = json.compactText
+    return text.count <= 40 ? text : json.kindDescription
+  }
+}

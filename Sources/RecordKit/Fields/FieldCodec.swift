@@ -1,0 +1,32 @@
+/// How one field type parses, validates, prints and converts its values.
+///
+/// A field table entry pairs a codec with a typed key path; the codec is the
+/// only place that knows what "a priority" or "a date" is, so parsing typed
+/// input, decoding the file and printing all agree.
+public protocol FieldCodec: Sendable {
+  associatedtype Value: Equatable & Sendable
+
+  var type: FieldType { get }
+  /// The value a typed token means, or `nil` when it is not a valid value.
+  func parse(_ token: ValueToken) -> Value?
+  /// The value a JSON value from the file means, or `nil` when it does not fit.
+  func decode(_ json: JSONValue) -> Value?
+  func encode(_ value: Value) -> JSONValue
+  /// The value as `show` and `list` print it.
+  func display(_ value: Value) -> String
+  /// Values worth offering to tab completion (`true`/`false`).
+  var completions: [String] { get }
+}
+
+extension FieldCodec {
+  public var completions: [String] { [] }
+}
+
+/// A codec whose values are lists, so one element can be added or removed.
+public protocol ListFieldCodec: FieldCodec {
+  associatedtype Element: Equatable & Sendable
+  func parseElement(_ token: ValueToken) -> Element?
+  func elements(of value: Value) -> [Element]
+  func value(from elements: [Element]) -> Value
+  func displayElement(_ element: Element) -> String
+}

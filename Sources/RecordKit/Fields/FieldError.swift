@@ -1,0 +1,39 @@
+/// Why a field reference or a value was refused. Worded in one place, `description`.
+public enum FieldError: Error, Equatable, Sendable {
+  case unknownField(String, suggestion: String?)
+  case readOnly(String)
+  case invalidValue(field: String, expected: String, found: String)
+  case notOptional(String)
+  case notAList(String)
+  case elementMissing(field: String, element: String)
+  case givenTwice(String)
+  case customFieldExists(String)
+  case invalidCustomName(String)
+}
+
+extension FieldError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .unknownField(let name, let suggestion?):
+      "unknown field '\(name)'; did you mean '\(suggestion)'?"
+    case .unknownField(let name, nil):
+      "unknown field '\(name)' (see 'fields'; 'set +\(name) VALUE' creates a custom field)"
+    case .readOnly(let name):
+      "field '\(name)' is read-only"
+    case .invalidValue(let field, let expected, let found):
+      "field '\(field)': expected \(expected), found \(found)"
+    case .notOptional(let name):
+      "field '\(name)' is not optional; set it to a new value instead"
+    case .notAList(let name):
+      "field '\(name)' is not a list"
+    case .elementMissing(let field, let element):
+      "field '\(field)' does not contain \(element)"
+    case .givenTwice(let name):
+      "field '\(name)' is given twice"
+    case .customFieldExists(let name):
+      "field '\(name)' already exists; set it without '+'"
+    case .invalidCustomName(let name):
+      "'\(name)' cannot name a custom field (use letters, digits, '_', '-' or '.')"
+    }
+  }
+}

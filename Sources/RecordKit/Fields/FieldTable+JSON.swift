@@ -1,0 +1,109 @@
+/// Records to and from JSON objects, through the field table.
+///
+/// Key order written: `id`, then the declared fields in table order (a nested
+/// object such as `address` where its first field stands, its undeclared keys
+/// after its declared ones), then the custom keys in the order they were read.
+/// A nested object with nothing in it is not written.
+extension FieldTable {
+  public func encode(_ record: Root) -> JSONObject {
+    var object = JSONObject()
+    object.members.reserveCapacity(fields.count + 2)
+    var nested: [String: JSONObject] = [:]
+    var nestedOrder: [String] = []
+    for field in fields {
+      guard let value = field.json(in: record) else {
+        if let (parent, _) = Self.split(field.name), nested[parent] == nil, nestedObject(parent) != nil {
+          nested[parent] = JSONObject()
+          nestedOrder.append(parent)
+          object.members.append(JSONObject.Member(key: parent, value: .null))
+        }
+        continue
+      }
+      if let (parent, child) = Self.split(field.name), nestedObject(parent) != nil {
+        if nested[parent] == nil {
+          nested[parent] = JSONObject()
+          nestedOrder.append(parent)
+          object.members.append(JSONObject.Member(key: parent, value: .null))
+        }
+        nested[parent]?.members.append(JSONObject.Member(key: child, value: value))
+      } else {
+        object.members.append(JSONObject.Member(key: field.name, value: value))
+      }
+    }
+    for parent in nestedOrder {
+      guard var inner = nested[parent], let spec = nestedObject(parent) else { continue }
+      inner.members += record[keyPath: spec.extras].members
+      object[parent] = inner.isEmpty ? nil : .object(inner)
+    }
+    object.members += record.custom.members
+    return object
+  }
+
+  /// The record a file's object describes. The id is required; a declared field
+  /// of the wrong type is an error naming it; other keys are kept as custom ones.
+  public func decode(_ object: JSONObject) throws(RecordDecodingError) -> Root {
+    guard let idValue = object["id"] else { throw .missingID }
+    guard case .string(let id) = idValue, !id.isEmpty else { throw .badID(FieldError.found(idValue)) }
+    var record = Root(id: id)
+    var custom: [JSONObject.Member] = []
+    for member in object.members where member.key != "id" {
+      if let field = field(named: member.key) {
+        do {
+          try field.decode(member.value, into: &record)
+        } catch {
+          throw .field(error)
+        }
+      } else if let spec = nestedObject(member.key) {
+        guard case .object(let inner) = member.value else {
+          throw .field(
+            .invalidValue(field: member.key, expected: "an object", found: FieldError.found(member.value)))
+        }
+        var extras: [JSONObject.Member] = []
+        for innerMember in inner.members {
+          if let field = field(named: member.key + "." + innerMember.key) {
+            do {
+              try field.decode(innerMember.value, into: &record)
+            } catch {
+              throw .field(error)
+            }
+          } else {
+            extras.append(innerMember)
+          }
+        }
+        record[keyPath: spec.extras] = CustomFields(extras)
+      } else {
+        custom.append(member)
+      }
+    }
+    record.custom = CustomFields(custom)
+    return record
+  }
+
+  private func nestedObject(_ name: String) -> NestedObject<Root>? {
+    nestedObjects.first { $0.name == name }
+  }
+
+  private static func split(_ name: String) -> (String, String)? {
+    guard let dot = name.firstIndex(of: ".") else { return nil }
+    return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+  }
+}
+
+/// Why a JSON object is not a record of the kind.
+public enum RecordDecodingError: Error, Equatable, Sendable {
+  case notAnObject(found: String)
+  case missingID
+  case badID(String)
+  case field(FieldError)
+}
+
+extension RecordDecodingError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .notAnObject(let found): "expected an object, found \(found)"
+    case .missingID: "no \"id\""
+    case .badID(let found): "field 'id': expected a non-empty string, found \(found)"
+    case .field(let error): error.description
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// The read-only `id` field: shown, listed and completed like any field, never edited.
+public final class IDField<Root: Record>: FieldAccessor {
+  public init() {}
+
+  public var name: String { "id" }
+  public var type: FieldType { .string }
+  public var isReadOnly: Bool { true }
+  public var isCustom: Bool { false }
+  public var completions: [String] { [] }
+
+  public func json(in record: Root) -> JSONValue? { .string(record.id) }
+  public func display(in record: Root) -> String? { record.id }
+
+  public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
+    throw .readOnly(name)
+  }
+
+  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    throw .readOnly(name)
+  }
+
+  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    throw .readOnly(name)
+  }
+
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    throw .readOnly(name)
+  }
+
+  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+    throws(FieldError) -> any FieldEdit<Root>
+  {
+    throw .readOnly(name)
+  }
+}

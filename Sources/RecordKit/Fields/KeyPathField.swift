@@ -1,0 +1,113 @@
+/// A field reached through a typed `WritableKeyPath`: every declared field, a
+/// nested one through a composed key path (`\Contact.address` appending
+/// `\Address.city`), and a custom one through the subscript key path
+/// `\R.custom[name]`.
+///
+/// A final class so that an edit refers to its field with one word: a history
+/// of a million steps should not carry a million copies of names and codecs.
+/// `@unchecked Sendable` because every property is an immutable `let`; key
+/// paths are immutable objects that the standard library does not mark Sendable.
+public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor, @unchecked Sendable {
+  public typealias Value = Codec.Value
+
+  public let name: String
+  public let keyPath: WritableKeyPath<Root, Value?>
+  public let codec: Codec
+  public let isCustom: Bool
+  private let listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
+
+  init(
+    name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
+    listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
+  ) {
+    self.name = name
+    self.keyPath = keyPath
+    self.codec = codec
+    self.isCustom = isCustom
+    self.listEdit = listEdit
+  }
+
+  /// A declared field.
+  public convenience init(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
+    self.init(name: name, keyPath: keyPath, codec: codec, isCustom: false, listEdit: nil)
+  }
+
+  public var type: FieldType { codec.type }
+  public var isReadOnly: Bool { false }
+  public var completions: [String] { codec.completions }
+
+  public func json(in record: Root) -> JSONValue? {
+    record[keyPath: keyPath].map(codec.encode)
+  }
+
+  public func display(in record: Root) -> String? {
+    record[keyPath: keyPath].map(codec.display)
+  }
+
+  public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
+    record[keyPath: keyPath] = try decoded(json)
+  }
+
+  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    guard let value = codec.parse(token) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
+    }
+    return edit(of: record, to: value, action: .set)
+  }
+
+  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    guard codec.type.isOptional else { throw .notOptional(name) }
+    return edit(of: record, to: nil, action: .unset)
+  }
+
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    guard let listEdit else { throw .notAList(name) }
+    guard let value = try listEdit(record[keyPath: keyPath], token, adding) else { return nil }
+    return edit(of: record, to: value, action: adding ? .add : .remove)
+  }
+
+  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+    throws(FieldError) -> any FieldEdit<Root>
+  {
+    PropertyUpdate(recordID: recordID, field: self, old: try old.map(decoded), new: try new.map(decoded),
+      action: action)
+  }
+
+  private func decoded(_ json: JSONValue) throws(FieldError) -> Value {
+    guard let value = codec.decode(json) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: FieldError.found(json))
+    }
+    return value
+  }
+
+  /// The update from the record's current value to `value`, or `nil` when that changes nothing.
+  private func edit(of record: Root, to value: Value?, action: EditAction) -> PropertyUpdate<Root, Codec>? {
+    let old = record[keyPath: keyPath]
+    guard old != value else { return nil }
+    return PropertyUpdate(recordID: record.id, field: self, old: old, new: value, action: action)
+  }
+}
+
+extension KeyPathField where Codec: ListFieldCodec {
+  /// A list field: one element can also be added or removed, as one edit of the whole list.
+  public convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
+    self.init(name: name, keyPath: keyPath, codec: codec, isCustom: false, listEdit: { (current, token, adding) throws(FieldError) -> Value? in
+      guard let element = codec.parseElement(token) else {
+        throw .invalidValue(field: name, expected: "a list element (a string)", found: token.description)
+      }
+      var elements = current.map(codec.elements) ?? []
+      if adding {
+        guard !elements.contains(element) else { return nil }
+        elements.append(element)
+      } else {
+        guard let index = elements.firstIndex(of: element) else {
+          throw .elementMissing(field: name, element: codec.displayElement(element))
+        }
+        elements.remove(at: index)
+      }
+      return codec.value(from: elements)
+    })
+  }
+}

@@ -1,0 +1,157 @@
+/// A document and its undo history, changed only together.
+///
+/// Every operation either succeeds completely or throws having changed
+/// nothing: values are parsed and validated, and the command built, before
+/// anything is applied. An edit that would change nothing records nothing.
+public struct Editor<Root: Record>: Sendable {
+  public internal(set) var document: Document<Root>
+  public internal(set) var history: History<Root>
+  /// Seconds since 1970 for step timestamps; injectable so tests are repeatable.
+  public var clock: @Sendable () -> Double
+
+  public init(
+    document: Document<Root> = Document(), undoLimit: Int = 10_000,
+    clock: @escaping @Sendable () -> Double = { 0 }
+  ) {
+    self.document = document
+    self.history = History(limit: undoLimit)
+    self.clock = clock
+  }
+
+  public var isDirty: Bool { !history.isClean }
+
+  // MARK: Edits
+
+  /// Sets several fields of one record as one step. Each field may appear once.
+  @discardableResult
+  public mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
+    -> Command<Root>?
+  {
+    let record = try existingRecord(id)
+    var seen: Set<String> = []
+    var edits: [any FieldEdit<Root>] = []
+    for assignment in assignments {
+      let field = try resolve(assignment, in: record)
+      guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
+      if let edit = try wrap({ () throws(FieldError) in try field.makeSet(assignment.value, for: record) }) {
+        edits.append(edit)
+      }
+    }
+    switch edits.count {
+    case 0: return nil
+    case 1: return perform(.edit(edits[0]))
+    default: return perform(.edits(edits))
+    }
+  }
+
+  /// Removes an optional or custom field.
+  @discardableResult
+  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
+    let record = try existingRecord(id)
+    let field = try resolve(FieldAssignment(fieldName, .word("")), in: record)
+    return try wrap { () throws(FieldError) in try field.makeUnset(for: record) }.map { perform(.edit($0)) }
+  }
+
+  /// Adds one element to a list field, or removes one (`tag`/`untag`).
+  @discardableResult
+  public mutating func editList(_ fieldName: String, _ element: ValueToken, adding: Bool, onRecord id: String)
+    throws(EditError) -> Command<Root>?
+  {
+    let record = try existingRecord(id)
+    let field = try resolve(FieldAssignment(fieldName, element), in: record)
+    return try wrap { () throws(FieldError) in
+      try field.makeListEdit(element, adding: adding, for: record)
+    }.map { perform(.edit($0)) }
+  }
+
+  /// Creates a record with `id` and the given fields at the end of the document.
+  @discardableResult
+  public mutating func newRecord(id: String, _ assignments: [FieldAssignment]) throws(EditError)
+    -> Command<Root>
+  {
+    guard !document.contains(id: id) else { throw .duplicateID(id) }
+    var scratch = Document<Root>()
+    scratch.insert(Root(id: id), at: 0)
+    var seen: Set<String> = []
+    for assignment in assignments {
+      let record = scratch.records[0]
+      let field = try resolve(assignment, in: record)
+      guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
+      try wrap { () throws(FieldError) in try field.makeSet(assignment.value, for: record) }?
+        .apply(to: &scratch)
+    }
+    return perform(.insert(scratch.records[0], at: document.count))
+  }
+
+  /// Deletes the record at `position`, keeping all of it for undo.
+  @discardableResult
+  public mutating func deleteRecord(at position: Int) throws(EditError) -> Command<Root> {
+    guard document.records.indices.contains(position) else { throw .noSuchPosition(position) }
+    return perform(.delete(document.records[position], at: position))
+  }
+
+  /// Applies a command and records it: the one way a document changes. Also
+  /// used to replay decoded commands.
+  @discardableResult
+  public mutating func perform(_ command: Command<Root>) -> Command<Root> {
+    command.apply(to: &document)
+    history.record(command, at: clock())
+    return command
+  }
+
+  private func existingRecord(_ id: String) throws(EditError) -> Root {
+    guard let record = document.record(withID: id) else { throw .noSuchRecord(id) }
+    return record
+  }
+
+  private func resolve(_ assignment: FieldAssignment, in record: Root) throws(EditError)
+    -> any FieldAccessor<Root>
+  {
+    try wrap { () throws(FieldError) in
+      assignment.createsCustomField
+        ? try Root.fields.newCustomField(assignment.field, in: record)
+        : try Root.fields.resolve(assignment.field, in: record)
+    }
+  }
+
+  private func wrap<T>(_ body: () throws(FieldError) -> T) throws(EditError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .field(error)
+    }
+  }
+}
+
+/// `FIELD VALUE` of `set` and `new`. `createsCustomField` is the explicit form
+/// (`+FIELD`) that may add a key the kind does not declare.
+public struct FieldAssignment: Equatable, Sendable {
+  public var field: String
+  public var value: ValueToken
+  public var createsCustomField: Bool
+
+  public init(_ field: String, _ value: ValueToken, createsCustomField: Bool = false) {
+    self.field = field
+    self.value = value
+    self.createsCustomField = createsCustomField
+  }
+}
+
+/// Why an edit was refused.
+public enum EditError: Error, Equatable, Sendable {
+  case field(FieldError)
+  case noSuchRecord(String)
+  case noSuchPosition(Int)
+  case duplicateID(String)
+}
+
+extension EditError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .field(let error): error.description
+    case .noSuchRecord(let id): "no record with id '\(id)'"
+    case .noSuchPosition(let position): "no record @\(position + 1)"
+    case .duplicateID(let id): "a record with id '\(id)' already exists"
+    }
+  }
+}
