@@ -1,0 +1,184 @@
+import Testing
+
+@testable import RecordKit
+
+/// Random editing sessions checked, after every step, against `HistoryModel`,
+/// a trivial model that keeps whole snapshots.
+@Suite struct HistoryModelTests {
+  static let sequencesPerRun = 10_000
+
+  /// Sequences that once failed, kept as regression cases once shrunk.
+  static let regressions: [[ModelOp]] = [
+    // A group whose edits cancel out is still a step: the model counts changes, not state.
+    [.new(title: "a"), .begin("g"), .set(0, [.init(field: "title", value: .word("b"))]),
+     .set(0, [.init(field: "title", value: .word("a"))]), .end, .undo(1), .redo(1)],
+    // Lowering the limit with the cursor at the start drops redo steps from the far end.
+    [.new(title: "a"), .new(title: "b"), .new(title: "c"), .undo(3), .limit(1), .redo(5)],
+    // Undo of an unset custom field puts the key back at its place.
+    [.new(title: nil), .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7")),
+     .unset(0, "color"), .undo(1)],
+  ]
+
+  @Test(arguments: 0..<regressions.count)
+  func regressionCaseMatchesTheModel(index: Int) {
+    if let failure = Self.check(Self.regressions[index], limit: 4) {
+      Issue.record("regression \(index): \(failure)")
+    }
+  }
+
+  @Test func randomSessionsMatchTheModel() {
+    let base = UInt64.random(in: 0...UInt64.max >> 1)
+    for offset in 0..<UInt64(Self.sequencesPerRun) {
+      let seed = base &+ offset
+      var generator = SplitMix64(seed: seed)
+      let limit = [0, 1, 3, 10].pick(using: &generator)
+      let ops = Self.randomOps(using: &generator)
+      guard Self.check(ops, limit: limit) != nil else { continue }
+      let shrunk = Self.shrink(ops, limit: limit)
+      let failure = Self.check(shrunk, limit: limit) ?? "?"
+      Issue.record(
+        """
+        seed \(seed) (limit \(limit)) fails: \(failure)
+        shrunk sequence, to keep in `regressions`:
+        [\(shrunk.map(\.description).joined(separator: ", "))]
+        """)
+      return
+    }
+  }
+
+  /// Runs `ops` on an editor and the model side by side; the first disagreement, or `nil`.
+  static func check(_ ops: [ModelOp], limit: Int) -> String? {
+    var editor = Editor<TaskRecord>(undoLimit: limit)
+    var model = HistoryModel(limit: limit)
+    for (step, op) in ops.enumerated() {
+      let id = "r\(model.nextID)"
+      let succeeded = perform(op, on: &editor, newID: id)
+      let expected = model.apply(op)
+      if let problem = compare(editor, model, step: step, op: op, succeeded: succeeded, expected: expected) {
+        return problem
+      }
+    }
+    // End of input: open groups are closed and kept.
+    editor.closeAllGroups()
+    while !model.groupStarts.isEmpty { _ = model.apply(.end) }
+    if editor.document.records != model.current { return "closing open groups: state differs" }
+    let end = model.states[model.states.count - 1]
+    if editor.history.canUndo { _ = try? editor.undo(Int.max) }
+    if editor.document.records != model.states[0] { return "undo all did not return to the start" }
+    if editor.history.canRedo { _ = try? editor.redo(Int.max) }
+    if editor.document.records != end { return "redo all did not return to the end" }
+    return nil
+  }
+
+  private static func compare(
+    _ editor: Editor<TaskRecord>, _ model: HistoryModel, step: Int, op: ModelOp, succeeded: Bool,
+    expected: Bool
+  ) -> String? {
+    let at = "step \(step) \(op)"
+    if succeeded != expected { return "\(at): editor \(succeeded ? "succeeded" : "failed"), model did not" }
+    if editor.document.records != model.current { return "\(at): state differs" }
+    if editor.isDirty != model.isDirty { return "\(at): dirty is \(editor.isDirty), model \(model.isDirty)" }
+    if model.groupStarts.isEmpty {
+      if editor.history.undoCount != model.cursor { return "\(at): \(editor.history.undoCount) undo steps" }
+      if editor.history.redoCount != model.states.count - 1 - model.cursor {
+        return "\(at): \(editor.history.redoCount) redo steps"
+      }
+    }
+    if editor.history.openGroups.count != model.groupStarts.count { return "\(at): open group count" }
+    return nil
+  }
+
+  /// Runs one op through the editor's public API; whether it succeeded.
+  static func perform(_ op: ModelOp, on editor: inout Editor<TaskRecord>, newID: String) -> Bool {
+    func id(_ position: Int) throws -> String {
+      guard editor.document.records.indices.contains(position) else { throw RefError.unknown("@\(position)") }
+      return editor.document.records[position].id
+    }
+    do {
+      switch op {
+      case .new(let title):
+        try editor.newRecord(id: newID, title.map { [FieldAssignment("title", .quoted($0))] } ?? [])
+      case .delete(let position):
+        try editor.deleteRecord(at: position)
+      case .set(let position, let pairs):
+        try editor.set(pairs.map { FieldAssignment($0.field, $0.value) }, onRecord: try id(position))
+      case .createCustom(let position, let name, let value):
+        try editor.set([FieldAssignment(name, value, createsCustomField: true)], onRecord: try id(position))
+      case .unset(let position, let name):
+        try editor.unset(name, onRecord: try id(position))
+      case .tag(let position, let tag, let add):
+        try editor.editList("tags", .word(tag), adding: add, onRecord: try id(position))
+      case .begin(let name): editor.begin(name)
+      case .end: try editor.end()
+      case .rollback: try editor.rollback()
+      case .undo(let count): _ = try editor.undo(count)
+      case .redo(let count): _ = try editor.redo(count)
+      case .limit(let limit): editor.setUndoLimit(limit)
+      case .save: editor.markSaved()
+      }
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  static func randomOps(using generator: inout SplitMix64) -> [ModelOp] {
+    let length = generator.int(40) + 1
+    return (0..<length).map { _ in randomOp(using: &generator) }
+  }
+
+  static func randomOp(using g: inout SplitMix64) -> ModelOp {
+    let position = g.int(5)
+    switch g.int(100) {
+    case 0..<12: return .new(title: [nil, "a", "b"].pick(using: &g))
+    case 12..<17: return .delete(position)
+    case 17..<45:
+      let count = g.int(3) + 1
+      return .set(position, (0..<count).map { _ in randomPair(using: &g) })
+    case 45..<49: return .createCustom(position, ["color", "size", "due"].pick(using: &g), randomWord(using: &g))
+    case 49..<54: return .unset(position, ["due", "color", "title", "size"].pick(using: &g))
+    case 54..<60: return .tag(position, ["a", "b"].pick(using: &g), add: g.int(2) == 0)
+    case 60..<67: return .begin([nil, "g"].pick(using: &g))
+    case 67..<73: return .end
+    case 73..<76: return .rollback
+    case 76..<86: return .undo(g.int(3) + 1)
+    case 86..<94: return .redo(g.int(3) + 1)
+    case 94..<97: return .limit([0, 1, 2, 5].pick(using: &g))
+    default: return .save
+    }
+  }
+
+  private static func randomWord(using g: inout SplitMix64) -> ValueToken {
+    .word(["red", "blue", "7"].pick(using: &g))
+  }
+
+  private static func randomPair(using g: inout SplitMix64) -> ModelOp.Pair {
+    let values: [String: [ValueToken]] = [
+      "title": [.word("a"), .word("b"), .quoted("a b"), .word("null"), .quoted("null")],
+      "done": [.word("true"), .word("false"), .word("yes")],
+      "priority": [.word("0"), .word("3"), .word("5"), .word("6"), .word("-1"), .quoted("3")],
+      "tags": [.list([]), .list([.word("a"), .word("b")]), .word("a"), .list([.list([])])],
+      "due": [.word("2026-12-01"), .word("2024-02-29"), .word("2026-02-30"), .word("null"), .word("tomorrow")],
+      "color": [.word("red"), .word("7")],
+      "titel": [.word("a")],
+    ]
+    let field = ["title", "title", "done", "priority", "tags", "due", "color", "titel"].pick(using: &g)
+    return ModelOp.Pair(field: field, value: values[field, default: []].pick(using: &g))
+  }
+
+  /// Removes ops one at a time while the sequence still fails.
+  static func shrink(_ ops: [ModelOp], limit: Int) -> [ModelOp] {
+    var current = ops
+    var index = 0
+    while index < current.count {
+      var candidate = current
+      candidate.remove(at: index)
+      if check(candidate, limit: limit) != nil {
+        current = candidate
+      } else {
+        index += 1
+      }
+    }
+    return current
+  }
+}
