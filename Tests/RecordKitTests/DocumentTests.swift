@@ -1,0 +1,93 @@
+import Testing
+
+@testable import RecordKit
+
+@Suite struct DocumentTests {
+  static func document() throws -> Document<TaskRecord> {
+    try Document(records: ["k3x9p2aa", "k3x9zz11", "m0000001", "b7"].map(TaskRecord.init(id:)))
+  }
+
+  @Test(arguments: [
+    ("k3x9p2aa", 0), ("k3x9p", 0), ("k3x9z", 1), ("m", 2), ("@1", 0), ("@4", 3), ("b7", 3), ("b", 3),
+  ])
+  func refResolvesToAPosition(ref: String, position: Int) throws {
+    #expect(try Self.document().resolve(ref) == position)
+  }
+
+  @Test(arguments: [
+    ("zz", "no record with id or id prefix 'zz'"),
+    ("k3x9", "'k3x9' matches several records (k3x9p2aa, k3x9zz11); type more of the id"),
+    ("@0", "'@0' is not a position; write @1 for the first record"),
+    ("@x", "'@x' is not a position; write @1 for the first record"),
+    ("@5", "no record @5: the file has 4 records"),
+    ("", "no record with id or id prefix ''"),
+  ])
+  func badRefIsExplained(ref: String, message: String) throws {
+    let document = try Self.document()
+    #expect(throws: (any Error).self) { try document.resolve(ref) }
+    do {
+      _ = try document.resolve(ref)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func anExactIdWinsOverAPrefixOfLongerIds() throws {
+    let document = try Document(records: ["ab", "abc", "abd"].map(TaskRecord.init(id:)))
+    #expect(try document.resolve("ab") == 0)
+  }
+
+  @Test func ambiguityListsAtMostFiveCandidates() throws {
+    let document = try Document(records: (1...9).map { TaskRecord(id: "x\($0)") })
+    #expect(throws: RefError.ambiguous("x", candidates: ["x1", "x2", "x3", "x4", "x5", "x6"])) {
+      try document.resolve("x")
+    }
+    #expect(
+      RefError.ambiguous("x", candidates: ["x1", "x2", "x3", "x4", "x5", "x6"]).description
+        == "'x' matches several records (x1, x2, x3, x4, x5, …); type more of the id")
+  }
+
+  @Test func duplicateIdsAreRefusedNamingBothPositions() {
+    #expect(throws: DocumentError.duplicateID("a", first: 1, second: 3)) {
+      try Document(records: ["a", "b", "a"].map(TaskRecord.init(id:)))
+    }
+  }
+
+  @Test func newIdsAreLowercaseUniqueAndAtLeastEightCharacters() throws {
+    var generator = SplitMix64(seed: 7)
+    var document = Document<TaskRecord>()
+    var seen: Set<String> = []
+    for _ in 0..<2000 {
+      let id = document.newID(using: &generator)
+      #expect(id.count >= 8)
+      #expect(id.allSatisfy { $0.isLowercase || $0.isNumber })
+      #expect(seen.insert(id).inserted)
+      document.insert(TaskRecord(id: id), at: document.count)
+    }
+  }
+
+  /// A generator that repeats itself forces the collision path.
+  struct StuckGenerator: RandomNumberGenerator {
+    mutating func next() -> UInt64 { 1 }
+  }
+
+  @Test func idGenerationGrowsTheIdWhenShortOnesCollide() throws {
+    var generator = StuckGenerator()
+    var document = Document<TaskRecord>()
+    let first = document.newID(using: &generator)
+    document.insert(TaskRecord(id: first), at: 0)
+    let second = document.newID(using: &generator)
+    #expect(first == "aaaaaaaa")
+    #expect(second == "aaaaaaaaaa")
+  }
+
+  @Test func indexFollowsInsertsAndRemovals() throws {
+    var document = try Self.document()
+    document.remove(at: 1)
+    #expect(document.position(ofID: "m0000001") == 1)
+    #expect(document.position(ofID: "k3x9zz11") == nil)
+    document.insert(TaskRecord(id: "new"), at: 0)
+    #expect(document.position(ofID: "b7") == 3)
+    #expect(document.record(withID: "new")?.id == "new")
+  }
+}

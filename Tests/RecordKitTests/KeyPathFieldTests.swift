@@ -1,0 +1,118 @@
+import Testing
+
+@testable import RecordKit
+
+/// Nested fields through composed key paths, custom fields through the
+/// subscript key path, and absent-is-not-empty.
+@Suite struct KeyPathFieldTests {
+  @Test func nestedContactFieldIsAComposedKeyPath() throws {
+    let field = try #require(ContactRecord.fields.field(named: "address.city") as? KeyPathField<ContactRecord, StringCodec>)
+    let composed = (\ContactRecord.address).appending(path: \Address.city)
+    #expect(field.keyPath == composed)
+  }
+
+  @Test func customFieldIsTheSubscriptKeyPath() {
+    let field = FieldTable<TaskRecord>.custom("color")
+    var record = TaskRecord(id: "t1")
+    record[keyPath: field.keyPath] = .string("red")
+    #expect(record.custom["color"] == .string("red"))
+    #expect(record[keyPath: \TaskRecord.custom["color"]] == .string("red"))
+    #expect(field.isCustom)
+  }
+
+  @Test func editingANestedFieldChangesOnlyThatMember() throws {
+    var editor = Editor<ContactRecord>(document: try Document(records: [ContactRecord(id: "c1")]))
+    try editor.set([FieldAssignment("address.city", .word("Lyon"))], onRecord: "c1")
+    let record = editor.document.records[0]
+    #expect(record.address.city == "Lyon")
+    #expect(record.address.street == nil)
+    _ = try editor.undo()
+    #expect(editor.document.records[0].address.city == nil)
+  }
+
+  @Test func customFieldsAreEditedByTheSameCommandAndKeepTheirOrder() throws {
+    var record = TaskRecord(id: "t1")
+    record.custom = CustomFields([.init(key: "a", value: .number("1")), .init(key: "b", value: .string("x"))])
+    var editor = Editor<TaskRecord>(document: try Document(records: [record]))
+    try editor.set([FieldAssignment("a", .word("2"))], onRecord: "t1")
+    #expect(editor.document.records[0].custom.members.map(\.key) == ["a", "b"])
+    #expect(editor.document.records[0].custom["a"] == .number("2"))
+    try editor.unset("a", onRecord: "t1")
+    #expect(editor.document.records[0].custom.keys == ["b"])
+    _ = try editor.undo()
+    #expect(editor.document.records[0].custom.keys == ["a", "b"], "undo puts the key back in its place")
+  }
+
+  @Test func aTypoOfADeclaredFieldSuggestsItAndCreatesNothing() throws {
+    var editor = Editor<TaskRecord>(document: try Document(records: [TaskRecord(id: "t1")]))
+    #expect(throws: EditError.field(.unknownField("titel", suggestion: "title"))) {
+      try editor.set([FieldAssignment("titel", .word("x"))], onRecord: "t1")
+    }
+    #expect(editor.document.records[0] == TaskRecord(id: "t1"))
+    #expect(!editor.history.canUndo)
+  }
+
+  @Test func aNewCustomFieldNeedsTheExplicitForm() throws {
+    var editor = Editor<TaskRecord>(document: try Document(records: [TaskRecord(id: "t1")]))
+    try editor.set([FieldAssignment("color", .word("red"), createsCustomField: true)], onRecord: "t1")
+    #expect(editor.document.records[0].custom["color"] == .string("red"))
+    #expect(editor.history.undoName == "Set color")
+    #expect(throws: EditError.field(.customFieldExists("color"))) {
+      try editor.set([FieldAssignment("color", .word("blue"), createsCustomField: true)], onRecord: "t1")
+    }
+    #expect(throws: EditError.field(.customFieldExists("title"))) {
+      try editor.set([FieldAssignment("title", .word("x"), createsCustomField: true)], onRecord: "t1")
+    }
+    #expect(throws: EditError.field(.invalidCustomName("a b"))) {
+      try editor.set([FieldAssignment("a b", .word("x"), createsCustomField: true)], onRecord: "t1")
+    }
+  }
+
+  @Test func anAbsentFieldStaysAbsentUntilSet() throws {
+    let record = TaskRecord(id: "t1")
+    let encoded = TaskRecord.fields.encode(record)
+    #expect(encoded.keys == ["id"])
+    var withEmpty = record
+    withEmpty.title = ""
+    #expect(TaskRecord.fields.encode(withEmpty).keys == ["id", "title"], "empty is not absent")
+  }
+
+  @Test func listElementsAreAddedAndRemovedOneAtATime() throws {
+    var editor = Editor<TaskRecord>(document: try Document(records: [TaskRecord(id: "t1")]))
+    try editor.editList("tags", .word("home"), adding: true, onRecord: "t1")
+    try editor.editList("tags", .quoted("at work"), adding: true, onRecord: "t1")
+    #expect(editor.document.records[0].tags == ["home", "at work"])
+    #expect(try editor.editList("tags", .word("home"), adding: true, onRecord: "t1") == nil, "already there")
+    #expect(editor.history.undoName == "Add to tags")
+    #expect(throws: EditError.field(.elementMissing(field: "tags", element: "gym"))) {
+      try editor.editList("tags", .word("gym"), adding: false, onRecord: "t1")
+    }
+    try editor.editList("tags", .word("home"), adding: false, onRecord: "t1")
+    #expect(editor.document.records[0].tags == ["at work"])
+    #expect(editor.history.undoName == "Remove from tags")
+    #expect(throws: EditError.field(.notAList("title"))) {
+      try editor.editList("title", .word("x"), adding: true, onRecord: "t1")
+    }
+  }
+
+  @Test func unsetIsForOptionalAndCustomFields() throws {
+    var record = TaskRecord(id: "t1")
+    record.title = "x"
+    record.due = .null
+    var editor = Editor<TaskRecord>(document: try Document(records: [record]))
+    #expect(throws: EditError.field(.notOptional("title"))) { try editor.unset("title", onRecord: "t1") }
+    try editor.unset("due", onRecord: "t1")
+    #expect(editor.document.records[0].due == nil)
+    #expect(editor.history.undoName == "Unset due")
+    #expect(try editor.unset("due", onRecord: "t1") == nil, "already absent: nothing recorded")
+  }
+
+  @Test func suggestionsAreOfferedOnlyForPlausibleTypos() {
+    let names = TaskRecord.fields.fields.map(\.name)
+    #expect(Suggestion.closest(to: "titel", among: names) == "title")
+    #expect(Suggestion.closest(to: "prio", among: names) == nil)
+    #expect(Suggestion.closest(to: "priorty", among: names) == "priority")
+    #expect(Suggestion.closest(to: "Done", among: names) == "done")
+    #expect(Suggestion.closest(to: "xyz", among: names) == nil)
+  }
+}
