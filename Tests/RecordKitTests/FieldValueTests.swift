@@ -113,15 +113,15 @@ import Testing
   }
 
   @Test func customFieldValuesAreInferredFromTheToken() {
-    let codec = JSONCodec()
-    #expect(codec.parse(.word("red")) == .string("red"))
-    #expect(codec.parse(.quoted("42")) == .string("42"))
-    #expect(codec.parse(.word("42")) == .number("42"))
-    #expect(codec.parse(.word("1.50")) == .number("1.50"))
-    #expect(codec.parse(.word("01")) == .string("01"))
-    #expect(codec.parse(.word("true")) == .bool(true))
-    #expect(codec.parse(.word("null")) == .null)
-    #expect(codec.parse(.list([.word("a"), .word("2")])) == .array([.string("a"), .number("2")]))
+    let infer = CustomFieldCodec.infer
+    #expect(infer(.word("red")) == .string("red"))
+    #expect(infer(.quoted("42")) == .string("42"))
+    #expect(infer(.word("42")) == .number("42"))
+    #expect(infer(.word("1.50")) == .number("1.50"))
+    #expect(infer(.word("01")) == .string("01"))
+    #expect(infer(.word("true")) == .bool(true))
+    #expect(infer(.word("null")) == .null)
+    #expect(infer(.list([.word("a"), .word("2")])) == .array([.string("a"), .number("2")]))
   }
 
   @Test func fieldTypesAreNamedForTheFieldsCommand() {

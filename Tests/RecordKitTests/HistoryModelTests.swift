@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RecordKit
@@ -9,6 +10,10 @@ import Testing
 
   /// Sequences that once failed, kept as regression cases once shrunk.
   static let regressions: [[ModelOp]] = [
+    // Undoing a custom field's creation left a hidden slot, so creating it again put it back
+    // before keys created since (tombstones; fixed by giving custom values their position).
+    [.new(title: nil), .createCustom(0, "size", .word("red")), .new(title: "b"), .undo(2),
+     .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7"))],
     // A group whose edits cancel out is still a step: the model counts changes, not state.
     [.new(title: "a"), .begin("g"), .set(0, [.init(field: "title", value: .word("b"))]),
      .set(0, [.init(field: "title", value: .word("a"))]), .end, .undo(1), .redo(1)],
@@ -27,7 +32,9 @@ import Testing
   }
 
   @Test func randomSessionsMatchTheModel() {
-    let base = UInt64.random(in: 0...UInt64.max >> 1)
+    // RECSH_MODEL_SEED=N replays a printed seed first.
+    let replay = ProcessInfo.processInfo.environment["RECSH_MODEL_SEED"].flatMap { UInt64($0) }
+    let base = replay ?? UInt64.random(in: 0...UInt64.max >> 1)
     for offset in 0..<UInt64(Self.sequencesPerRun) {
       let seed = base &+ offset
       var generator = SplitMix64(seed: seed)

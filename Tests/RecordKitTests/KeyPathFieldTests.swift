@@ -14,9 +14,9 @@ import Testing
   @Test func customFieldIsTheSubscriptKeyPath() {
     let field = FieldTable<TaskRecord>.custom("color")
     var record = TaskRecord(id: "t1")
-    record[keyPath: field.keyPath] = .string("red")
+    record[keyPath: field.keyPath] = CustomValue(.string("red"))
     #expect(record.custom["color"] == .string("red"))
-    #expect(record[keyPath: \TaskRecord.custom["color"]] == .string("red"))
+    #expect(record[keyPath: \TaskRecord.custom[positioned: "color"]]?.position == 0)
     #expect(field.isCustom)
   }
 

@@ -8,9 +8,9 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
   var recordID: String { get }
   var field: any FieldAccessor<Root> { get }
   var action: EditAction { get }
-  /// The value before the edit as JSON; `nil` when the field was absent.
+  /// The value before the edit, as an encoded command holds it; `nil` when the field was absent.
   var oldJSON: JSONValue? { get }
-  /// The value after the edit as JSON; `nil` when the edit removes the field.
+  /// The value after the edit, as an encoded command holds it; `nil` when the edit removes the field.
   var newJSON: JSONValue? { get }
 
   func apply(to document: inout Document<Root>)
@@ -42,8 +42,8 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   }
 
   public var field: any FieldAccessor<Root> { typedField }
-  public var oldJSON: JSONValue? { old.map(typedField.codec.encode) }
-  public var newJSON: JSONValue? { new.map(typedField.codec.encode) }
+  public var oldJSON: JSONValue? { old.map(typedField.codec.encodeForCommand) }
+  public var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
 
   public func apply(to document: inout Document<Root>) {
     document.write(new, to: typedField.keyPath, ofRecord: recordID)

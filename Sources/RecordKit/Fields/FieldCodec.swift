@@ -16,10 +16,16 @@ public protocol FieldCodec: Sendable {
   func display(_ value: Value) -> String
   /// Values worth offering to tab completion (`true`/`false`).
   var completions: [String] { get }
+  /// The value as an encoded command holds it; the file's form unless the
+  /// codec needs more (a custom field's place).
+  func encodeForCommand(_ value: Value) -> JSONValue
+  func decodeFromCommand(_ json: JSONValue) -> Value?
 }
 
 extension FieldCodec {
   public var completions: [String] { [] }
+  public func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
+  public func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
 }
 
 /// A codec whose values are lists, so one element can be added or removed.

@@ -42,9 +42,11 @@ public struct FieldTable<Root: Record>: Sendable {
     return Self.custom(name)
   }
 
-  /// The accessor for custom key `name`, through the subscript key path `\Root.custom[name]`.
-  public static func custom(_ name: String) -> KeyPathField<Root, JSONCodec> {
-    KeyPathField(name: name, keyPath: \Root.custom[name], codec: JSONCodec(), isCustom: true, listEdit: nil)
+  /// The accessor for custom key `name`, through the subscript key path `\Root.custom[positioned: name]`.
+  public static func custom(_ name: String) -> KeyPathField<Root, CustomFieldCodec> {
+    KeyPathField(
+      name: name, keyPath: \Root.custom[positioned: name], codec: CustomFieldCodec(), isCustom: true,
+      listEdit: nil)
   }
 
   static func isValidCustomName(_ name: String) -> Bool {

@@ -71,8 +71,16 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
-    PropertyUpdate(recordID: recordID, field: self, old: try old.map(decoded), new: try new.map(decoded),
+    PropertyUpdate(
+      recordID: recordID, field: self, old: try old.map(decodedFromCommand), new: try new.map(decodedFromCommand),
       action: action)
+  }
+
+  private func decodedFromCommand(_ json: JSONValue) throws(FieldError) -> Value {
+    guard let value = codec.decodeFromCommand(json) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: FieldError.found(json))
+    }
+    return value
   }
 
   private func decoded(_ json: JSONValue) throws(FieldError) -> Value {

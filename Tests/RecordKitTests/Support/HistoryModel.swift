@@ -111,7 +111,7 @@ struct HistoryModel {
         TaskRecord.fields.field(named: name) == nil
       else { return false }
       var record = current[position]
-      record.custom[name] = JSONCodec().parse(value)
+      record.custom[name] = CustomFieldCodec.infer(value)
       return change(position, to: record)
     case .unset(let position, let name):
       guard current.indices.contains(position) else { return false }

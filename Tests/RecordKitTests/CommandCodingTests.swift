@@ -1,0 +1,105 @@
+import Testing
+
+@testable import RecordKit
+
+/// Commands as plain data: encode, decode through the field table, and the
+/// decoded command does the same thing as the original.
+@Suite struct CommandCodingTests {
+  static func sample() throws -> Editor<TaskRecord> {
+    var record = TaskRecord(id: "t1")
+    record.title = "old"
+    record.custom = CustomFields([.init(key: "n", value: .number("1.50"))])
+    return Editor(document: try Document(records: [record, TaskRecord(id: "t2")]))
+  }
+
+  /// Runs `make` on an editor, encodes the command it made, decodes it, and
+  /// checks the decoded command reverts and re-applies to the same states.
+  func roundTrip(_ make: (inout Editor<TaskRecord>) throws -> Command<TaskRecord>?) throws {
+    var editor = try Self.sample()
+    let before = editor.document
+    let command = try #require(try make(&editor))
+    let after = editor.document
+    let encoded = command.encoded()
+    let decoded = try Command<TaskRecord>(decoding: encoded)
+    #expect(decoded.encoded() == encoded)
+    #expect(decoded.name == command.name)
+    var document = after
+    decoded.revert(in: &document)
+    #expect(document.records == before.records)
+    decoded.apply(to: &document)
+    #expect(document.records == after.records)
+  }
+
+  @Test func setOfOneFieldRoundTrips() throws {
+    try roundTrip { try $0.set([FieldAssignment("title", .word("new"))], onRecord: "t1") }
+  }
+
+  @Test func setOfSeveralFieldsRoundTrips() throws {
+    try roundTrip {
+      try $0.set(
+        [FieldAssignment("due", .word("2026-12-01")), FieldAssignment("tags", .list([.word("a")])),
+         FieldAssignment("done", .word("false")), FieldAssignment("priority", .word("4"))], onRecord: "t2")
+    }
+  }
+
+  @Test func customFieldEditsRoundTrip() throws {
+    try roundTrip { try $0.set([FieldAssignment("n", .word("2e3"))], onRecord: "t1") }
+    try roundTrip { try $0.unset("n", onRecord: "t1") }
+    try roundTrip { try $0.set([FieldAssignment("c", .quoted("x"), createsCustomField: true)], onRecord: "t2") }
+  }
+
+  @Test func listEditsRoundTrip() throws {
+    try roundTrip { try $0.editList("tags", .word("x"), adding: true, onRecord: "t1") }
+  }
+
+  @Test func insertAndDeleteRoundTripWithTheWholeRecord() throws {
+    try roundTrip { try $0.newRecord(id: "t3", [FieldAssignment("title", .quoted("n"))]) }
+    try roundTrip { try $0.deleteRecord(at: 0) }
+  }
+
+  @Test func groupsRoundTripNested() throws {
+    try roundTrip { editor in
+      editor.begin("g")
+      try editor.set([FieldAssignment("title", .word("a"))], onRecord: "t1")
+      editor.begin(nil)
+      try editor.deleteRecord(at: 1)
+      try editor.end()
+      return try editor.end()
+    }
+  }
+
+  @Test func theEncodingIsReadablePlainData() throws {
+    var editor = try Self.sample()
+    let command = try #require(try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1"))
+    #expect(command.encoded().compactText == #"{"op": "set", "id": "t1", "field": "title", "old": "old", "new": "new"}"#)
+    let unset = try #require(try editor.unset("n", onRecord: "t1"))
+    #expect(unset.encoded().compactText == #"{"op": "unset", "id": "t1", "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
+  }
+
+  static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue { .object(JSONObject(pairs)) }
+
+  static let invalid: [(JSONValue, String)] = [
+    (object(["op": .string("set"), "id": .string("t1"), "field": .string("priority"), "new": .number("9")]),
+     "field 'priority': expected an integer 0–5, found 9"),
+    (object(["op": .string("set"), "id": .string("t1"), "field": .string("nope"), "new": .number("1")]),
+     "unknown field 'nope' (see 'fields'; 'set +nope VALUE' creates a custom field)"),
+    (object(["op": .string("set"), "id": .string("t1"), "field": .string("id"), "new": .string("x")]),
+     "field 'id' is read-only"),
+    (object(["op": .string("fly")]), "malformed command: unknown command \"op\""),
+    (.array([.number("1")]), "malformed command: a command must be an object with an \"op\""),
+    (object(["op": .string("insert"), "at": .number("0"), "record": object(["title": .string("x")])]),
+     "no \"id\""),
+    (object(["op": .string("delete"), "record": object(["id": .string("x")])]),
+     "malformed command: \"delete\" needs a position \"at\""),
+  ]
+
+  @Test(arguments: invalid)
+  func invalidEncodingsAreRefusedWithAReason(value: JSONValue, message: String) throws {
+    #expect(throws: CommandDecodingError.self) { try Command<TaskRecord>(decoding: value) }
+    do {
+      _ = try Command<TaskRecord>(decoding: value)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+}
