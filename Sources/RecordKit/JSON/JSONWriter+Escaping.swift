@@ -1,0 +1,46 @@
+/// String escaping for the writer: as little as JSON requires.
+///
+/// Only `"`, `\` and the control characters U+0000–U+001F are escaped (`\b \f \n \r \t`
+/// in short form, the rest as `\u00XX` in lowercase hex, as Python writes them);
+/// everything else, `/`, DEL, U+2028 and all non-ASCII text included, is written as raw
+/// UTF-8, so that files stay readable and diffable in any editor.
+extension JSONWriter {
+  mutating func appendString(_ string: String) {
+    bytes.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { utf8 in
+      var runStart = 0
+      for offset in 0..<utf8.count {
+        let byte = utf8[offset]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+        appendEscape(for: byte)
+        runStart = offset + 1
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscape(for byte: UInt8) {
+    let short: UInt8
+    switch byte {
+    case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+    case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+    case 0x08: short = UInt8(ascii: "b")
+    case 0x0C: short = UInt8(ascii: "f")
+    case 0x0A: short = UInt8(ascii: "n")
+    case 0x0D: short = UInt8(ascii: "r")
+    case 0x09: short = UInt8(ascii: "t")
+    default:
+      let hex: [UInt8] = Array("0123456789abcdef".utf8)
+      bytes.append(contentsOf: [
+        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+        hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+      ])
+      return
+    }
+    bytes.append(UInt8(ascii: "\\"))
+    bytes.append(short)
+  }
+}
