@@ -22,15 +22,14 @@ extension JSONReader {
   public mutating func readObject(_ body: (inout JSONReader, String) throws -> Void) throws {
     try expect(.object)
     guard try enterObject() else { return }
-    var keys = JSONKeySet()
+    var keys = JSONKeySet(base: keyStack.count)
     repeat {
-      let keyStart = index
-      let key = try readKey()
-      guard keys.insert(key) else { throw syntaxError(.duplicateKey(key), at: keyStart) }
+      let key = try readKey(checkingAgainst: &keys)
       let start = index
       try body(&self, key)
       if index == start { try skipValue() }
     } while try advanceInObject()
+    keys.removeAll(from: &keyStack)
   }
 
   /// Consumes the `[` at the current byte; true when an element follows.
@@ -62,13 +61,16 @@ extension JSONReader {
   }
 
   /// Reads a member's key and its `:`, leaving the reader on the value and
-  /// `tokenStart` on the key.
-  mutating func readKey() throws(JSONSyntaxError) -> String {
+  /// `tokenStart` on the key; a key already in `keys` is refused at this second one.
+  mutating func readKey(checkingAgainst keys: inout JSONKeySet) throws(JSONSyntaxError) -> String {
     guard bytes[index] == UInt8(ascii: "\"") else {
       throw unexpected(.key, at: index, inside: .object)
     }
     let keyStart = index
     let key = try readStringToken()
+    guard keys.insert(key, into: &keyStack) else {
+      throw syntaxError(.duplicateKey(key), at: keyStart)
+    }
     guard try content(in: .object) == UInt8(ascii: ":") else {
       throw unexpected(.colon, at: index, inside: .object)
     }
@@ -99,6 +101,7 @@ extension JSONReader {
   }
 
   /// Skips whitespace and returns the byte after it; the input must not end in `context`.
+  @inline(__always)
   private mutating func content(in context: JSONSyntaxError.Context) throws(JSONSyntaxError) -> UInt8 {
     skipWhitespace()
     guard index < bytes.count else { throw syntaxError(.unexpectedEndOfInput(context), at: index) }

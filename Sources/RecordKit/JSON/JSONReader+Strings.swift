@@ -4,31 +4,24 @@ extension JSONReader {
   /// Reads the string token that starts at the current byte (a `"`).
   mutating func readStringToken() throws(JSONSyntaxError) -> String {
     let start = index + 1
-    var cursor = start
-    var seen: UInt8 = 0
-    let end = bytes.count
-    while cursor < end {
-      let byte = bytes[cursor]
-      if byte == UInt8(ascii: "\"") {
-        index = cursor + 1
-        return try makeString(start..<cursor, isASCII: seen < 0x80)
-      }
-      if byte == UInt8(ascii: "\\") {
-        return try readEscapedString(from: start, firstEscape: cursor, seen: seen)
-      }
-      if byte < 0x20 {
-        throw syntaxError(.controlCharacterInString(Unicode.Scalar(byte)), at: cursor)
-      }
-      seen |= byte
-      cursor += 1
+    var sawNonASCII = false
+    let stop = JSONStringScan.firstSpecial(in: bytes, from: start, sawNonASCII: &sawNonASCII)
+    guard stop < bytes.count else { throw syntaxError(.unexpectedEndOfInput(.string), at: stop) }
+    switch bytes[stop] {
+    case UInt8(ascii: "\""):
+      index = stop + 1
+      return try makeString(start..<stop, isASCII: !sawNonASCII)
+    case UInt8(ascii: "\\"):
+      return try readEscapedString(from: start, firstEscape: stop, sawNonASCII: sawNonASCII)
+    default:
+      throw syntaxError(.controlCharacterInString(Unicode.Scalar(bytes[stop])), at: stop)
     }
-    throw syntaxError(.unexpectedEndOfInput(.string), at: end)
   }
 
   private mutating func makeString(_ range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
     let slice = UnsafeBufferPointer(rebasing: bytes[range])
     if isASCII { return String(decoding: slice, as: UTF8.self) }
-    if let string = String(validating: slice, as: UTF8.self) { return string }
+    if let string = UTF8Validation.string(slice) { return string }
     throw invalidUTF8(in: range)
   }
 
@@ -38,41 +31,37 @@ extension JSONReader {
   }
 
   /// Reads the rest of a string that has an escape at `firstEscape`, unescaping into
-  /// `scratch`; `seen` has the bits of the raw bytes before it. Raw bytes are validated once at the end; escapes always make valid UTF-8
+  /// `scratch`. Raw bytes are validated once at the end; escapes always make valid UTF-8
   /// (lone surrogates are refused), so a failure points at a raw byte in the source.
-  private mutating func readEscapedString(from start: Int, firstEscape: Int, seen: UInt8)
+  private mutating func readEscapedString(from start: Int, firstEscape: Int, sawNonASCII: Bool)
     throws(JSONSyntaxError) -> String
   {
     scratch.removeAll(keepingCapacity: true)
-    var runStart = start
-    var cursor = firstEscape
-    var seen = seen
-    let end = bytes.count
-    while cursor < end {
-      let byte = bytes[cursor]
-      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<cursor]))
-        if byte == UInt8(ascii: "\"") {
-          index = cursor + 1
-          return try finishEscapedString(start..<cursor, isASCII: seen < 0x80)
-        }
-        cursor = try unescape(at: cursor)
-        runStart = cursor
-      } else if byte < 0x20 {
-        throw syntaxError(.controlCharacterInString(Unicode.Scalar(byte)), at: cursor)
-      } else {
-        seen |= byte
-        cursor += 1
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
+    var sawNonASCII = sawNonASCII
+    var cursor = try unescape(at: firstEscape)
+    while true {
+      let stop = JSONStringScan.firstSpecial(in: bytes, from: cursor, sawNonASCII: &sawNonASCII)
+      guard stop < bytes.count else { throw syntaxError(.unexpectedEndOfInput(.string), at: stop) }
+      scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cursor..<stop]))
+      switch bytes[stop] {
+      case UInt8(ascii: "\""):
+        index = stop + 1
+        return try finishEscapedString(start..<stop, isASCII: !sawNonASCII)
+      case UInt8(ascii: "\\"):
+        cursor = try unescape(at: stop)
+      default:
+        throw syntaxError(.controlCharacterInString(Unicode.Scalar(bytes[stop])), at: stop)
       }
     }
-    throw syntaxError(.unexpectedEndOfInput(.string), at: end)
   }
 
   private mutating func finishEscapedString(_ source: Range<Int>, isASCII: Bool) throws(JSONSyntaxError)
     -> String
   {
     if isASCII { return String(decoding: scratch, as: UTF8.self) }
-    if let string = String(validating: scratch, as: UTF8.self) { return string }
+    let string = scratch.withUnsafeBufferPointer { UTF8Validation.string($0) }
+    if let string { return string }
     throw invalidUTF8(in: source)
   }
 

@@ -16,12 +16,7 @@ extension JSONReader {
     case UInt8(ascii: "\""):
       return .string(try readStringToken())
     case UInt8(ascii: "["):
-      var elements: [JSONValue] = []
-      guard try enterArray() else { return .array(elements) }
-      repeat {
-        elements.append(try parseValue())
-      } while try advanceInArray()
-      return .array(elements)
+      return .array(try parseArray())
     case UInt8(ascii: "{"):
       return .object(try parseObject())
     case UInt8(ascii: "t"):
@@ -40,17 +35,29 @@ extension JSONReader {
     }
   }
 
-  private mutating func parseObject() throws(JSONSyntaxError) -> JSONObject {
-    var members: [JSONObject.Member] = []
-    guard try enterObject() else { return JSONObject(members) }
-    var keys = JSONKeySet()
+  private static let placeholderMember = JSONObject.Member(key: "", value: .null)
+
+  private mutating func parseArray() throws(JSONSyntaxError) -> [JSONValue] {
+    guard try enterArray() else { return [] }
+    let base = valueStack.count
     repeat {
-      let keyStart = index
-      let key = try readKey()
-      guard keys.insert(key) else { throw syntaxError(.duplicateKey(key), at: keyStart) }
-      members.append(JSONObject.Member(key: key, value: try parseValue()))
+      let element = try parseValue()
+      valueStack.append(element)
+    } while try advanceInArray()
+    return valueStack.moveSuffix(from: base, leaving: .null)
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONObject {
+    guard try enterObject() else { return JSONObject() }
+    let base = memberStack.count
+    var keys = JSONKeySet(base: keyStack.count)
+    repeat {
+      let key = try readKey(checkingAgainst: &keys)
+      let value = try parseValue()
+      memberStack.append(JSONObject.Member(key: key, value: value))
     } while try advanceInObject()
-    return JSONObject(members)
+    keys.removeAll(from: &keyStack)
+    return JSONObject(memberStack.moveSuffix(from: base, leaving: Self.placeholderMember))
   }
 }
 

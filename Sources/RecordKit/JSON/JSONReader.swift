@@ -48,6 +48,12 @@ public struct JSONReader {
   var hasStarted = false
   /// Reused buffer for strings with escapes, so that unescaping allocates once per reader.
   var scratch: [UInt8] = []
+  /// The keys of the objects being read, innermost last (see `JSONKeySet`).
+  var keyStack: [String] = []
+  /// Elements and members of the containers being built, innermost last: each container
+  /// is then made once at its exact size instead of growing its own array.
+  var valueStack: [JSONValue] = []
+  var memberStack: [JSONObject.Member] = []
   /// The last position computed, so that positions asked in document order cost linear time.
   var lastPosition: JSONPosition
 
@@ -105,6 +111,7 @@ public struct JSONReader {
     guard let found = UTF8Validation.scalar(in: bytes, at: index) else {
       throw syntaxError(.invalidUTF8(offset: index), at: index)
     }
+    if startsComment(at: index) { throw syntaxError(.comment, at: index) }
     throw syntaxError(.unexpectedAfterDocument(found), at: index)
   }
 
@@ -151,12 +158,14 @@ public struct JSONReader {
     guard let found = UTF8Validation.scalar(in: bytes, at: offset) else {
       return syntaxError(.invalidUTF8(offset: offset), at: offset)
     }
-    if found == "/", offset + 1 < bytes.count,
-      bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*")
-    {
-      return syntaxError(.comment, at: offset)
-    }
+    if startsComment(at: offset) { return syntaxError(.comment, at: offset) }
     return syntaxError(.unexpectedCharacter(found, expected: expected), at: offset)
+  }
+
+  /// Whether `//` or `/*` starts at `offset`: worth its own message, as people do try.
+  private func startsComment(at offset: Int) -> Bool {
+    offset + 1 < bytes.count && bytes[offset] == UInt8(ascii: "/")
+      && (bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*"))
   }
 
   /// The name of the UTF-16 or UTF-32 form the file starts like, if any. Checked only

@@ -10,14 +10,14 @@ extension JSONWriter {
     var string = string
     string.withUTF8 { utf8 in
       var runStart = 0
-      for offset in 0..<utf8.count {
-        let byte = utf8[offset]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-        appendEscape(for: byte)
-        runStart = offset + 1
+      var ignored = false
+      while true {
+        let stop = JSONStringScan.firstSpecial(in: utf8, from: runStart, sawNonASCII: &ignored)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<stop]))
+        guard stop < utf8.count else { break }
+        appendEscape(for: utf8[stop])
+        runStart = stop + 1
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
   }

@@ -15,6 +15,8 @@ public struct JSONWriter {
   public internal(set) var bytes: [UInt8]
   /// How many containers are open.
   private var depth = 0
+  /// A newline and the indentation for `depth`, appended in one go before each line.
+  private var lineStart: [UInt8] = [UInt8(ascii: "\n")]
   /// Whether the innermost open container already has an element (so the next needs a comma).
   private var hasElements = false
   /// Whether a key was just written, so the next value goes on its line.
@@ -89,7 +91,7 @@ public struct JSONWriter {
   }
 
   /// Writes `value` whole at the current place.
-  public mutating func value(_ value: JSONValue) {
+  public mutating func value(_ value: borrowing JSONValue) {
     switch value {
     case .null: null()
     case .bool(let flag): bool(flag)
@@ -112,18 +114,20 @@ public struct JSONWriter {
   private static let trueBytes: [UInt8] = Array("true".utf8)
   private static let falseBytes: [UInt8] = Array("false".utf8)
   private static let nullBytes: [UInt8] = Array("null".utf8)
-  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
   private mutating func open(_ opener: UInt8) {
     startValue()
     bytes.append(opener)
     depth += 1
+    lineStart.append(UInt8(ascii: " "))
+    lineStart.append(UInt8(ascii: " "))
     hasElements = false
   }
 
   private mutating func close(_ closer: UInt8) {
     assert(depth > 0 && !afterKey, "JSONWriter: unbalanced close or a key without a value")
     depth -= 1
+    lineStart.removeLast(2)
     if hasElements { newline() }
     bytes.append(closer)
     hasElements = true
@@ -146,12 +150,6 @@ public struct JSONWriter {
   }
 
   private mutating func newline() {
-    bytes.append(UInt8(ascii: "\n"))
-    var remaining = 2 * depth
-    while remaining > 0 {
-      let run = min(remaining, Self.spaces.count)
-      bytes.append(contentsOf: Self.spaces[0..<run])
-      remaining -= run
-    }
+    lineStart.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
   }
 }
