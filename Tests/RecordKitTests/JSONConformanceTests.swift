@@ -132,8 +132,9 @@ import Testing
         continue
       }
       #expect(object.members.count == 2)
-      #expect(object.members.map { Array($0.key.utf8) }.sorted { $0.count < $1.count }
-        == [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
+      #expect(
+        object.members.map { Array($0.key.utf8) }.sorted { $0.count < $1.count }
+          == [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
       JSONTest.expectRoundTrip(value, "\(name)")
     }
   }
@@ -164,7 +165,8 @@ import Testing
   }
 
   @Test func escapedNULIsKept() throws {
-    let value = try JSONReader.parseDocument(try Self.contents(of: "string_with_escaped_NULL.json", in: "test_transform"))
+    let value = try JSONReader.parseDocument(
+      try Self.contents(of: "string_with_escaped_NULL.json", in: "test_transform"))
     #expect(value == .array([.string("A\u{0}B")]))
     #expect(JSONTest.written(value) == "[\n  \"A\\u0000B\"\n]\n")
   }

@@ -91,12 +91,16 @@ extension JSONReaderTests {
 
   @Test func wrongKindOfValueIsATypeMismatchAtTheValue() {
     let source = "{\"priority\": \"high\"}"
-    #expect(throws: JSONSyntaxError(.typeMismatch(expected: .number, found: .string), at: JSONPosition(line: 1, column: 14, offset: 13))) {
+    #expect(
+      throws: JSONSyntaxError(
+        .typeMismatch(expected: .number, found: .string), at: JSONPosition(line: 1, column: 14, offset: 13))
+    ) {
       try JSONReader.withReader(over: Array(source.utf8)) { reader in
         try reader.readObject { reader, _ in _ = try reader.readNumberSpelling() }
       }
     }
-    let error = JSONSyntaxError(.typeMismatch(expected: .number, found: .string), at: JSONPosition(line: 1, column: 1, offset: 0))
+    let error = JSONSyntaxError(
+      .typeMismatch(expected: .number, found: .string), at: JSONPosition(line: 1, column: 1, offset: 0))
     #expect(error.message == "expected a number, found a string")
   }
 
@@ -117,7 +121,9 @@ extension JSONReaderTests {
       try reader.finish()
     }
     #expect(count == 4)
-    #expect(throws: JSONSyntaxError(.trailingComma(before: "]"), at: JSONPosition(line: 1, column: 9, offset: 8))) {
+    #expect(
+      throws: JSONSyntaxError(.trailingComma(before: "]"), at: JSONPosition(line: 1, column: 9, offset: 8))
+    ) {
       try JSONReader.withReader(over: Array(#"[{"a":[1,]}]"#.utf8)) { reader in
         try reader.readArray { _ in }
       }
@@ -133,11 +139,16 @@ extension JSONReaderTests {
         kinds.append(try reader.peek())
       }
     }
-    #expect(kinds == [.null, .null, .bool, .bool, .number, .number, .string, .string, .array, .array, .object, .object])
+    #expect(
+      kinds == [
+        .null, .null, .bool, .bool, .number, .number, .string, .string, .array, .array, .object, .object,
+      ])
   }
 
   @Test func finishRefusesTrailingContentAndAnEmptyDocument() {
-    #expect(throws: JSONSyntaxError(.unexpectedAfterDocument("x"), at: JSONPosition(line: 2, column: 1, offset: 5))) {
+    #expect(
+      throws: JSONSyntaxError(.unexpectedAfterDocument("x"), at: JSONPosition(line: 2, column: 1, offset: 5))
+    ) {
       try JSONReader.withReader(over: Array("true\nx".utf8)) { reader in
         _ = try reader.readBool()
         try reader.finish()

@@ -79,13 +79,16 @@ import Testing
     Accepted("all four whitespace kinds", " \t\n\r[ 1 ,\t2 ]\r\n", .array([.number("1"), .number("2")])),
     Accepted("top-level true", "true", .bool(true)),
     Accepted("top-level null", " null ", .null),
-    Accepted("empty containers", #"[[],{},[{}]]"#, .array([.array([]), .object(JSONObject()), .array([.object(JSONObject())])])),
+    Accepted(
+      "empty containers", #"[[],{},[{}]]"#,
+      .array([.array([]), .object(JSONObject()), .array([.object(JSONObject())])])),
     Accepted(
       "key order kept", #"{"b":1,"a":2}"#,
       .object(JSONObject([.init(key: "b", value: .number("1")), .init(key: "a", value: .number("2"))]))),
     Accepted(
       "NFC and NFD keys are two keys", "{\"\u{E9}\":1,\"e\u{301}\":2}",
-      .object(JSONObject([.init(key: "\u{E9}", value: .number("1")), .init(key: "e\u{301}", value: .number("2"))]))),
+      .object(
+        JSONObject([.init(key: "\u{E9}", value: .number("1")), .init(key: "e\u{301}", value: .number("2"))]))),
     Accepted("empty key", #"{"":0}"#, .object(JSONObject(["": .number("0")]))),
     Accepted(
       "256 levels of arrays", String(repeating: "[", count: 256) + String(repeating: "]", count: 256),
@@ -118,7 +121,8 @@ import Testing
       "duplicate key with a control character", #"{"a\n":1,"a\n":2}"#, #"duplicate key "a\n""#, at: 1, 10),
     Rejected(
       "duplicate key in a big object",
-      "{\n" + (0..<20).map { "\"k\($0)\": 0,\n" }.joined() + "\"k5\": 0\n}", #"duplicate key "k5""#, at: 22, 1),
+      "{\n" + (0..<20).map { "\"k\($0)\": 0,\n" }.joined() + "\"k5\": 0\n}", #"duplicate key "k5""#, at: 22, 1
+    ),
     Rejected("missing comma", "[1 2]", "expected ',' or ']' after an array element, found '2'", at: 1, 4),
     Rejected("missing colon", #"{"a" 1}"#, "expected ':' after an object key, found '1'", at: 1, 6),
     Rejected("number key", "{1:2}", "expected a string key, found '1'", at: 1, 2),
@@ -170,7 +174,8 @@ import Testing
     Rejected("end after key", #"{"a""#, "unexpected end of input in object", at: 1, 5),
     Rejected("end after brace", "{", "unexpected end of input in object", at: 1, 2),
     Rejected("raw tab in string", "\"a\tb\"", "unescaped control character U+0009 in string", at: 1, 3),
-    Rejected("raw newline in string", "\"line\nbreak\"", "unescaped control character U+000A in string", at: 1, 6),
+    Rejected(
+      "raw newline in string", "\"line\nbreak\"", "unescaped control character U+000A in string", at: 1, 6),
     Rejected("raw NUL in string", "\"nul\u{0}\"", "unescaped control character U+0000 in string", at: 1, 5),
     Rejected("raw U+001F in string", "\"\u{1F}\"", "unescaped control character U+001F in string", at: 1, 2),
     Rejected(
@@ -178,20 +183,26 @@ import Testing
     Rejected("unknown escape", #""\x""#, #"invalid escape '\x' in string"#, at: 1, 2),
     Rejected(
       "escaped tab character", "\"\\\t\"", #"invalid escape: '\' followed by U+0009 in string"#, at: 1, 2),
-    Rejected("short \\u escape", #""\u12""#, #"invalid \u escape in string: expected 4 hex digits"#, at: 1, 2),
-    Rejected("non-hex \\u escape", #""\u12G4""#, #"invalid \u escape in string: expected 4 hex digits"#, at: 1, 2),
+    Rejected(
+      "short \\u escape", #""\u12""#, #"invalid \u escape in string: expected 4 hex digits"#, at: 1, 2),
+    Rejected(
+      "non-hex \\u escape", #""\u12G4""#, #"invalid \u escape in string: expected 4 hex digits"#, at: 1, 2),
     Rejected("lone high surrogate", #""\uD800""#, #"lone surrogate \uD800 in string"#, at: 1, 2),
     Rejected("lone low surrogate", #""\uDC00""#, #"lone surrogate \uDC00 in string"#, at: 1, 2),
     Rejected("inverted surrogates", #""\uDC00\uD800""#, #"lone surrogate \uDC00 in string"#, at: 1, 2),
     Rejected("high surrogate then letter", #""\uD800\u0041""#, #"lone surrogate \uD800 in string"#, at: 1, 2),
     Rejected("high surrogate then raw text", #""ab\uD83Dx""#, #"lone surrogate \uD83D in string"#, at: 1, 4),
     Rejected("high surrogate then \\n", #""\uD83D\n""#, #"lone surrogate \uD83D in string"#, at: 1, 2),
-    Rejected("bad UTF-8 in a string", bytes: [0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D], "invalid UTF-8 at byte offset 2", at: 1, 3),
+    Rejected(
+      "bad UTF-8 in a string", bytes: [0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D], "invalid UTF-8 at byte offset 2",
+      at: 1, 3),
     Rejected("overlong slash", bytes: [0x22, 0xC0, 0xAF, 0x22], "invalid UTF-8 at byte offset 1", at: 1, 2),
     Rejected("overlong NUL", bytes: [0x22, 0xC0, 0x80, 0x22], "invalid UTF-8 at byte offset 1", at: 1, 2),
-    Rejected("encoded surrogate", bytes: [0x22, 0xED, 0xA0, 0x80, 0x22], "invalid UTF-8 at byte offset 1", at: 1, 2),
     Rejected(
-      "code point past U+10FFFF", bytes: [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], "invalid UTF-8 at byte offset 1",
+      "encoded surrogate", bytes: [0x22, 0xED, 0xA0, 0x80, 0x22], "invalid UTF-8 at byte offset 1", at: 1, 2),
+    Rejected(
+      "code point past U+10FFFF", bytes: [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
+      "invalid UTF-8 at byte offset 1",
       at: 1, 2),
     Rejected(
       "truncated sequence after an accent", bytes: [0x22, 0xC3, 0xA9, 0xE2, 0x82, 0x22],
@@ -199,13 +210,18 @@ import Testing
     Rejected(
       "bad UTF-8 after an escape", bytes: [0x22, 0x5C, 0x6E, 0xFF, 0x22], "invalid UTF-8 at byte offset 3",
       at: 1, 4),
-    Rejected("bad UTF-8 in a key", bytes: Array(#"{""#.utf8) + [0xFF] + Array(#"":1}"#.utf8),
+    Rejected(
+      "bad UTF-8 in a key", bytes: Array(#"{""#.utf8) + [0xFF] + Array(#"":1}"#.utf8),
       "invalid UTF-8 at byte offset 2", at: 1, 3),
-    Rejected("bad UTF-8 outside strings", bytes: [0x5B, 0xFF, 0x5D], "invalid UTF-8 at byte offset 1", at: 1, 2),
-    Rejected("Latin-1 file", bytes: [0x22, 0x63, 0x61, 0x66, 0xE9, 0x22], "invalid UTF-8 at byte offset 4", at: 1, 5),
+    Rejected(
+      "bad UTF-8 outside strings", bytes: [0x5B, 0xFF, 0x5D], "invalid UTF-8 at byte offset 1", at: 1, 2),
+    Rejected(
+      "Latin-1 file", bytes: [0x22, 0x63, 0x61, 0x66, 0xE9, 0x22], "invalid UTF-8 at byte offset 4", at: 1, 5),
     Rejected("UTF-16LE", bytes: [0x5B, 0, 0x31, 0, 0x5D, 0], "the file is UTF-16LE, not UTF-8", at: 1, 1),
-    Rejected("UTF-16BE with BOM", bytes: [0xFE, 0xFF, 0, 0x5B, 0, 0x5D], "the file is UTF-16BE, not UTF-8", at: 1, 1),
-    Rejected("UTF-16LE with BOM", bytes: [0xFF, 0xFE, 0x5B, 0, 0x5D, 0], "the file is UTF-16LE, not UTF-8", at: 1, 1),
+    Rejected(
+      "UTF-16BE with BOM", bytes: [0xFE, 0xFF, 0, 0x5B, 0, 0x5D], "the file is UTF-16BE, not UTF-8", at: 1, 1),
+    Rejected(
+      "UTF-16LE with BOM", bytes: [0xFF, 0xFE, 0x5B, 0, 0x5D, 0], "the file is UTF-16LE, not UTF-8", at: 1, 1),
     Rejected("UTF-32LE", bytes: [0x31, 0, 0, 0], "the file is UTF-32LE, not UTF-8", at: 1, 1),
     Rejected("UTF-32BE", bytes: [0, 0, 0, 0x31], "the file is UTF-32BE, not UTF-8", at: 1, 1),
     Rejected("BOM between values", "[1,\u{FEFF}2]", "expected a value, found U+FEFF", at: 1, 4),
@@ -215,21 +231,28 @@ import Testing
     Rejected("form feed as whitespace", "[\u{C}]", "expected a value, found U+000C", at: 1, 2),
     Rejected("bare word", "[é]", "expected a value, found U+00E9 'é'", at: 1, 2),
     Rejected(
-      "columns count scalars", "{\n  \"tâche\": 1,\n  \"é\" 2}", "expected ':' after an object key, found '2'",
+      "columns count scalars", "{\n  \"tâche\": 1,\n  \"é\" 2}",
+      "expected ':' after an object key, found '2'",
       at: 3, 7),
     Rejected("emoji is one column", "[\"😀\", x]", "expected a value, found 'x'", at: 1, 7),
-    Rejected("CRLF ends a line once", "[\r\n1\r\n2]", "expected ',' or ']' after an array element, found '2'", at: 3, 1),
-    Rejected("lone CR ends a line", "[1\r2]", "expected ',' or ']' after an array element, found '2'", at: 2, 1),
+    Rejected(
+      "CRLF ends a line once", "[\r\n1\r\n2]", "expected ',' or ']' after an array element, found '2'", at: 3,
+      1),
+    Rejected(
+      "lone CR ends a line", "[1\r2]", "expected ',' or ']' after an array element, found '2'", at: 2, 1),
     Rejected(
       "257 levels of arrays", String(repeating: "[", count: 257) + String(repeating: "]", count: 257),
       "nesting deeper than 256 levels", at: 1, 257),
     Rejected(
-      "257 levels of objects", String(repeating: #"{"a":"#, count: 256) + "{}" + String(repeating: "}", count: 256),
+      "257 levels of objects",
+      String(repeating: #"{"a":"#, count: 256) + "{}" + String(repeating: "}", count: 256),
       "nesting deeper than 256 levels", at: 1, 1281),
     Rejected(
-      "100,000 open brackets", String(repeating: "[", count: 100_000), "nesting deeper than 256 levels", at: 1, 257),
+      "100,000 open brackets", String(repeating: "[", count: 100_000), "nesting deeper than 256 levels",
+      at: 1, 257),
     Rejected(
-      "100,000 nested objects", String(repeating: #"{"a":"#, count: 100_000), "nesting deeper than 256 levels",
+      "100,000 nested objects", String(repeating: #"{"a":"#, count: 100_000),
+      "nesting deeper than 256 levels",
       at: 1, 1281),
     Rejected(
       "100,000 mixed levels", String(repeating: #"[{"a":"#, count: 50_000), "nesting deeper than 256 levels",

@@ -25,7 +25,8 @@ extension JSONWriterTests {
     ]
 
   static let numberSpellings = [
-    "0", "-0", "1.50", "1e3", "-0.0", "12345678901234567890", "1E+2", "1e-7", "-1.5E-300", "100000000000000000000000",
+    "0", "-0", "1.50", "1e3", "-0.0", "12345678901234567890", "1E+2", "1e-7", "-1.5E-300",
+    "100000000000000000000000",
   ]
 
   struct RandomDocuments {
@@ -62,8 +63,11 @@ extension JSONWriterTests {
         return JSONWriterTests.numberSpellings.randomElement(using: &generator) ?? "0"
       }
       var spelling = Bool.random(using: &generator) ? "-" : ""
-      spelling += Bool.random(using: &generator) ? "0" : String(UInt64.random(in: 1...UInt64.max, using: &generator))
-      if Bool.random(using: &generator) { spelling += "." + String(Int.random(in: 0...999, using: &generator)) }
+      spelling +=
+        Bool.random(using: &generator) ? "0" : String(UInt64.random(in: 1...UInt64.max, using: &generator))
+      if Bool.random(using: &generator) {
+        spelling += "." + String(Int.random(in: 0...999, using: &generator))
+      }
       if Bool.random(using: &generator) {
         spelling += ["e", "E", "e+", "E-", "e-"].randomElement(using: &generator) ?? "e"
         spelling += String(Int.random(in: 0...400, using: &generator))
