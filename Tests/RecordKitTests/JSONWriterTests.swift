@@ -131,6 +131,22 @@ import Testing
     #expect(writer.bytes == JSONWriter.write(tree))
   }
 
+  @Test func drainingInChunksGivesTheSameBytes() {
+    let elements = (0..<50).map { JSONValue.object(JSONObject(["n": .number(String($0))])) }
+    var writer = JSONWriter()
+    var drained: [UInt8] = []
+    writer.beginArray()
+    for element in elements {
+      writer.value(element)
+      if writer.bytes.count > 64 { writer.drain { drained.append(contentsOf: $0) } }
+    }
+    writer.endArray()
+    writer.finish()
+    writer.drain { drained.append(contentsOf: $0) }
+    #expect(writer.bytes.isEmpty)
+    #expect(drained == JSONWriter.write(.array(elements)))
+  }
+
   @Test(arguments: [
     ("0", true), ("-0", true), ("1.50", true), ("1E+2", true), ("1e-0", true), ("12345678901234567890", true),
     ("", false), ("-", false), ("01", false), ("+1", false), (".5", false), ("1.", false), ("1e", false),

@@ -33,14 +33,17 @@ extension JSONWriter {
     case 0x0D: short = UInt8(ascii: "r")
     case 0x09: short = UInt8(ascii: "t")
     default:
-      let hex: [UInt8] = Array("0123456789abcdef".utf8)
       bytes.append(contentsOf: [
         UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-        hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+        Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF),
       ])
       return
     }
     bytes.append(UInt8(ascii: "\\"))
     bytes.append(short)
+  }
+
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
   }
 }

@@ -27,12 +27,22 @@ public struct JSONWriter {
     bytes.reserveCapacity(capacity)
   }
 
-  /// The complete document for `value`, final newline included.
-  public static func write(_ value: JSONValue) -> [UInt8] {
-    var writer = JSONWriter()
+  /// The complete document for `value`, final newline included. Saving a file that was
+  /// loaded can pass its size as `reservingCapacity`, sparing the buffer's regrowth.
+  public static func write(_ value: JSONValue, reservingCapacity capacity: Int = 0) -> [UInt8] {
+    var writer = JSONWriter(reservingCapacity: capacity)
     writer.value(value)
     writer.finish()
     return writer.bytes
+  }
+
+  /// Hands the bytes written so far to `sink` and empties the buffer, keeping its
+  /// capacity, so that a big file can be saved in chunks instead of held whole in memory.
+  public mutating func drain<Failure: Error>(
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) in try sink(buffer) }
+    bytes.removeAll(keepingCapacity: true)
   }
 
   /// Ends the document with its final newline.
