@@ -56,18 +56,18 @@ public enum AtomicFile {
   /// `fchown` comes first because it clears setuid/setgid bits. Changing the owner needs
   /// privilege (`EPERM` otherwise) and is then skipped; if the group cannot be kept either,
   /// the group gets only what others get, so that no group gains access the original's
-  /// group had. A setuid or setgid bit is kept only with the owner or group it was for.
+  /// group had. A setuid or setgid bit is dropped when the owner or group cannot be set.
   private static func adoptOwnerAndPermissions(
     of original: FileStatus, file: FileDescriptor, using fileSystem: some FileSystem
   ) throws(SystemCallError) {
     var permissions = original.permissions
     do throws(SystemCallError) {
       try fileSystem.fchown(file, owner: original.owner, group: original.group)
-    } catch where error.code == EPERM {
+    } catch let error where error.code == EPERM {
       permissions &= ~UInt32(S_ISUID)
       do throws(SystemCallError) {
         try fileSystem.fchown(file, owner: nil, group: original.group)
-      } catch where error.code == EPERM {
+      } catch let error where error.code == EPERM {
         let others = permissions & 0o007
         permissions = (permissions & ~UInt32(S_ISGID | 0o070)) | others << 3
       }

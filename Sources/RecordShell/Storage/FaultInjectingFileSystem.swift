@@ -66,7 +66,8 @@ final class FaultInjectingFileSystem: FileSystem {
     return try base.openDirectory(path)
   }
 
-  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int
+  {
     try enter(.read, file.path)
     let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[..<limited(buffer.count)])
     return try base.read(file, into: slice)

@@ -33,7 +33,7 @@ public struct FileIdentity: Equatable, Sendable {
   {
     do throws(SystemCallError) {
       return FileIdentity(try fileSystem.stat(path))
-    } catch where error.code == ENOENT {
+    } catch let error where error.code == ENOENT {
       return nil
     } catch {
       throw .failed(.check, path: path, cause: error)

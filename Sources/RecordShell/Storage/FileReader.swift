@@ -15,7 +15,7 @@ public enum FileReader {
     do throws(SystemCallError) {
       // O_NONBLOCK: opening a named pipe must not hang; the fstat below then refuses it.
       file = try fileSystem.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0)
-    } catch where error.code == ENOENT {
+    } catch let error where error.code == ENOENT {
       throw .notFound(path: path)
     } catch {
       throw .failed(.read, path: path, cause: error)
@@ -48,7 +48,8 @@ public enum FileReader {
       let filled = count
       let result: Result<Int, SystemCallError> = bytes.withUnsafeMutableBytes { buffer in
         do throws(SystemCallError) {
-          return .success(try fileSystem.read(file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])))
+          return .success(
+            try fileSystem.read(file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])))
         } catch {
           return .failure(error)
         }

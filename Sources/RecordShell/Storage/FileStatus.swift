@@ -4,15 +4,17 @@ import Glibc
 public struct FileStatus: Equatable, Sendable {
   /// What kind of object a path names; only a regular file can be loaded or saved over.
   public enum Kind: Sendable, Equatable {
-    case regularFile, directory, symbolicLink, other
+    case regularFile, directory, symbolicLink, namedPipe, socket, device
 
-    /// How messages name the kind: `"tasks.json" is a directory`.
+    /// How messages name the kind: `it is a directory, not a regular file`.
     public var description: String {
       switch self {
       case .regularFile: "a regular file"
       case .directory: "a directory"
       case .symbolicLink: "a symbolic link"
-      case .other: "not a regular file"
+      case .namedPipe: "a named pipe"
+      case .socket: "a socket"
+      case .device: "a device"
       }
     }
   }
@@ -48,7 +50,9 @@ public struct FileStatus: Equatable, Sendable {
     case UInt32(S_IFREG): .regularFile
     case UInt32(S_IFDIR): .directory
     case UInt32(S_IFLNK): .symbolicLink
-    default: .other
+    case UInt32(S_IFIFO): .namedPipe
+    case UInt32(S_IFSOCK): .socket
+    default: .device
     }
   }
 }

@@ -77,9 +77,9 @@ public struct PosixFileSystem: FileSystem, Sendable {
   }
 
   public func close(_ file: FileDescriptor) throws(SystemCallError) {
-    if Glibc.close(file.rawValue) == -1 && errno != EINTR {
-      throw SystemCallError(.close, code: errno, path: file.path)
-    }
+    guard Glibc.close(file.rawValue) == -1 else { return }
+    let code = errno
+    if code != EINTR { throw SystemCallError(.close, code: code, path: file.path) }
   }
 
   public func realpath(_ path: String) throws(SystemCallError) -> String {

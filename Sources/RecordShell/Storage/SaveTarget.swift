@@ -36,7 +36,7 @@ struct SaveTarget: Equatable {
     let status: FileStatus
     do throws(SystemCallError) {
       status = try fileSystem.lstat(path)
-    } catch where error.code == ENOENT {
+    } catch let error where error.code == ENOENT {
       return SaveTarget(path: path, resolvedPath: path, original: nil)
     } catch {
       throw .failed(.save, path: path, cause: error)
@@ -64,7 +64,7 @@ struct SaveTarget: Equatable {
   {
     do throws(SystemCallError) {
       return try fileSystem.realpath(path)
-    } catch where error.code == ENOENT {
+    } catch let error where error.code == ENOENT {
       let target = (try? fileSystem.readlink(path)) ?? "?"
       throw .danglingSymbolicLink(path: path, target: target)
     } catch {

@@ -10,7 +10,8 @@ struct TemporaryFile {
   let descriptor: FileDescriptor
   private(set) var isOpen = true
 
-  /// How many names are tried when one is taken, as `mkstemp` does, before giving up.
+  /// How many random names are tried before giving up. One clash among 62⁶ names is
+  /// already unlikely; a hundred means something else is wrong, e.g. a broken file system.
   static let maximumAttempts = 100
 
   /// Creates the file with a fresh random name in `folder`.
@@ -24,7 +25,7 @@ struct TemporaryFile {
       do throws(SystemCallError) {
         let descriptor = try fileSystem.open(path, flags: flags, mode: mode)
         return TemporaryFile(path: path, descriptor: descriptor)
-      } catch where error.code == EEXIST && attempt < maximumAttempts {
+      } catch let error where error.code == EEXIST && attempt < maximumAttempts {
         attempt += 1
       }
     }
