@@ -1,0 +1,38 @@
+import Glibc
+
+/// The seam through which every file-system call of saving and loading goes.
+///
+/// The operations are raw and POSIX-shaped on purpose: the code above them decides
+/// the order of calls (that order *is* the atomic-save protocol), and a test can swap
+/// in a ``FaultInjectingFileSystem`` to fail any single call and check that nothing is
+/// lost. Each operation throws a ``SystemCallError`` naming the call, errno and path.
+public protocol FileSystem {
+  /// `open(2)`; `mode` matters only with `O_CREAT`.
+  func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor
+  /// Opens a folder read-only, only to `fsync` it after a rename.
+  func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor
+  /// `read(2)`: may return fewer bytes than asked; 0 at end of file.
+  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError)
+    -> Int
+  /// `write(2)`: may write fewer bytes than given.
+  func write(_ file: FileDescriptor, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int
+  func fsync(_ file: FileDescriptor) throws(SystemCallError)
+  func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError)
+  /// `fchown(2)`; `nil` leaves the owner or the group as it is.
+  func fchown(_ file: FileDescriptor, owner: uid_t?, group: gid_t?) throws(SystemCallError)
+  func fstat(_ file: FileDescriptor) throws(SystemCallError) -> FileStatus
+  /// `stat(2)`: follows symbolic links.
+  func stat(_ path: String) throws(SystemCallError) -> FileStatus
+  /// `lstat(2)`: describes a symbolic link itself.
+  func lstat(_ path: String) throws(SystemCallError) -> FileStatus
+  /// `access(2)` with `R_OK`, `W_OK`…: throws when access is denied.
+  func access(_ path: String, mode: Int32) throws(SystemCallError)
+  func rename(_ source: String, to destination: String) throws(SystemCallError)
+  func unlink(_ path: String) throws(SystemCallError)
+  /// `close(2)`: the descriptor is gone afterwards even when it throws.
+  func close(_ file: FileDescriptor) throws(SystemCallError)
+  /// `realpath(3)`: the absolute path with every symbolic link resolved.
+  func realpath(_ path: String) throws(SystemCallError) -> String
+  /// `readlink(2)`: the target text of a symbolic link, unresolved.
+  func readlink(_ path: String) throws(SystemCallError) -> String
+}

@@ -1,0 +1,131 @@
+import Glibc
+
+/// The real ``FileSystem``: each operation is one Glibc call.
+///
+/// Calls interrupted by a signal (`EINTR`) are retried, except `close`, which on Linux
+/// has released the descriptor whatever it returns and must never be repeated.
+public struct PosixFileSystem: FileSystem, Sendable {
+  public init() {}
+
+  public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor {
+    let raw = try retrying(.open, path) { Glibc.open(path, flags, mode) }
+    return FileDescriptor(rawValue: raw, path: path)
+  }
+
+  public func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
+    let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
+    let raw = try retrying(.openDirectory, path) { Glibc.open(path, flags) }
+    return FileDescriptor(rawValue: raw, path: path)
+  }
+
+  public func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError)
+    -> Int
+  {
+    try retrying(.read, file.path) { Glibc.read(file.rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  public func write(_ file: FileDescriptor, from buffer: UnsafeRawBufferPointer) throws(SystemCallError)
+    -> Int
+  {
+    try retrying(.write, file.path) { Glibc.write(file.rawValue, buffer.baseAddress, buffer.count) }
+  }
+
+  public func fsync(_ file: FileDescriptor) throws(SystemCallError) {
+    _ = try retrying(.fsync, file.path) { Glibc.fsync(file.rawValue) }
+  }
+
+  public func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) {
+    _ = try retrying(.fchmod, file.path) { Glibc.fchmod(file.rawValue, mode) }
+  }
+
+  public func fchown(_ file: FileDescriptor, owner: uid_t?, group: gid_t?) throws(SystemCallError) {
+    // -1, as the unsigned id types spell it, means "leave unchanged".
+    let unchanged = UInt32.max
+    _ = try retrying(.fchown, file.path) {
+      Glibc.fchown(file.rawValue, owner ?? unchanged, group ?? unchanged)
+    }
+  }
+
+  public func fstat(_ file: FileDescriptor) throws(SystemCallError) -> FileStatus {
+    var buffer = Glibc.stat()
+    _ = try retrying(.fstat, file.path) { Glibc.fstat(file.rawValue, &buffer) }
+    return FileStatus(buffer)
+  }
+
+  public func stat(_ path: String) throws(SystemCallError) -> FileStatus {
+    var buffer = Glibc.stat()
+    _ = try retrying(.stat, path) { statFollowingLinks(path, &buffer) }
+    return FileStatus(buffer)
+  }
+
+  public func lstat(_ path: String) throws(SystemCallError) -> FileStatus {
+    var buffer = Glibc.stat()
+    _ = try retrying(.lstat, path) { Glibc.lstat(path, &buffer) }
+    return FileStatus(buffer)
+  }
+
+  public func access(_ path: String, mode: Int32) throws(SystemCallError) {
+    _ = try retrying(.access, path) { Glibc.access(path, mode) }
+  }
+
+  public func rename(_ source: String, to destination: String) throws(SystemCallError) {
+    _ = try retrying(.rename, source) { Glibc.rename(source, destination) }
+  }
+
+  public func unlink(_ path: String) throws(SystemCallError) {
+    _ = try retrying(.unlink, path) { Glibc.unlink(path) }
+  }
+
+  public func close(_ file: FileDescriptor) throws(SystemCallError) {
+    guard Glibc.close(file.rawValue) == -1 else { return }
+    let code = errno
+    if code != EINTR { throw SystemCallError(.close, code: code, path: file.path) }
+  }
+
+  public func realpath(_ path: String) throws(SystemCallError) -> String {
+    guard let resolved = Glibc.realpath(path, nil) else {
+      throw SystemCallError(.realpath, code: errno, path: path)
+    }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  public func readlink(_ path: String) throws(SystemCallError) -> String {
+    var capacity = Int(PATH_MAX)
+    while true {
+      var buffer = [CChar](repeating: 0, count: capacity)
+      let count = try retrying(.readlink, path) { Glibc.readlink(path, &buffer, capacity) }
+      if count < capacity {
+        let bytes = buffer[..<count].map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+      }
+      capacity *= 2
+    }
+  }
+
+  /// Runs `body` until it succeeds or fails with something other than `EINTR`.
+  private func retrying<Result: BinaryInteger>(
+    _ call: SystemCall, _ path: String, _ body: () -> Result
+  ) throws(SystemCallError) -> Result {
+    while true {
+      let result = body()
+      if result != -1 { return result }
+      let code = errno
+      if code != EINTR { throw SystemCallError(call, code: code, path: path) }
+    }
+  }
+}
+
+extension FileStatus {
+  fileprivate init(_ buffer: Glibc.stat) {
+    self.init(
+      device: UInt64(buffer.st_dev), inode: UInt64(buffer.st_ino), mode: UInt32(buffer.st_mode),
+      owner: UInt32(buffer.st_uid), group: UInt32(buffer.st_gid), size: Int64(buffer.st_size),
+      modificationTime: Int64(buffer.st_mtim.tv_sec) * 1_000_000_000 + Int64(buffer.st_mtim.tv_nsec))
+  }
+}
+
+/// `stat(2)`, named apart from `struct stat`, which shadows it inside ``PosixFileSystem``.
+private func statFollowingLinks(_ path: String, _ buffer: UnsafeMutablePointer<Glibc.stat>) -> Int32 {
+  stat(path, buffer)
+}

@@ -1,0 +1,43 @@
+/// The system calls that go through the ``FileSystem`` seam.
+///
+/// A typed name, not a string, so that errors can be worded and faults injected per call
+/// without matching text.
+public enum SystemCall: Sendable, Hashable, CaseIterable {
+  case open
+  case openDirectory
+  case read
+  case write
+  case fsync
+  case fchmod
+  case fchown
+  case fstat
+  case stat
+  case lstat
+  case access
+  case rename
+  case unlink
+  case close
+  case realpath
+  case readlink
+
+  /// The C name of the call, as error messages show it (`openDirectory` is an `open`).
+  public var name: String {
+    switch self {
+    case .open, .openDirectory: "open"
+    case .read: "read"
+    case .write: "write"
+    case .fsync: "fsync"
+    case .fchmod: "fchmod"
+    case .fchown: "fchown"
+    case .fstat: "fstat"
+    case .stat: "stat"
+    case .lstat: "lstat"
+    case .access: "access"
+    case .rename: "rename"
+    case .unlink: "unlink"
+    case .close: "close"
+    case .realpath: "realpath"
+    case .readlink: "readlink"
+    }
+  }
+}
