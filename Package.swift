@@ -19,7 +19,7 @@ let package = Package(
     .executableTarget(name: "recsh", dependencies: ["RecordShell", "CEditLine"]),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
-    .testTarget(name: "recshTests", dependencies: ["recsh"]),
+    .testTarget(name: "recshTests", dependencies: ["recsh", "RecordShell"]),
   ],
   swiftLanguageModes: [.v6]
 )

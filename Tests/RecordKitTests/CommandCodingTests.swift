@@ -37,15 +37,19 @@ import Testing
   @Test func setOfSeveralFieldsRoundTrips() throws {
     try roundTrip {
       try $0.set(
-        [FieldAssignment("due", .word("2026-12-01")), FieldAssignment("tags", .list([.word("a")])),
-         FieldAssignment("done", .word("false")), FieldAssignment("priority", .word("4"))], onRecord: "t2")
+        [
+          FieldAssignment("due", .word("2026-12-01")), FieldAssignment("tags", .list([.word("a")])),
+          FieldAssignment("done", .word("false")), FieldAssignment("priority", .word("4")),
+        ], onRecord: "t2")
     }
   }
 
   @Test func customFieldEditsRoundTrip() throws {
     try roundTrip { try $0.set([FieldAssignment("n", .word("2e3"))], onRecord: "t1") }
     try roundTrip { try $0.unset("n", onRecord: "t1") }
-    try roundTrip { try $0.set([FieldAssignment("c", .quoted("x"), createsCustomField: true)], onRecord: "t2") }
+    try roundTrip {
+      try $0.set([FieldAssignment("c", .quoted("x"), createsCustomField: true)], onRecord: "t2")
+    }
   }
 
   @Test func listEditsRoundTrip() throws {
@@ -71,26 +75,40 @@ import Testing
   @Test func theEncodingIsReadablePlainData() throws {
     var editor = try Self.sample()
     let command = try #require(try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1"))
-    #expect(command.encoded().compactText == #"{"op": "set", "id": "t1", "field": "title", "old": "old", "new": "new"}"#)
+    #expect(
+      command.encoded().compactText
+        == #"{"op": "set", "id": "t1", "field": "title", "old": "old", "new": "new"}"#)
     let unset = try #require(try editor.unset("n", onRecord: "t1"))
-    #expect(unset.encoded().compactText == #"{"op": "unset", "id": "t1", "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
+    #expect(
+      unset.encoded().compactText
+        == #"{"op": "unset", "id": "t1", "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
   }
 
   static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue { .object(JSONObject(pairs)) }
 
   static let invalid: [(JSONValue, String)] = [
-    (object(["op": .string("set"), "id": .string("t1"), "field": .string("priority"), "new": .number("9")]),
-     "field 'priority': expected an integer 0–5, found 9"),
-    (object(["op": .string("set"), "id": .string("t1"), "field": .string("nope"), "new": .number("1")]),
-     "unknown field 'nope' (see 'fields'; 'set +nope VALUE' creates a custom field)"),
-    (object(["op": .string("set"), "id": .string("t1"), "field": .string("id"), "new": .string("x")]),
-     "field 'id' is read-only"),
+    (
+      object(["op": .string("set"), "id": .string("t1"), "field": .string("priority"), "new": .number("9")]),
+      "field 'priority': expected an integer 0–5, found 9"
+    ),
+    (
+      object(["op": .string("set"), "id": .string("t1"), "field": .string("nope"), "new": .number("1")]),
+      "unknown field 'nope' (see 'fields'; 'set +nope VALUE' creates a custom field)"
+    ),
+    (
+      object(["op": .string("set"), "id": .string("t1"), "field": .string("id"), "new": .string("x")]),
+      "field 'id' is read-only"
+    ),
     (object(["op": .string("fly")]), "malformed command: unknown command \"op\""),
     (.array([.number("1")]), "malformed command: a command must be an object with an \"op\""),
-    (object(["op": .string("insert"), "at": .number("0"), "record": object(["title": .string("x")])]),
-     "no \"id\""),
-    (object(["op": .string("delete"), "record": object(["id": .string("x")])]),
-     "malformed command: \"delete\" needs a position \"at\""),
+    (
+      object(["op": .string("insert"), "at": .number("0"), "record": object(["title": .string("x")])]),
+      "no \"id\""
+    ),
+    (
+      object(["op": .string("delete"), "record": object(["id": .string("x")])]),
+      "malformed command: \"delete\" needs a position \"at\""
+    ),
   ]
 
   @Test(arguments: invalid)

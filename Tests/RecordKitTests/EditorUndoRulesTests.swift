@@ -18,7 +18,8 @@ import Testing
   @Test func oneCommandIsOneStepAndSeveralPairsAreOneStep() throws {
     var editor = try Self.editor()
     try editor.set([FieldAssignment("title", .word("a"))], onRecord: "t1")
-    try editor.set([FieldAssignment("title", .word("b")), FieldAssignment("priority", .word("2"))], onRecord: "t1")
+    try editor.set(
+      [FieldAssignment("title", .word("b")), FieldAssignment("priority", .word("2"))], onRecord: "t1")
     #expect(editor.history.undoCount == 2)
     #expect(try editor.undo() == ["Set title, priority"])
     #expect(editor.document.records[0].title == "a")
@@ -56,7 +57,8 @@ import Testing
   @Test func aFieldGivenTwiceIsRefused() throws {
     var editor = try Self.editor()
     #expect(throws: EditError.field(.givenTwice("title"))) {
-      try editor.set([FieldAssignment("title", .word("a")), FieldAssignment("title", .word("b"))], onRecord: "t1")
+      try editor.set(
+        [FieldAssignment("title", .word("a")), FieldAssignment("title", .word("b"))], onRecord: "t1")
     }
     #expect(editor.document.records[0].title == "task 1")
   }
@@ -67,7 +69,8 @@ import Testing
     #expect(!editor.history.canUndo)
     #expect(!editor.isDirty)
     // Of several pairs only the ones that change something count, and name the step.
-    try editor.set([FieldAssignment("title", .quoted("task 1")), FieldAssignment("done", .word("true"))], onRecord: "t1")
+    try editor.set(
+      [FieldAssignment("title", .quoted("task 1")), FieldAssignment("done", .word("true"))], onRecord: "t1")
     #expect(editor.history.undoName == "Set done")
   }
 
@@ -126,7 +129,8 @@ import Testing
   @Test func anUnnamedGroupIsNamedByItsChangeCount() throws {
     var editor = try Self.editor()
     editor.begin(nil)
-    try editor.set([FieldAssignment("title", .word("a")), FieldAssignment("done", .word("true"))], onRecord: "t1")
+    try editor.set(
+      [FieldAssignment("title", .word("a")), FieldAssignment("done", .word("true"))], onRecord: "t1")
     try editor.set([FieldAssignment("title", .word("b"))], onRecord: "t2")
     try editor.end()
     #expect(editor.history.undoName == "3 changes")
@@ -179,10 +183,13 @@ import Testing
 
   @Test func newRecordIsOneStepWithItsFields() throws {
     var editor = try Self.editor()
-    try editor.newRecord(id: "n1", [FieldAssignment("title", .quoted("new")), FieldAssignment("priority", .word("1"))])
+    try editor.newRecord(
+      id: "n1", [FieldAssignment("title", .quoted("new")), FieldAssignment("priority", .word("1"))])
     #expect(editor.document.records.last?.priority == 1)
     #expect(editor.history.undoName == "New record")
-    #expect(throws: EditError.self) { try editor.newRecord(id: "n2", [FieldAssignment("priority", .word("8"))]) }
+    #expect(throws: EditError.self) {
+      try editor.newRecord(id: "n2", [FieldAssignment("priority", .word("8"))])
+    }
     #expect(editor.document.count == 3)
     #expect(throws: EditError.duplicateID("n1")) { try editor.newRecord(id: "n1", []) }
     _ = try editor.undo()

@@ -25,11 +25,14 @@ import Testing
     Case(field: "priority", token: .word("0"), json: .number("0")),
     Case(field: "priority", token: .word("5"), json: .number("5")),
     Case(field: "tags", token: .list([]), json: .array([])),
-    Case(field: "tags", token: .list([.word("a"), .quoted("b c")]), json: .array([.string("a"), .string("b c")])),
+    Case(
+      field: "tags", token: .list([.word("a"), .quoted("b c")]), json: .array([.string("a"), .string("b c")])),
     Case(field: "due", token: .word("2026-12-01"), json: .string("2026-12-01")),
     Case(field: "due", token: .word("2024-02-29"), json: .string("2024-02-29")),
     Case(field: "due", token: .word("2026-12-01T09:30"), json: .string("2026-12-01T09:30")),
-    Case(field: "due", token: .word("2026-12-01T09:30:15.250+01:00"), json: .string("2026-12-01T09:30:15.250+01:00")),
+    Case(
+      field: "due", token: .word("2026-12-01T09:30:15.250+01:00"),
+      json: .string("2026-12-01T09:30:15.250+01:00")),
     Case(field: "due", token: .quoted("2026-12-01T23:59:59Z"), json: .string("2026-12-01T23:59:59Z")),
     Case(field: "due", token: .word("null"), json: .null),
   ]
@@ -55,11 +58,18 @@ import Testing
     Rejection(field: "title", token: .list([]), message: "field 'title': expected a string, found []"),
     Rejection(field: "done", token: .word("yes"), message: "field 'done': expected true or false, found yes"),
     Rejection(field: "done", token: .word("1"), message: "field 'done': expected true or false, found 1"),
-    Rejection(field: "priority", token: .word("6"), message: "field 'priority': expected an integer 0–5, found 6"),
-    Rejection(field: "priority", token: .word("-1"), message: "field 'priority': expected an integer 0–5, found -1"),
-    Rejection(field: "priority", token: .word("high"), message: "field 'priority': expected an integer 0–5, found high"),
-    Rejection(field: "priority", token: .word("2.0"), message: "field 'priority': expected an integer 0–5, found 2.0"),
-    Rejection(field: "priority", token: .quoted("3"), message: "field 'priority': expected an integer 0–5, found \"3\""),
+    Rejection(
+      field: "priority", token: .word("6"), message: "field 'priority': expected an integer 0–5, found 6"),
+    Rejection(
+      field: "priority", token: .word("-1"), message: "field 'priority': expected an integer 0–5, found -1"),
+    Rejection(
+      field: "priority", token: .word("high"),
+      message: "field 'priority': expected an integer 0–5, found high"),
+    Rejection(
+      field: "priority", token: .word("2.0"), message: "field 'priority': expected an integer 0–5, found 2.0"),
+    Rejection(
+      field: "priority", token: .quoted("3"),
+      message: "field 'priority': expected an integer 0–5, found \"3\""),
     Rejection(
       field: "tags", token: .word("a"),
       message: "field 'tags': expected a list of strings like [a, \"b c\"], found a"),
@@ -104,7 +114,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "", "2026-1-01", "2026-13-01", "2026-00-10", "2026-04-31", "1900-02-29", "2026-12-01T", "2026-12-01 10:00",
+    "", "2026-1-01", "2026-13-01", "2026-00-10", "2026-04-31", "1900-02-29", "2026-12-01T",
+    "2026-12-01 10:00",
     "2026-12-01T10", "2026-12-01T10:60", "2026-12-01T10:00:00.", "2026-12-01T10:00z", "2026-12-01T10:00+0100",
     "26-12-01", "2026-12-01T10:00:00Z ",
   ])

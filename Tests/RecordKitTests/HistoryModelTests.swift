@@ -12,16 +12,22 @@ import Testing
   static let regressions: [[ModelOp]] = [
     // Undoing a custom field's creation left a hidden slot, so creating it again put it back
     // before keys created since (tombstones; fixed by giving custom values their position).
-    [.new(title: nil), .createCustom(0, "size", .word("red")), .new(title: "b"), .undo(2),
-     .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7"))],
+    [
+      .new(title: nil), .createCustom(0, "size", .word("red")), .new(title: "b"), .undo(2),
+      .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7")),
+    ],
     // A group whose edits cancel out is still a step: the model counts changes, not state.
-    [.new(title: "a"), .begin("g"), .set(0, [.init(field: "title", value: .word("b"))]),
-     .set(0, [.init(field: "title", value: .word("a"))]), .end, .undo(1), .redo(1)],
+    [
+      .new(title: "a"), .begin("g"), .set(0, [.init(field: "title", value: .word("b"))]),
+      .set(0, [.init(field: "title", value: .word("a"))]), .end, .undo(1), .redo(1),
+    ],
     // Lowering the limit with the cursor at the start drops redo steps from the far end.
     [.new(title: "a"), .new(title: "b"), .new(title: "c"), .undo(3), .limit(1), .redo(5)],
     // Undo of an unset custom field puts the key back at its place.
-    [.new(title: nil), .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7")),
-     .unset(0, "color"), .undo(1)],
+    [
+      .new(title: nil), .createCustom(0, "color", .word("red")), .createCustom(0, "size", .word("7")),
+      .unset(0, "color"), .undo(1),
+    ],
   ]
 
   @Test(arguments: 0..<regressions.count)
@@ -142,7 +148,8 @@ import Testing
     case 17..<45:
       let count = g.int(3) + 1
       return .set(position, (0..<count).map { _ in randomPair(using: &g) })
-    case 45..<49: return .createCustom(position, ["color", "size", "due"].pick(using: &g), randomWord(using: &g))
+    case 45..<49:
+      return .createCustom(position, ["color", "size", "due"].pick(using: &g), randomWord(using: &g))
     case 49..<54: return .unset(position, ["due", "color", "title", "size"].pick(using: &g))
     case 54..<60: return .tag(position, ["a", "b"].pick(using: &g), add: g.int(2) == 0)
     case 60..<67: return .begin([nil, "g"].pick(using: &g))
@@ -165,7 +172,9 @@ import Testing
       "done": [.word("true"), .word("false"), .word("yes")],
       "priority": [.word("0"), .word("3"), .word("5"), .word("6"), .word("-1"), .quoted("3")],
       "tags": [.list([]), .list([.word("a"), .word("b")]), .word("a"), .list([.list([])])],
-      "due": [.word("2026-12-01"), .word("2024-02-29"), .word("2026-02-30"), .word("null"), .word("tomorrow")],
+      "due": [
+        .word("2026-12-01"), .word("2024-02-29"), .word("2026-02-30"), .word("null"), .word("tomorrow"),
+      ],
       "color": [.word("red"), .word("7")],
       "titel": [.word("a")],
     ]

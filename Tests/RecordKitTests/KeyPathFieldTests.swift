@@ -6,7 +6,8 @@ import Testing
 /// subscript key path, and absent-is-not-empty.
 @Suite struct KeyPathFieldTests {
   @Test func nestedContactFieldIsAComposedKeyPath() throws {
-    let field = try #require(ContactRecord.fields.field(named: "address.city") as? KeyPathField<ContactRecord, StringCodec>)
+    let field = try #require(
+      ContactRecord.fields.field(named: "address.city") as? KeyPathField<ContactRecord, StringCodec>)
     let composed = (\ContactRecord.address).appending(path: \Address.city)
     #expect(field.keyPath == composed)
   }

@@ -39,13 +39,23 @@ import Testing
   @Test(arguments: [
     (JSONObject(["title": .string("x")]), "no \"id\""),
     (JSONObject(["id": .number("1")]), "field 'id': expected a non-empty string, found 1"),
-    (JSONObject(["id": .string("t"), "priority": .string("high")]),
-     "field 'priority': expected an integer 0–5, found \"high\""),
-    (JSONObject(["id": .string("t"), "priority": .number("2.0")]), "field 'priority': expected an integer 0–5, found 2.0"),
-    (JSONObject(["id": .string("t"), "done": .string("true")]), "field 'done': expected true or false, found \"true\""),
+    (
+      JSONObject(["id": .string("t"), "priority": .string("high")]),
+      "field 'priority': expected an integer 0–5, found \"high\""
+    ),
+    (
+      JSONObject(["id": .string("t"), "priority": .number("2.0")]),
+      "field 'priority': expected an integer 0–5, found 2.0"
+    ),
+    (
+      JSONObject(["id": .string("t"), "done": .string("true")]),
+      "field 'done': expected true or false, found \"true\""
+    ),
     (JSONObject(["id": .string("t"), "title": .null]), "field 'title': expected a string, found null"),
-    (JSONObject(["id": .string("t"), "tags": .array([.number("1")])]),
-     "field 'tags': expected a list of strings like [a, \"b c\"], found [1]"),
+    (
+      JSONObject(["id": .string("t"), "tags": .array([.number("1")])]),
+      "field 'tags': expected a list of strings like [a, \"b c\"], found [1]"
+    ),
   ])
   func aRecordThatDoesNotFitTheKindIsRefusedNamingTheField(object: JSONObject, message: String) {
     #expect(throws: RecordDecodingError.self) { try TaskRecord.fields.decode(object) }
@@ -57,7 +67,10 @@ import Testing
   }
 
   @Test func contactAddressMustBeAnObject() {
-    #expect(throws: RecordDecodingError.field(.invalidValue(field: "address", expected: "an object", found: "\"x\""))) {
+    #expect(
+      throws: RecordDecodingError.field(
+        .invalidValue(field: "address", expected: "an object", found: "\"x\""))
+    ) {
       try ContactRecord.fields.decode(JSONObject(["id": .string("c"), "address": .string("x")]))
     }
   }

@@ -206,7 +206,7 @@ public struct CustomFieldCodec: FieldCodec {
     case .word("true"): .bool(true)
     case .word("false"): .bool(false)
     case .word("null"): .null
-    case .word(let text): JSONNumberGrammar.isValid(text) ? .number(text) : .string(text)
+    case .word(let text): JSONValue.isValidNumberSpelling(text) ? .number(text) : .string(text)
     case .list(let items): .array(items.compactMap(infer))
     }
   }

@@ -72,7 +72,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     throws(FieldError) -> any FieldEdit<Root>
   {
     PropertyUpdate(
-      recordID: recordID, field: self, old: try old.map(decodedFromCommand), new: try new.map(decodedFromCommand),
+      recordID: recordID, field: self, old: try old.map(decodedFromCommand),
+      new: try new.map(decodedFromCommand),
       action: action)
   }
 
@@ -101,21 +102,23 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 extension KeyPathField where Codec: ListFieldCodec {
   /// A list field: one element can also be added or removed, as one edit of the whole list.
   public convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
-    self.init(name: name, keyPath: keyPath, codec: codec, isCustom: false, listEdit: { (current, token, adding) throws(FieldError) -> Value? in
-      guard let element = codec.parseElement(token) else {
-        throw .invalidValue(field: name, expected: "a list element (a string)", found: token.description)
-      }
-      var elements = current.map(codec.elements) ?? []
-      if adding {
-        guard !elements.contains(element) else { return nil }
-        elements.append(element)
-      } else {
-        guard let index = elements.firstIndex(of: element) else {
-          throw .elementMissing(field: name, element: codec.displayElement(element))
+    self.init(
+      name: name, keyPath: keyPath, codec: codec, isCustom: false,
+      listEdit: { (current, token, adding) throws(FieldError) -> Value? in
+        guard let element = codec.parseElement(token) else {
+          throw .invalidValue(field: name, expected: "a list element (a string)", found: token.description)
         }
-        elements.remove(at: index)
-      }
-      return codec.value(from: elements)
-    })
+        var elements = current.map(codec.elements) ?? []
+        if adding {
+          guard !elements.contains(element) else { return nil }
+          elements.append(element)
+        } else {
+          guard let index = elements.firstIndex(of: element) else {
+            throw .elementMissing(field: name, element: codec.displayElement(element))
+          }
+          elements.remove(at: index)
+        }
+        return codec.value(from: elements)
+      })
   }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs the built `recsh` binary, as a user would, and captures what it did.
+struct RecshBinary {
+  struct Result {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+  }
+
+  /// The binary beside the test bundle, in the build products folder.
+  static var url: URL {
+    let products = Bundle.main.bundleURL.deletingLastPathComponent()
+    let candidate = products.appendingPathComponent("recsh")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/debug/recsh")
+  }
+
+  static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = url
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var environment = ProcessInfo.processInfo.environment
+    environment["RECSH_HISTORY"] = ""
+    environment["NO_COLOR"] = nil
+    process.environment = environment
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus)
+  }
+}
