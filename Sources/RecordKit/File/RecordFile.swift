@@ -1,0 +1,128 @@
+/// The file format: a JSON array of objects, one per record, mapped through
+/// the kind's field table. Pure bytes in, bytes out; reading and writing the
+/// file itself is the shell's storage layer.
+///
+/// - Reading streams the array: one record's object is parsed, checked and
+///   turned into a record at a time, so no tree of the whole file is built.
+/// - Writing is pretty-printed with 2-space indents, keys in a stable order
+///   (`id`, declared fields in table order, then custom keys in file order) and
+///   a final newline, so a file written by recsh and saved again without edits
+///   is byte-identical, and diffs stay small.
+/// - A file of zero bytes is an empty collection (a `touch`ed file opens);
+///   anything else must be strict JSON.
+public enum RecordFile<Root: Record> {
+  /// What loading found: the document, and warnings that do not stop it.
+  public struct Loaded: Sendable {
+    public var document: Document<Root>
+    public var warnings: [String]
+  }
+
+  public static func decode(_ bytes: [UInt8]) throws(RecordFileError) -> Loaded {
+    if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
+    var records: [Root] = []
+    var starts: [JSONPosition] = []
+    do {
+      try JSONReader.withReader(over: bytes) { (reader) throws in
+        let kind = try reader.peek()
+        guard kind == .array else {
+          throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
+        }
+        try reader.readArray { element in
+          let start = element.position
+          let value = try element.readValue()
+          guard case .object(let object) = value else {
+            throw RecordFileError.record(
+              records.count + 1, id: nil, .notAnObject(found: value.kindDescription), at: start)
+          }
+          do {
+            records.append(try Root.fields.decode(object))
+            starts.append(start)
+          } catch let error as RecordDecodingError {
+            var id: String?
+            if case .string(let text)? = object["id"] { id = text }
+            throw RecordFileError.record(records.count + 1, id: id, error, at: start)
+          }
+        }
+        try reader.finish()
+      }
+    } catch let error as RecordFileError {
+      throw error
+    } catch let error as JSONSyntaxError {
+      throw .syntax(error)
+    } catch {
+      // The reader and the closures above throw only the two types handled.
+      throw .syntax(JSONSyntaxError(.emptyDocument, at: JSONPosition(line: 1, column: 1, offset: 0)))
+    }
+    let document: Document<Root>
+    do {
+      document = try Document(records: records)
+    } catch {
+      switch error {
+      case .duplicateID(let id, let first, let second):
+        throw .duplicateID(id, first: first, second: second, at: starts[second - 1])
+      }
+    }
+    return Loaded(document: document, warnings: kindWarnings(records))
+  }
+
+  /// Encodes the records: the bytes `save` writes.
+  public static func encode(_ records: [Root]) -> [UInt8] {
+    var writer = JSONWriter(reservingCapacity: records.count * 256 + 16)
+    writer.beginArray()
+    for record in records {
+      writer.beginObject()
+      for member in Root.fields.encode(record).members {
+        writer.key(member.key)
+        writer.value(member.value)
+      }
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.finish()
+    return writer.bytes
+  }
+
+  /// A file whose records carry none of the kind's declared fields was probably
+  /// written for another kind; say so, without refusing it.
+  static func kindWarnings(_ records: [Root]) -> [String] {
+    let declared = Root.fields.fields.dropFirst()
+    guard !records.isEmpty,
+      !records.contains(where: { record in declared.contains { $0.json(in: record) != nil } })
+    else { return [] }
+    let names = declared.map(\.name).joined(separator: ", ")
+    let count = records.count == 1 ? "the record has" : "none of the \(records.count) records has"
+    return ["\(count) a \(Root.kind) field (\(names)); is this file of another kind? (see --kind)"]
+  }
+}
+
+/// Why a file's bytes are not a collection of records of the kind.
+public enum RecordFileError: Error, Equatable, Sendable {
+  case syntax(JSONSyntaxError)
+  case notAnArray(found: String, at: JSONPosition)
+  /// Record `number` (1-based), with its id when it has one.
+  case record(Int, id: String?, RecordDecodingError, at: JSONPosition)
+  case duplicateID(String, first: Int, second: Int, at: JSONPosition)
+
+  /// Where in the file, for `FILE:LINE:COLUMN: error: …`.
+  public var position: JSONPosition {
+    switch self {
+    case .syntax(let error): error.position
+    case .notAnArray(_, let position), .record(_, _, _, let position), .duplicateID(_, _, _, let position):
+      position
+    }
+  }
+}
+
+extension RecordFileError: CustomStringConvertible {
+  /// The message without the position.
+  public var description: String {
+    switch self {
+    case .syntax(let error): error.message
+    case .notAnArray(let found, _): "expected an array of records, found \(found)"
+    case .record(let number, let id?, let error, _): "record \(number) (id \"\(id)\"): \(error)"
+    case .record(let number, nil, let error, _): "record \(number): \(error)"
+    case .duplicateID(let id, let first, let second, _):
+      "records \(first) and \(second) have the same id \"\(id)\""
+    }
+  }
+}
