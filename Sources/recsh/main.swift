@@ -1,17 +1,20 @@
+import Glibc
+import RecordKit
 import RecordShell
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--version") {
+let options: Options
+do {
+  options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  FileHandleOutput.standardError("recsh: \(error)\nTry 'recsh --help'.\n")
+  exit(2)
+}
+if options.help {
+  print(Options.usage)
+  exit(0)
+}
+if options.version {
   print("recsh \(recshVersion)")
   exit(0)
 }
-if arguments.contains("-h") || arguments.contains("--help") {
-  print("usage: recsh [options] [FILE]   (the shell itself lands with the shell issue)")
-  exit(0)
-}
-FileHandleOutput.standardError("recsh: the shell is not built yet; try --help\n")
-exit(2)
+exit(options.kind == "contact" ? Shell.run(ContactRecord.self, options: options) : Shell.run(TaskRecord.self, options: options))

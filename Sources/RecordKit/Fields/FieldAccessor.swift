@@ -20,6 +20,8 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   func json(in record: Root) -> JSONValue?
   /// The field's value as `show` prints it; `nil` when absent.
   func display(in record: Root) -> String?
+  /// The JSON value `token` means for this field (for filters), without editing anything.
+  func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue
   /// Sets the field from a file's value (loading, not an edit).
   func decode(_ json: JSONValue, into record: inout Root) throws(FieldError)
 

@@ -5,7 +5,7 @@ public struct FieldTable<Root: Record>: Sendable {
   public let fields: [any FieldAccessor<Root>]
   /// Nested objects (`address`) whose declared members are dotted fields, with
   /// where their undeclared keys are kept.
-  let nestedObjects: [NestedObject<Root>]
+  public let nestedObjects: [NestedObject<Root>]
   private let positions: [String: Int]
 
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {

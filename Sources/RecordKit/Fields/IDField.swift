@@ -11,6 +11,13 @@ public final class IDField<Root: Record>: FieldAccessor {
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
 
+  public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
+    guard let text = StringCodec().parse(token) else {
+      throw .invalidValue(field: name, expected: "an id", found: token.description)
+    }
+    return .string(text)
+  }
+
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
     throw .readOnly(name)
   }

@@ -44,6 +44,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     record[keyPath: keyPath].map(codec.display)
   }
 
+  public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
+    guard let value = codec.parse(token) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
+    }
+    return codec.encode(value)
+  }
+
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
     record[keyPath: keyPath] = try decoded(json)
   }

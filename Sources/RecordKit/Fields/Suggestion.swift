@@ -1,7 +1,7 @@
 /// "Did you mean …?" for a mistyped name: the closest candidate by edit
 /// distance, if it is close enough to be a plausible typo.
-enum Suggestion {
-  static func closest(to name: String, among candidates: [String]) -> String? {
+public enum Suggestion {
+  public static func closest(to name: String, among candidates: [String]) -> String? {
     let target = Array(name.lowercased().unicodeScalars)
     var best: (name: String, distance: Int)?
     for candidate in candidates {

@@ -1,6 +1,7 @@
 /// A person in an address book.
 public struct ContactRecord: Record {
   public static let kind = "contact"
+  public static let summaryFields = ["email", "phone", "name"]
 
   public let id: String
   public var name: String?

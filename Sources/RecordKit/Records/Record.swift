@@ -8,6 +8,8 @@ public protocol Record: Equatable, Sendable {
   static var kind: String { get }
   /// The one table that drives parsing, printing, completion and validation.
   static var fields: FieldTable<Self> { get }
+  /// The fields `list` shows after the id, the widest-varying last.
+  static var summaryFields: [String] { get }
 
   var id: String { get }
   /// Keys the kind does not declare, kept in file order.

@@ -1,6 +1,7 @@
 /// A to-do item: the default kind.
 public struct TaskRecord: Record {
   public static let kind = "task"
+  public static let summaryFields = ["done", "priority", "due", "title"]
 
   public let id: String
   public var title: String?

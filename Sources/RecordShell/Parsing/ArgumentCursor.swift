@@ -1,0 +1,69 @@
+import RecordKit
+
+/// The arguments of one command, read left to right by its parse function.
+struct ArgumentCursor {
+  let command: String
+  let usage: String
+  private let tokens: [Token]
+  private var index = 0
+
+  init(command: String, usage: String, tokens: [Token]) {
+    self.command = command
+    self.usage = usage
+    self.tokens = tokens
+  }
+
+  var isAtEnd: Bool { index == tokens.count }
+
+  mutating func next() -> Token? {
+    guard index < tokens.count else { return nil }
+    index += 1
+    return tokens[index - 1]
+  }
+
+  /// The next argument, which must be there.
+  mutating func value() throws(ParseError) -> ValueToken {
+    guard let token = next() else { throw .missingArgument(command: command, usage: usage) }
+    return token.value
+  }
+
+  /// The next argument as a name: a word or a quoted string, not a list.
+  mutating func word() throws(ParseError) -> String {
+    let value = try value()
+    switch value {
+    case .word(let text), .quoted(let text): return text
+    case .list: throw .expectedWord(command: command, found: value.description)
+    }
+  }
+
+  mutating func optionalWord() throws(ParseError) -> String? {
+    isAtEnd ? nil : try word()
+  }
+
+  /// An optional positive count (`undo 3`), 1 by default.
+  mutating func count() throws(ParseError) -> Int {
+    guard let text = try optionalWord() else { return 1 }
+    guard let count = Int(text), count > 0 else { throw .badCount(command: command, found: text) }
+    return count
+  }
+
+  /// The rest of the arguments, which must all have been read.
+  func end() throws(ParseError) {
+    if index < tokens.count {
+      throw .unexpectedArgument(command: command, found: tokens[index].value.description, usage: usage)
+    }
+  }
+
+  /// `FIELD VALUE` pairs to the end.
+  mutating func assignments(_ context: ParseContext) throws(ParseError) -> [FieldAssignment] {
+    var result: [FieldAssignment] = []
+    while !isAtEnd {
+      let name = try word()
+      let field = try context.field(name)
+      if context.readOnlyFields.contains(field.name) { throw .field(.readOnly(field.name)) }
+      guard let token = next() else { throw .missingValue(command: command, field: name) }
+      result.append(FieldAssignment(field.name, token.value, createsCustomField: field.createsCustom))
+    }
+    return result
+  }
+}

@@ -1,0 +1,60 @@
+import RecordKit
+
+/// One shell command as the command table declares it: the single source for
+/// parsing, `help` and tab completion.
+public struct CommandSpec: Sendable {
+  public let name: String
+  public let aliases: [String]
+  /// Arguments as `help` shows them: `[FIELD VALUE]...`.
+  public let usage: String
+  public let summary: String
+  public let examples: [String]
+  /// What goes in each argument position, for completion.
+  public let arguments: [ArgumentKind]
+  /// Whether `NAME!` exists (it overrides a safety check).
+  public let hasForceForm: Bool
+  let parse: @Sendable (inout ArgumentCursor, ParseContext) throws(ParseError) -> ShellCommand
+
+  /// What an argument position holds. The last one repeats.
+  public enum ArgumentKind: Sendable, Equatable {
+    case none
+    case ref
+    case field
+    /// A field, then a value for it, repeated.
+    case fieldValuePairs
+    /// A list field, then one element.
+    case listFieldElement
+    case filter
+    case file
+    case command
+    case name
+    case count
+  }
+}
+
+/// What the parser needs to know besides the text: the kind's field table (as
+/// names) and the selected record's custom keys, so field references are
+/// resolved and typos caught before anything runs.
+public struct ParseContext: Sendable {
+  public var declaredFields: [String]
+  public var readOnlyFields: Set<String>
+  public var listFields: Set<String>
+  public var customFields: [String]
+
+  public init<Root: Record>(kind: Root.Type, selected: Root?) {
+    let fields = Root.fields.fields
+    declaredFields = fields.map(\.name)
+    readOnlyFields = Set(fields.filter(\.isReadOnly).map(\.name))
+    listFields = Set(fields.filter { $0.type == .stringList }.map(\.name))
+    customFields = selected?.custom.keys ?? []
+  }
+
+  /// Checks a field name: declared or a custom key of the selected record;
+  /// otherwise an error with a suggestion. `+name` is the explicit new-custom form.
+  func field(_ word: String) throws(ParseError) -> (name: String, createsCustom: Bool) {
+    if word.hasPrefix("+"), word.count > 1 { return (String(word.dropFirst()), true) }
+    if declaredFields.contains(word) || customFields.contains(word) { return (word, false) }
+    let suggestion = Suggestion.closest(to: word, among: declaredFields + customFields)
+    throw .field(.unknownField(word, suggestion: suggestion))
+  }
+}

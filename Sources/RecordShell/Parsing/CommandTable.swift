@@ -1,0 +1,222 @@
+import RecordKit
+
+/// Every shell command, in the order `help` lists them. Parsing, `help` and
+/// completion all read this one table.
+public enum CommandTable {
+  public static let commands: [CommandSpec] = editing + viewing + grouping + files + other
+
+  private static let editing: [CommandSpec] = [
+    CommandSpec(
+      name: "new", aliases: [], usage: "new [FIELD VALUE]...",
+      summary: "create a record and select it",
+      examples: ["new", "new title \"Buy milk\" priority 2", "new title Call tags [phone, family]"],
+      arguments: [.fieldValuePairs], hasForceForm: false
+    ) { (args, context) throws(ParseError) in .new(try args.assignments(context)) },
+    CommandSpec(
+      name: "delete", aliases: [], usage: "delete [REF]",
+      summary: "delete a record (the selected one by default)",
+      examples: ["delete", "delete k3x9", "delete @2"], arguments: [.ref], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let ref = try args.optionalWord()
+      try args.end()
+      return .delete(ref: ref)
+    },
+    CommandSpec(
+      name: "use", aliases: [], usage: "use REF",
+      summary: "select a record by id, id prefix or @N",
+      examples: ["use k3x9p2aa", "use k3x", "use @1"], arguments: [.ref], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let ref = try args.word()
+      try args.end()
+      return .use(ref: ref)
+    },
+    CommandSpec(
+      name: "set", aliases: [], usage: "set FIELD VALUE [FIELD VALUE]...",
+      summary: "set fields of the selected record (one undo step); +FIELD creates a custom field",
+      examples: ["set title \"Renew passport\"", "set done true priority 0", "set due null", "set +color red"],
+      arguments: [.fieldValuePairs], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      let assignments = try args.assignments(context)
+      guard !assignments.isEmpty else { throw .missingArgument(command: args.command, usage: args.usage) }
+      return .set(assignments)
+    },
+    CommandSpec(
+      name: "unset", aliases: [], usage: "unset FIELD",
+      summary: "remove an optional or custom field from the selected record",
+      examples: ["unset due", "unset color"], arguments: [.field], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      let field = try context.field(try args.word())
+      try args.end()
+      return .unset(field: field.name)
+    },
+    CommandSpec(
+      name: "add", aliases: [], usage: "add FIELD VALUE",
+      summary: "add one element to a list field of the selected record",
+      examples: ["add tags urgent", "add tags \"at home\""], arguments: [.listFieldElement],
+      hasForceForm: false
+    ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: true) },
+    CommandSpec(
+      name: "remove", aliases: [], usage: "remove FIELD VALUE",
+      summary: "remove one element from a list field of the selected record",
+      examples: ["remove tags urgent"], arguments: [.listFieldElement], hasForceForm: false
+    ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: false) },
+  ]
+
+  private static let viewing: [CommandSpec] = [
+    CommandSpec(
+      name: "show", aliases: [], usage: "show [REF]", summary: "print one record, every field",
+      examples: ["show", "show @3"], arguments: [.ref], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let ref = try args.optionalWord()
+      try args.end()
+      return .show(ref: ref)
+    },
+    CommandSpec(
+      name: "list", aliases: ["ls"], usage: "list [FIELD=VALUE]...",
+      summary: "print the records as a table, optionally filtered",
+      examples: ["list", "list done=false", "list tags=work priority=1"], arguments: [.filter],
+      hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      var filters: [ListFilter] = []
+      while let token = args.next() {
+        guard case .word(let text) = token.value, let equals = text.firstIndex(of: "="),
+          equals != text.startIndex
+        else { throw .badFilter(token.value.description) }
+        let field = try context.field(String(text[..<equals]))
+        var value = String(text[text.index(after: equals)...])
+        var valueToken = ValueToken.word(value)
+        if value.isEmpty, let next = args.next() {
+          valueToken = next.value
+          value = next.value.description
+        }
+        filters.append(ListFilter(field: field.name, value: valueToken))
+      }
+      return .list(filters: filters)
+    },
+    CommandSpec(
+      name: "history", aliases: [], usage: "history",
+      summary: "list the undo steps: number, name, time, the current position and the save point",
+      examples: ["history"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .history
+    },
+    CommandSpec(
+      name: "fields", aliases: [], usage: "fields", summary: "list the kind's fields with their types",
+      examples: ["fields"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .fields
+    },
+  ]
+
+  private static let grouping: [CommandSpec] = [
+    CommandSpec(
+      name: "begin", aliases: [], usage: "begin [NAME]",
+      summary: "open a group: everything until its 'end' becomes one undo step",
+      examples: ["begin", "begin \"weekly review\""], arguments: [.name], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let name = try args.optionalWord()
+      try args.end()
+      return .begin(name: name)
+    },
+    CommandSpec(
+      name: "end", aliases: [], usage: "end", summary: "close the innermost group",
+      examples: ["end"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .end
+    },
+    CommandSpec(
+      name: "rollback", aliases: [], usage: "rollback",
+      summary: "revert everything since the innermost 'begin' and close that group",
+      examples: ["rollback"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .rollback
+    },
+    CommandSpec(
+      name: "undo", aliases: [], usage: "undo [N]", summary: "undo the last N steps (default 1)",
+      examples: ["undo", "undo 3"], arguments: [.count], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let count = try args.count()
+      try args.end()
+      return .undo(count: count)
+    },
+    CommandSpec(
+      name: "redo", aliases: [], usage: "redo [N]", summary: "redo N undone steps (default 1)",
+      examples: ["redo", "redo 2"], arguments: [.count], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let count = try args.count()
+      try args.end()
+      return .redo(count: count)
+    },
+  ]
+
+  private static let files: [CommandSpec] = [
+    CommandSpec(
+      name: "save", aliases: [], usage: "save[!] [FILE]",
+      summary: "write the file atomically; save! overrides the changed-on-disk and overwrite checks",
+      examples: ["save", "save backup.json", "save!"], arguments: [.file], hasForceForm: true
+    ) { (args, _) throws(ParseError) in
+      let file = try args.optionalWord()
+      try args.end()
+      return .save(file: file, force: false)
+    },
+    CommandSpec(
+      name: "open", aliases: [], usage: "open[!] FILE",
+      summary: "load another file; open! discards unsaved changes",
+      examples: ["open contacts.json", "open! tasks.json"], arguments: [.file], hasForceForm: true
+    ) { (args, _) throws(ParseError) in
+      let file = try args.word()
+      try args.end()
+      return .open(file: file, force: false)
+    },
+    CommandSpec(
+      name: "source", aliases: [], usage: "source FILE", summary: "run the commands in FILE as a script",
+      examples: ["source weekly.rsh"], arguments: [.file], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let file = try args.word()
+      try args.end()
+      return .source(file: file)
+    },
+  ]
+
+  private static let other: [CommandSpec] = [
+    CommandSpec(
+      name: "help", aliases: [], usage: "help [COMMAND]", summary: "list commands, or explain one",
+      examples: ["help", "help set"], arguments: [.command], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let name = try args.optionalWord()
+      try args.end()
+      return .help(command: name)
+    },
+    CommandSpec(
+      name: "quit", aliases: ["exit"], usage: "quit[!]",
+      summary: "leave; refuses once while there are unsaved changes; quit! leaves anyway",
+      examples: ["quit", "quit!"], arguments: [.none], hasForceForm: true
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .quit(force: false)
+    },
+  ]
+
+  private static func listEdit(_ args: inout ArgumentCursor, _ context: ParseContext, adding: Bool)
+    throws(ParseError) -> ShellCommand
+  {
+    let field = try context.field(try args.word())
+    let element = try args.value()
+    try args.end()
+    return .listEdit(field: field.name, element: element, adding: adding)
+  }
+
+  /// The command named `name` (or one of its aliases).
+  public static func spec(named name: String) -> CommandSpec? {
+    commands.first { $0.name == name || $0.aliases.contains(name) }
+  }
+
+  /// Every name a command can be typed as.
+  public static var allNames: [String] {
+    commands.flatMap { [$0.name] + $0.aliases }
+  }
+}

@@ -1,0 +1,43 @@
+/// What the runner hands the executable to print, in order.
+public enum ScriptEvent: Equatable, Sendable {
+  /// Text for standard output (a newline is added).
+  case output(String)
+  /// A confirmation, shown only at the prompt.
+  case info(String)
+  /// An error or warning for standard error.
+  case diagnostic(Diagnostic)
+  /// Everything so far must reach its reader: the runner is about to wait for input.
+  case flush
+}
+
+/// An error or warning with where it happened: `FILE:LINE: error: message`,
+/// then one note per `source` that led there.
+public struct Diagnostic: Equatable, Sendable {
+  public enum Severity: String, Sendable {
+    case error, warning
+  }
+
+  public var location: String?
+  public var severity: Severity
+  public var message: String
+  /// The `source` lines that led to `location`, innermost first.
+  public var chain: [String]
+
+  public init(_ severity: Severity, _ message: String, at location: String?, chain: [String] = []) {
+    self.severity = severity
+    self.message = message
+    self.location = location
+    self.chain = chain
+  }
+
+  /// The text for standard error; at the prompt the location is left out (the
+  /// line was just typed) unless it is in a sourced file.
+  public func formatted(showingLocation: Bool = true) -> String {
+    var text = "\(severity.rawValue): \(message)"
+    if let location, showingLocation || !chain.isEmpty { text = "\(location): " + text }
+    for outer in chain {
+      text += "\n\(outer): note: in a file sourced from here"
+    }
+    return text
+  }
+}

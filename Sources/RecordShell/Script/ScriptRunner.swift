@@ -1,0 +1,139 @@
+import RecordKit
+
+/// Runs lines of input through a session: the script mode of SPEC §3 and the
+/// loop behind the prompt. Diagnostics name where they come from
+/// (`FILE:LINE:`, `<stdin>:N:`, `<command>:N:`) with the chain of `source`s.
+public struct ScriptRunner<Root: Record> {
+  public var session: Session<Root>
+  /// `-k`: go on after a failed command.
+  public var keepGoing = false
+  /// `-e`: print each command before running it.
+  public var echo = false
+  /// Whether a command failed (the exit status is 1 then).
+  public private(set) var failed = false
+  /// Whether `quit` was accepted.
+  public private(set) var quitRequested = false
+  /// Reads a sourced file; the executable gives the real one, tests a fake.
+  public var readFile: (String) throws(SessionError) -> String
+  private let emit: (ScriptEvent) -> Void
+  private var sourceStack: [String] = []
+
+  static var sourceDepthLimit: Int { 64 }
+
+  public init(
+    session: Session<Root>, readFile: @escaping (String) throws(SessionError) -> String,
+    emit: @escaping (ScriptEvent) -> Void
+  ) {
+    self.session = session
+    self.readFile = readFile
+    self.emit = emit
+  }
+
+  /// Runs `source` to its end, a `quit`, or (without `-k`) the first failure.
+  /// `name` is how diagnostics call it; `chain` the `source` lines that led here.
+  /// Returns whether to go on with whatever comes after.
+  @discardableResult
+  public mutating func run(_ source: inout some LineSource, name: String, chain: [String] = []) -> Bool {
+    var lineNumber = 0
+    while true {
+      emit(.flush)
+      guard var line = source.nextLine() else { return true }
+      lineNumber += 1
+      let startLine = lineNumber
+      while Tokenizer.needsContinuation(line), let more = source.nextLine() {
+        lineNumber += 1
+        line += "\n" + more
+      }
+      let location = "\(name):\(startLine)"
+      if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { emit(.output(line)) }
+      if !runLine(line, location: location, chain: chain) { return false }
+      if quitRequested { return false }
+    }
+  }
+
+  /// Runs one line; whether to go on.
+  public mutating func runLine(_ line: String, location: String, chain: [String]) -> Bool {
+    let commands: [ShellCommand]
+    do {
+      commands = try ShellParser.parse(line, context: session.parseContext)
+    } catch {
+      return fail(SessionError.parse(error).description, location: location, chain: chain)
+    }
+    for command in commands {
+      // Each command is parsed against the selection as it is when it runs.
+      let replies: [Reply]
+      do {
+        replies = try session.execute(command, origin: location)
+      } catch {
+        if !fail(error.description, location: location, chain: chain) { return false }
+        continue
+      }
+      for reply in replies {
+        switch reply {
+        case .output(let text): emit(.output(text))
+        case .info(let text): emit(.info(text))
+        case .warning(let text): emit(.diagnostic(Diagnostic(.warning, text, at: location, chain: chain)))
+        case .quit: quitRequested = true
+        case .source(let file):
+          if !runSource(file, location: location, chain: chain) { return false }
+        }
+        if quitRequested { return false }
+      }
+    }
+    return true
+  }
+
+  /// A nested script. A group it opens must be closed in it: one left open is
+  /// closed (its work kept) and reported as a failure.
+  private mutating func runSource(_ file: String, location: String, chain: [String]) -> Bool {
+    guard chain.count < Self.sourceDepthLimit else {
+      return fail(SessionError.sourceDepth(limit: Self.sourceDepthLimit).description, location: location, chain: chain)
+    }
+    let text: String
+    do {
+      text = try readFile(file)
+    } catch {
+      return fail(error.description, location: location, chain: chain)
+    }
+    var lines = TextLines(text)
+    let depth = session.editor.history.openGroups.count
+    let innerChain = [location] + chain
+    let goOn = run(&lines, name: file, chain: innerChain)
+    var leftOpen: [String] = []
+    while session.editor.history.openGroups.count > depth {
+      let group = session.editor.history.openGroups[session.editor.history.openGroups.count - 1]
+      leftOpen.append(group.displayName + (group.origin.map { " (opened at \($0))" } ?? ""))
+      _ = try? session.execute(.end)
+    }
+    if !leftOpen.isEmpty {
+      let message = "group \(leftOpen.joined(separator: ", ")) not closed in \"\(file)\"; closed and kept"
+      return fail(message, location: location, chain: chain) && goOn
+    }
+    return goOn
+  }
+
+  /// Reports a failed command; whether to go on (`-k`).
+  private mutating func fail(_ message: String, location: String, chain: [String]) -> Bool {
+    failed = true
+    emit(.diagnostic(Diagnostic(.error, message, at: location, chain: chain)))
+    return keepGoing
+  }
+
+  /// End of input: close open groups (kept) with a warning naming each; a
+  /// script then fails. Then the unsaved-changes warning.
+  public mutating func finish(name: String) {
+    let warnings = session.endOfInput()
+    for warning in warnings {
+      emit(.diagnostic(Diagnostic(.warning, warning, at: name)))
+    }
+    if !warnings.isEmpty { failed = true }
+  }
+
+  /// The warning for a script that ends with unsaved changes, if it does.
+  public var unsavedWarning: String? {
+    guard session.isDirty else { return nil }
+    let count = session.unsavedChangeCount
+    let what = count == 1 ? "1 unsaved change" : "\(count) unsaved changes"
+    return "warning: \(what)\(session.filePath.map { " to \"\($0)\"" } ?? "") not saved"
+  }
+}

@@ -1,0 +1,29 @@
+import RecordKit
+
+/// A data file on disk: read through the storage seam and decoded, or a new
+/// (missing) file that the first save creates.
+enum DataFile<Root: Record> {
+  struct Loaded {
+    var document: Document<Root>
+    /// `nil` when the file does not exist yet.
+    var identity: FileIdentity?
+    var warnings: [String]
+  }
+
+  static func load(_ path: String, using fileSystem: any FileSystem) throws(SessionError) -> Loaded {
+    let bytes: [UInt8]
+    let identity: FileIdentity
+    do {
+      (bytes, identity) = try FileReader.readFile(path, using: fileSystem)
+    } catch {
+      if case .notFound = error { return Loaded(document: Document(), identity: nil, warnings: []) }
+      throw .storage(error)
+    }
+    do {
+      let loaded = try RecordFile<Root>.decode(bytes)
+      return Loaded(document: loaded.document, identity: identity, warnings: loaded.warnings)
+    } catch {
+      throw .file(path: path, error)
+    }
+  }
+}

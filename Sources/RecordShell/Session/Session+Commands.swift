@@ -1,0 +1,134 @@
+import RecordKit
+
+extension Session {
+  mutating func newRecord(_ assignments: [FieldAssignment]) throws(SessionError) -> [Reply] {
+    var generator = SystemRandomNumberGenerator()
+    let id = editor.document.newID(using: &generator)
+    try edit { (editor) throws(EditError) in try editor.newRecord(id: id, assignments) }
+    selectedID = id
+    return [.info("New record \(id)")]
+  }
+
+  mutating func delete(_ ref: String?) throws(SessionError) -> [Reply] {
+    let target = try record(ref, for: "delete")
+    guard let position = editor.document.position(ofID: target.id) else { return [] }
+    try edit { (editor) throws(EditError) in try editor.deleteRecord(at: position) }
+    if selectedID == target.id { selectedID = nil }
+    return [.info("Deleted record \(target.id)")]
+  }
+
+  /// The record a REF names, or the selected one when there is no REF.
+  func record(_ ref: String?, for command: String) throws(SessionError) -> Root {
+    guard let ref else {
+      guard let record = selectedRecord else { throw .noSelection(command: command) }
+      return record
+    }
+    do {
+      return editor.document.records[try editor.document.resolve(ref)]
+    } catch {
+      throw .ref(error)
+    }
+  }
+
+  func selected(_ command: String) throws(SessionError) -> String {
+    guard let record = selectedRecord else { throw .noSelection(command: command) }
+    return record.id
+  }
+
+  /// Runs an edit of the editor; its error becomes the session's.
+  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>?) throws(SessionError) {
+    do {
+      _ = try body(&editor)
+    } catch {
+      throw .edit(error)
+    }
+  }
+
+  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>) throws(SessionError) {
+    do {
+      _ = try body(&editor)
+    } catch {
+      throw .edit(error)
+    }
+  }
+
+  func list(_ filters: [ListFilter]) throws(SessionError) -> String {
+    var records = editor.document.records.enumerated().map { (position: $0.offset, record: $0.element) }
+    for filter in filters {
+      let matches: (Root) -> Bool
+      do {
+        matches = try RecordFilter.matcher(for: filter, kind: Root.self)
+      } catch {
+        throw .edit(.field(error))
+      }
+      records = records.filter { matches($0.record) }
+    }
+    return RecordRenderer.list(records, total: editor.document.count)
+  }
+
+  mutating func endGroup() throws(SessionError) -> [Reply] {
+    do {
+      let name = editor.history.openGroups.last?.displayName ?? ""
+      guard let command = try editor.end() else { return [.info("Closed \(name) (no changes)")] }
+      if editor.history.openGroups.isEmpty { return [.info("Recorded: \(command.name)")] }
+      return []
+    } catch {
+      throw .history(error)
+    }
+  }
+
+  mutating func rollback() throws(SessionError) -> [Reply] {
+    do {
+      let (group, reverted) = try editor.rollback()
+      if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
+      return [.info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")]
+    } catch {
+      throw .history(error)
+    }
+  }
+
+  mutating func undo(_ count: Int) throws(SessionError) -> [Reply] {
+    do {
+      let names = try editor.undo(count)
+      dropStaleSelection()
+      return [.output(Self.describe("Undid", names, asked: count))]
+    } catch {
+      throw .history(error)
+    }
+  }
+
+  mutating func redo(_ count: Int) throws(SessionError) -> [Reply] {
+    do {
+      let names = try editor.redo(count)
+      dropStaleSelection()
+      return [.output(Self.describe("Redid", names, asked: count))]
+    } catch {
+      throw .history(error)
+    }
+  }
+
+  /// "Undid: Set title" — or, for several, one line each and how many when fewer than asked.
+  static func describe(_ verb: String, _ names: [String], asked: Int) -> String {
+    var lines = names.map { "\(verb): \($0)" }
+    if names.count < asked {
+      lines.append("(\(names.count) of \(asked) step\(asked == 1 ? "" : "s"): no more to \(verb == "Undid" ? "undo" : "redo"))")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private mutating func dropStaleSelection() {
+    if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
+  }
+
+  mutating func quit(force: Bool) throws(SessionError) -> [Reply] {
+    if force { return [.quit] }
+    do {
+      try editor.refuseInsideGroup("quit")
+    } catch {
+      throw .history(error)
+    }
+    guard isDirty, isInteractive, !quitRefused else { return [.quit] }
+    quitRefused = true
+    throw .unsavedChanges(operation: "quit", count: unsavedChangeCount, file: filePath)
+  }
+}

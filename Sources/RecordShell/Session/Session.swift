@@ -1,0 +1,131 @@
+import RecordKit
+
+/// The interpreter: the open document and its file, the selected record and
+/// the undo history. It runs `ShellCommand`s and returns replies; it never
+/// prints and never touches a terminal.
+public struct Session<Root: Record> {
+  public internal(set) var editor: Editor<Root>
+  /// The data file; `nil` for an unnamed document that `save FILE` names.
+  public internal(set) var filePath: String?
+  /// What the file was when read or last saved; `nil` when there was no file.
+  var identity: FileIdentity?
+  public internal(set) var selectedID: String?
+  let fileSystem: any FileSystem
+  /// Scripts leave at `quit` with a warning; at the prompt `quit` refuses once.
+  let isInteractive: Bool
+  var quitRefused = false
+  let undoLimit: Int
+
+  /// A session on `path` (or an unnamed document); a missing file starts empty
+  /// and is created by the first save. Refuses files it cannot read or parse.
+  public static func open(
+    path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
+    isInteractive: Bool = false, clock: @escaping @Sendable () -> Double = { 0 }
+  ) throws(SessionError) -> (session: Session, warnings: [String]) {
+    var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, warnings: [])
+    if let path {
+      loaded = try DataFile<Root>.load(path, using: fileSystem)
+    }
+    let session = Session(
+      editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
+      identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
+      undoLimit: undoLimit)
+    return (session, loaded.warnings)
+  }
+
+  public var document: Document<Root> { editor.document }
+  public var selectedRecord: Root? { selectedID.flatMap { editor.document.record(withID: $0) } }
+  public var isDirty: Bool { editor.isDirty }
+  /// What the parser needs: the field table and the selected record's custom keys.
+  public var parseContext: ParseContext { ParseContext(kind: Root.self, selected: selectedRecord) }
+
+  /// Parses and runs one line.
+  public mutating func run(line: String, origin: String? = nil) throws(SessionError) -> [Reply] {
+    let commands: [ShellCommand]
+    do {
+      commands = try ShellParser.parse(line, context: parseContext)
+    } catch {
+      throw .parse(error)
+    }
+    var replies: [Reply] = []
+    for command in commands {
+      replies += try execute(command, origin: origin)
+    }
+    return replies
+  }
+
+  /// Runs one command. On failure nothing has changed.
+  public mutating func execute(_ command: ShellCommand, origin: String? = nil) throws(SessionError) -> [Reply] {
+    if case .quit = command {} else { quitRefused = false }
+    switch command {
+    case .new(let assignments): return try newRecord(assignments)
+    case .delete(let ref): return try delete(ref)
+    case .use(let ref):
+      selectedID = try record(ref, for: "use").id
+      return []
+    case .set(let assignments):
+      let id = try selected("set")
+      try edit { (editor) throws(EditError) in try editor.set(assignments, onRecord: id) }
+      return []
+    case .unset(let field):
+      let id = try selected("unset")
+      try edit { (editor) throws(EditError) in try editor.unset(field, onRecord: id) }
+      return []
+    case .listEdit(let field, let element, let adding):
+      let id = try selected(adding ? "add" : "remove")
+      try edit { (editor) throws(EditError) in
+        try editor.editList(field, element, adding: adding, onRecord: id)
+      }
+      return []
+    case .show(let ref): return [.output(RecordRenderer.show(try record(ref, for: "show")))]
+    case .list(let filters): return [.output(try list(filters))]
+    case .begin(let name):
+      editor.begin(name, origin: origin)
+      return []
+    case .end: return try endGroup()
+    case .rollback: return try rollback()
+    case .undo(let count): return try undo(count)
+    case .redo(let count): return try redo(count)
+    case .history: return [.output(HistoryRenderer.render(editor.history))]
+    case .save(let file, let force): return try save(to: file, force: force)
+    case .open(let file, let force): return try open(file, force: force)
+    case .source(let file): return [.source(file)]
+    case .fields: return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord))]
+    case .help(let topic): return [.output(try HelpRenderer.help(topic))]
+    case .quit(let force): return try quit(force: force)
+    }
+  }
+
+  /// Closes open groups at the end of input, keeping their work. Returns the
+  /// warnings that name them and where they were opened.
+  public mutating func endOfInput() -> [String] {
+    editor.closeAllGroups().reversed().map { group in
+      "group \(group.displayName)\(group.origin.map { " (opened at \($0))" } ?? "") was still open "
+        + "at the end of input; closed and kept as one undo step"
+    }
+  }
+
+  /// How many steps separate the document from the saved file, for warnings.
+  public var unsavedChangeCount: Int {
+    let history = editor.history
+    let pending = history.openGroups.reduce(0) { $0 + $1.commands.count }
+    guard let save = history.savePosition else { return max(1, history.undoCount + pending) }
+    return max(isDirty ? 1 : 0, abs(history.position - save) + pending)
+  }
+}
+
+extension Session {
+  /// The prompt: file, selected record, unsaved mark, open groups —
+  /// `tasks.json k3x9p2aa* (review)> `.
+  public var promptText: String {
+    var text = filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
+    if let selectedID { text += " " + selectedID }
+    if isDirty { text += "*" }
+    let groups = editor.history.openGroups
+    if let innermost = groups.last {
+      let name = innermost.name ?? "group"
+      text += groups.count > 1 ? " (\(name) +\(groups.count - 1))" : " (\(name))"
+    }
+    return text + "> "
+  }
+}

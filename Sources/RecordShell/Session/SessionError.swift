@@ -1,0 +1,44 @@
+import RecordKit
+
+/// Why a command failed. Every case carries values; `description` words them.
+public enum SessionError: Error, Equatable, Sendable {
+  case parse(ParseError)
+  case edit(EditError)
+  case history(HistoryError)
+  case ref(RefError)
+  case storage(StorageError)
+  case file(path: String, RecordFileError)
+  case noSelection(command: String)
+  case noFileName
+  case changedOnDisk(path: String)
+  case fileExists(path: String)
+  case unsavedChanges(operation: String, count: Int, file: String?)
+  case unknownHelpTopic(String, suggestion: String?)
+  case sourceDepth(limit: Int)
+}
+
+extension SessionError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .parse(let error): error.description
+    case .edit(let error): error.description
+    case .history(let error): error.description
+    case .ref(let error): error.description
+    case .storage(let error): error.description
+    case .file(let path, let error): "\(path):\(error.position): \(error.description)"
+    case .noSelection(let command):
+      "no record selected; 'use REF' selects one, or '\(command) REF' names one"
+    case .noFileName: "no file name; 'save FILE' names the file"
+    case .changedOnDisk(let path):
+      "\"\(path)\" changed on disk since it was read; 'save!' overwrites it, 'save OTHER' writes elsewhere"
+    case .fileExists(let path): "\"\(path)\" already exists; 'save! \(path)' overwrites it"
+    case .unsavedChanges(let operation, let count, let file):
+      "\(count == 1 ? "1 unsaved change" : "\(count) unsaved changes")\(file.map { " to \"\($0)\"" } ?? ""); "
+        + "'save' first, or '\(operation)!' to discard"
+        + (operation == "quit" ? " (or 'quit' again)" : "")
+    case .unknownHelpTopic(let name, let suggestion?): "no command '\(name)'; did you mean '\(suggestion)'?"
+    case .unknownHelpTopic(let name, nil): "no command '\(name)' (type 'help' for the list)"
+    case .sourceDepth(let limit): "'source' nested more than \(limit) deep (a file sourcing itself?)"
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/// The command line of SPEC §3, parsed. Options and FILE may come in any
+/// order; `--` ends the options.
+struct Options: Equatable {
+  var file: String?
+  var commands: [String] = []
+  var script: String?
+  var keepGoing = false
+  var echo = false
+  var kind = "task"
+  var undoLimit = 10_000
+  var help = false
+  var version = false
+
+  /// Bad usage: printed with a pointer to `--help`, exit status 2.
+  struct UsageError: Error, Equatable, CustomStringConvertible {
+    var description: String
+  }
+
+  static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    var options = Options()
+    var index = 0
+    var optionsEnded = false
+    func value(for name: String, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      index += 1
+      guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      defer { index += 1 }
+      if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+        guard options.file == nil else {
+          throw UsageError(description: "one data file at most; got \"\(options.file ?? "")\" and \"\(argument)\"")
+        }
+        options.file = argument
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inline: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      switch name {
+      case "-c", "--command": options.commands.append(try value(for: name, inline: inline))
+      case "-s", "--script":
+        guard options.script == nil else { throw UsageError(description: "-s is given twice") }
+        options.script = try value(for: name, inline: inline)
+      case "-k", "--keep-going": options.keepGoing = true
+      case "-e", "--echo": options.echo = true
+      case "--kind":
+        let kind = try value(for: name, inline: inline)
+        guard ["task", "contact"].contains(kind) else {
+          throw UsageError(description: "unknown kind \"\(kind)\"; the kinds are task and contact")
+        }
+        options.kind = kind
+      case "--undo-limit":
+        let text = try value(for: name, inline: inline)
+        guard let limit = Int(text), limit >= 0 else {
+          throw UsageError(description: "--undo-limit needs a number of steps (0: no limit), not \"\(text)\"")
+        }
+        options.undoLimit = limit
+      case "-h", "--help": options.help = true
+      case "--version": options.version = true
+      case "--recover", "--discard-journal":
+        throw UsageError(description: "\(name): the crash-recovery journal is not built yet")
+      default:
+        if !argument.hasPrefix("--"), argument.count > 2 {
+          // Clustered short flags: -ke.
+          for flag in argument.dropFirst() {
+            switch flag {
+            case "k": options.keepGoing = true
+            case "e": options.echo = true
+            case "h": options.help = true
+            default: throw UsageError(description: "unknown option -\(flag) in \"\(argument)\"")
+            }
+          }
+          continue
+        }
+        throw UsageError(description: "unknown option \"\(argument)\"")
+      }
+    }
+    if options.script != nil && !options.commands.isEmpty {
+      throw UsageError(description: "-c and -s cannot be used together")
+    }
+    return options
+  }
+
+  static let usage = """
+    usage: recsh [options] [FILE]
+
+    A record shell: edit to-do items or contacts in a JSON file, with undo.
+
+      FILE                   the JSON file to edit (missing: starts empty and is
+                             created on the first save; none: an unnamed document
+                             that 'save FILE' names)
+      -c, --command CMDS     run CMDS (separated by ';' or newlines), then exit
+      -s, --script SCRIPT    run the commands in SCRIPT, then exit
+      -k, --keep-going       in a script, go on after a failed command
+      -e, --echo             print each script command before running it
+          --kind KIND        record kind: task (default) or contact
+          --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
+      -h, --help             this help
+          --version          print the version
+
+    Without -c or -s, recsh reads commands from standard input: a prompt on a
+    terminal, a script from a pipe. Type 'help' at the prompt for the commands.
+
+    examples:
+      recsh tasks.json                       edit interactively
+      recsh tasks.json -c 'list done=false'  print the open tasks
+      recsh tasks.json -c 'use @1; set done true; save'
+      recsh -s weekly.rsh tasks.json         run a script
+      recsh --kind contact contacts.json
+
+    exit status:
+      0  success
+      1  a command failed, or a group was left open at the end of input
+      2  bad command-line usage
+      3  the data file could not be read or is invalid
+    """
+}

@@ -1,0 +1,107 @@
+import Glibc
+import RecordKit
+import RecordShell
+
+/// Runs recsh for one record kind: opens the file, then runs the commands
+/// from `-c`, `-s`, a pipe or the prompt. Returns the exit status.
+enum Shell {
+  static func run<Root: Record>(_ kind: Root.Type, options: Options) -> Int32 {
+    let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
+    let sink = EventSink(interactive: interactive)
+    let fileSystem = PosixFileSystem()
+    let session: Session<Root>
+    do {
+      let opened = try Session<Root>.open(
+        path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit, isInteractive: interactive,
+        clock: { Double(time(nil)) })
+      session = opened.session
+      for warning in opened.warnings {
+        sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
+      }
+    } catch {
+      sink.streams.err(loadFailure(error))
+      return 3
+    }
+    var runner = ScriptRunner(
+      session: session,
+      readFile: { (path) throws(SessionError) -> String in
+        do throws(StorageError) {
+          return String(decoding: try FileReader.readFile(path, using: fileSystem).bytes, as: UTF8.self)
+        } catch {
+          throw .storage(error)
+        }
+      },
+      emit: sink.handle)
+    runner.keepGoing = options.keepGoing || interactive
+    runner.echo = options.echo
+    let name: String
+    if let script = options.script {
+      name = script
+      guard let text = try? runner.readFile(script) else {
+        sink.streams.err("recsh: error: cannot read the script \"\(script)\"")
+        return 2
+      }
+      var lines = TextLines(text)
+      runner.run(&lines, name: script)
+    } else if !options.commands.isEmpty {
+      name = "<command>"
+      var lines = TextLines(options.commands.joined(separator: "\n"))
+      runner.run(&lines, name: name)
+    } else if interactive {
+      name = "<stdin>"
+      runInteractive(&runner, sink: sink)
+    } else {
+      name = "<stdin>"
+      var lines = StandardInputLines()
+      runner.run(&lines, name: name)
+    }
+    if !runner.quitRequested || !interactive { runner.finish(name: name) }
+    if !interactive, let warning = runner.unsavedWarning { sink.streams.err(warning) }
+    sink.streams.flush()
+    return runner.failed && !interactive ? 1 : 0
+  }
+
+  /// The prompt: errors never end it; Ctrl-D acts as `quit` (open groups are
+  /// closed and kept first; unsaved changes refuse once).
+  private static func runInteractive<Root: Record>(_ runner: inout ScriptRunner<Root>, sink: EventSink) {
+    while !runner.quitRequested {
+      var lines = PromptLines(prompt: runner.session.promptText, sink: sink)
+      runner.run(&lines, name: "<stdin>")
+      if runner.quitRequested { break }
+      if lines.reachedEnd {
+        runner.finish(name: "<stdin>")
+        _ = runner.runLine("quit", location: "<stdin>", chain: [])
+        if isatty(0) != 1 { break }
+      }
+    }
+  }
+
+  /// A data file that cannot be opened: `FILE:LINE:COLUMN: error: …` for bad
+  /// contents, `recsh: error: …` otherwise.
+  static func loadFailure(_ error: SessionError) -> String {
+    if case .file(let path, let fileError) = error {
+      return "\(path):\(fileError.position): error: \(fileError.description)"
+    }
+    return "recsh: error: \(error)"
+  }
+}
+
+/// Routes the runner's events to the streams. A class, because the runner's
+/// closure and the prompt loop share it.
+final class EventSink {
+  var streams = StandardStreams()
+  let interactive: Bool
+
+  init(interactive: Bool) {
+    self.interactive = interactive
+  }
+
+  func handle(_ event: ScriptEvent) {
+    switch event {
+    case .output(let text): streams.out(text)
+    case .info(let text): if interactive { streams.out(text) }
+    case .diagnostic(let diagnostic): streams.err(diagnostic.formatted(showingLocation: !interactive))
+    case .flush: streams.flush()
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import RecordShell
+
+/// Standard output and error, written with `write(2)`: output is buffered and
+/// flushed before recsh waits for input, so a program driving it through pipes
+/// sees each answer at once. On a terminal, control characters are shown
+/// escaped so that no text can drive it.
+struct StandardStreams {
+  private var buffer: [UInt8] = []
+  let outputIsTerminal = isatty(1) == 1
+  let errorIsTerminal = isatty(2) == 1
+
+  mutating func out(_ text: String) {
+    buffer += Array((outputIsTerminal ? Self.sanitized(text) : text).utf8)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count > 1 << 16 { flush() }
+  }
+
+  mutating func err(_ text: String) {
+    flush()
+    Self.writeAll(2, Array((errorIsTerminal ? Self.sanitized(text) : text).utf8) + [UInt8(ascii: "\n")])
+  }
+
+  mutating func flush() {
+    guard !buffer.isEmpty else { return }
+    Self.writeAll(1, buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes everything, going on after short writes. A closed pipe kills the
+  /// process with SIGPIPE (left at its default), which ends it quietly.
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Control characters other than newline and tab, C1 controls and
+  /// bidirectional overrides, shown as `\u{…}` escapes.
+  static func sanitized(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if isUnsafe(scalar) {
+        out += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0A, 0x09: false
+    case 0..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+    default: false
+    }
+  }
+}
