@@ -1,0 +1,249 @@
+import RecordKit
+
+/// The byte-level state machine behind `Tokenizer`: one pass over valid UTF-8, no
+/// `Character`s, no recursion.
+///
+/// Grapheme breaking made a per-`Character` tokenizer about 9 times slower, and scripts
+/// of a million lines go through this, so it looks at bytes and makes a `String` only
+/// for each finished token. Nested lists are kept on an explicit stack, so deep nesting
+/// fails with an error instead of overflowing the call stack.
+struct TokenScanner {
+  /// The deepest nesting of lists accepted: deep enough for any JSON a user types on a
+  /// line, shallow enough that code walking a `ValueToken` recursively stays safe.
+  static let maxListDepth = 32
+
+  /// The input, which must be valid UTF-8 (a `String`'s bytes, or validated ones).
+  let bytes: UnsafeBufferPointer<UInt8>
+  /// The offset of the next unread byte.
+  var index = 0
+  var line = 1
+  /// The offset of the current line's first byte.
+  var lineStart = 0
+  /// UTF-8 continuation bytes between `lineStart` and `index`: the column is the number
+  /// of bytes passed minus these, which counts Unicode scalars.
+  var continuationBytes = 0
+  private var commands: [TokenizedCommand] = []
+  private var tokens: [Token] = []
+  /// The lists being read, innermost last.
+  private var lists: [OpenList] = []
+
+  /// The bytes that mean something to the tokenizer.
+  enum ASCII {
+    static let tab = UInt8(ascii: "\t")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let doubleQuote = UInt8(ascii: "\"")
+    static let hash = UInt8(ascii: "#")
+    static let singleQuote = UInt8(ascii: "'")
+    static let comma = UInt8(ascii: ",")
+    static let semicolon = UInt8(ascii: ";")
+    static let openBracket = UInt8(ascii: "[")
+    static let backslash = UInt8(ascii: "\\")
+    static let closeBracket = UInt8(ascii: "]")
+  }
+
+  /// A place in the input, as `Token` and `TokenizerError` report it.
+  struct Position {
+    var line: Int
+    var column: Int
+  }
+
+  /// A list whose `]` has not been read yet.
+  private struct OpenList {
+    var start: Position
+    var elements: [ValueToken] = []
+    /// Whether the last thing read was an element (so `,` or `]` must come next).
+    var afterElement = false
+    /// The last comma read, when nothing has followed it yet.
+    var pendingComma: Position?
+  }
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  /// Where the next unread byte is.
+  var position: Position {
+    Position(line: line, column: index - lineStart - continuationBytes + 1)
+  }
+
+  func error(_ reason: TokenizerError.Reason, at position: Position) -> TokenizerError {
+    TokenizerError(reason, line: position.line, column: position.column)
+  }
+
+  /// Splits the whole input into commands.
+  mutating func scan() throws(TokenizerError) -> [TokenizedCommand] {
+    while index < bytes.count {
+      switch bytes[index] {
+      case ASCII.space, ASCII.tab, ASCII.carriageReturn:
+        index += 1
+      case ASCII.lineFeed:
+        index += 1
+        startLine()
+        if lists.isEmpty { finishCommand() }
+      case ASCII.hash:
+        skipComment()
+      case ASCII.semicolon:
+        guard lists.isEmpty else { throw error(.unexpectedInList(";"), at: position) }
+        index += 1
+        finishCommand()
+      case ASCII.openBracket:
+        try openList()
+      case ASCII.closeBracket:
+        try closeList()
+      case ASCII.comma where !lists.isEmpty:
+        try readComma()
+      case 0x00...0x1F, 0x7F:
+        throw error(.controlCharacter(Unicode.Scalar(bytes[index])), at: position)
+      default:
+        try readWord()
+      }
+    }
+    if let list = lists.last { throw error(.unterminatedList, at: list.start) }
+    finishCommand()
+    return commands
+  }
+
+  /// Counts a line feed just passed: the next byte starts line `line + 1`, column 1.
+  mutating func startLine() {
+    line += 1
+    lineStart = index
+    continuationBytes = 0
+  }
+
+  private mutating func finishCommand() {
+    guard !tokens.isEmpty else { return }
+    commands.append(TokenizedCommand(tokens))
+    tokens = []
+  }
+
+  /// Skips a `#` comment up to (not including) the line feed that ends it.
+  private mutating func skipComment() {
+    while index < bytes.count, bytes[index] != ASCII.lineFeed { index += 1 }
+  }
+
+  /// Adds a finished value to the innermost open list, or to the command.
+  private mutating func add(_ value: ValueToken, at start: Position) {
+    if lists.isEmpty {
+      tokens.append(Token(value, line: start.line, column: start.column))
+    } else {
+      lists[lists.count - 1].elements.append(value)
+      lists[lists.count - 1].afterElement = true
+      lists[lists.count - 1].pendingComma = nil
+    }
+  }
+
+  /// Refuses a value that would follow a list element with no comma between them.
+  private func checkCanStartValue(at start: Position) throws(TokenizerError) {
+    if let list = lists.last, list.afterElement { throw error(.missingComma, at: start) }
+  }
+
+  private mutating func openList() throws(TokenizerError) {
+    let start = position
+    try checkCanStartValue(at: start)
+    guard lists.count < Self.maxListDepth else {
+      throw error(.tooDeep(limit: Self.maxListDepth), at: start)
+    }
+    lists.append(OpenList(start: start))
+    index += 1
+  }
+
+  private mutating func closeList() throws(TokenizerError) {
+    guard let list = lists.popLast() else { throw error(.unexpectedClosingBracket, at: position) }
+    if let comma = list.pendingComma { throw error(.trailingComma, at: comma) }
+    index += 1
+    if index < bytes.count {
+      switch bytes[index] {
+      case ASCII.space, ASCII.tab, ASCII.carriageReturn, ASCII.lineFeed, ASCII.semicolon, ASCII.closeBracket: break
+      case ASCII.comma where !lists.isEmpty: break
+      default: throw error(.unexpectedAfterList(scalar(at: index)), at: position)
+      }
+    }
+    add(.list(list.elements), at: list.start)
+  }
+
+  private mutating func readComma() throws(TokenizerError) {
+    let start = position
+    guard lists[lists.count - 1].afterElement else { throw error(.unexpectedInList(","), at: start) }
+    lists[lists.count - 1].afterElement = false
+    lists[lists.count - 1].pendingComma = start
+    index += 1
+  }
+
+  /// Reads a word: bare text and quoted strings glued together (`title="a b"` is one
+  /// word), quoted if any part was quoted.
+  private mutating func readWord() throws(TokenizerError) {
+    let start = position
+    try checkCanStartValue(at: start)
+    let inList = !lists.isEmpty
+    var text = ""
+    var isQuoted = false
+    var isFirstPart = true
+    while index < bytes.count {
+      let byte = bytes[index]
+      let part: String
+      if byte == ASCII.doubleQuote {
+        part = try readDoubleQuoted()
+        isQuoted = true
+      } else if byte == ASCII.singleQuote {
+        part = try readSingleQuoted()
+        isQuoted = true
+      } else if Self.isWordByte(byte, inList: inList) {
+        part = readBareText(inList: inList)
+      } else if byte == ASCII.openBracket {
+        throw error(.listInsideWord, at: position)
+      } else {
+        break
+      }
+      if isFirstPart {
+        text = part
+        isFirstPart = false
+      } else {
+        text += part
+      }
+    }
+    add(isQuoted ? .quoted(text) : .word(text), at: start)
+  }
+
+  /// Reads a run of unquoted word bytes; non-ASCII bytes are always part of words.
+  private mutating func readBareText(inList: Bool) -> String {
+    let begin = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte >= 0x80 {
+        if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+      } else if !Self.isWordByte(byte, inList: inList) {
+        break
+      }
+      index += 1
+    }
+    return text(begin..<index)
+  }
+
+  /// Whether an ASCII byte (or any byte of 0x80 and above) can be part of a bare word.
+  /// A comma is part of a word outside lists, so `a,b` there is one word.
+  @inline(__always)
+  static func isWordByte(_ byte: UInt8, inList: Bool) -> Bool {
+    switch byte {
+    case 0x00...0x20, ASCII.doubleQuote, ASCII.singleQuote, ASCII.semicolon, ASCII.openBracket, ASCII.closeBracket, 0x7F:
+      false
+    case ASCII.comma:
+      !inList
+    default:
+      true
+    }
+  }
+
+  /// The text of valid UTF-8 bytes of the input.
+  func text(_ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
+
+  /// The scalar whose encoding starts at `offset`, for error messages.
+  func scalar(at offset: Int) -> Unicode.Scalar {
+    var end = offset + 1
+    while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+    return text(offset..<end).unicodeScalars.first ?? "\u{FFFD}"
+  }
+}

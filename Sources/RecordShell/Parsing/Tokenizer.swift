@@ -1,0 +1,86 @@
+/// Splits shell input into commands of tokens, over UTF-8 bytes.
+///
+/// Rules, each one tested in `TokenizerTests`:
+/// - **Words** are runs of anything but whitespace (space, tab, CR), `"`, `'`, `;`, `[`
+///   and `]`; non-ASCII text is part of words. A comma ends a word only inside a list,
+///   so `a,b` elsewhere is one word. A backslash in a word is just a backslash.
+/// - **`"Double-quoted"` strings** resolve `\" \' \\ \n \t \r \0` and `\u{1F600}` (one to
+///   six hex digits naming a scalar value); any other escape is an error, so that a typo
+///   never silently becomes text.
+/// - **`'Single-quoted'` strings** are raw: no escapes, and no `'` inside (use double
+///   quotes for that).
+/// - **Quotes glue to adjacent text**, as in a POSIX shell: `title="Buy milk"` is the
+///   one token `title=Buy milk`, quoted because part of it was. This keeps
+///   `list FIELD=VALUE` usable with values that hold spaces.
+/// - **Lists** are `[a, "b c", d]`: commas between elements, whitespace and line breaks
+///   optional around them, `[]` empty, no trailing comma. Lists nest (for custom fields
+///   that hold JSON arrays) up to `TokenScanner.maxListDepth` levels. A list cannot be
+///   glued to a word (`a[b]`) or have text glued after it (`[a]b`).
+/// - **`;` and line feeds** separate commands, except inside quotes and lists (a `;` in
+///   a list is an error); blank commands are dropped.
+/// - **`#` starts a comment** to the end of the line where a word could start, so `a#b`
+///   is a word and `"#"` a string.
+/// - **Control characters** other than tab, CR and LF are errors outside quotes, so an
+///   invisible byte never ends up in a word; inside quotes they are kept.
+///
+/// The first error stops the whole input: none of its commands run.
+public enum Tokenizer {
+  /// Splits `line` into commands. `line` may hold line feeds, from the continuation
+  /// lines of an open quote or list, or from `-c` text.
+  public static func tokenize(_ line: String) throws(TokenizerError) -> [TokenizedCommand] {
+    let result = line.utf8.withContiguousStorageIfAvailable { bytes in
+      Result { () throws(TokenizerError) in try scan(bytes) }
+    }
+    if let result { return try result.get() }
+    return try Array(line.utf8).withUnsafeBufferPointer { (bytes) throws(TokenizerError) in
+      try scan(bytes)
+    }
+  }
+
+  /// Splits UTF-8 bytes (a line of a script file, say) into commands; bytes that are not
+  /// UTF-8 are an error naming their offset, reported before anything else.
+  public static func tokenize(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError)
+    -> [TokenizedCommand]
+  {
+    do {
+      _ = try UTF8Span(validating: Span(_unsafeElements: bytes))
+    } catch {
+      throw invalidUTF8(in: bytes, at: error.byteOffsets.lowerBound)
+    }
+    return try scan(bytes)
+  }
+
+  /// Whether `line` ends inside an open quote or list, so that the interactive shell
+  /// should read another line and join it on with "\n" rather than run it.
+  ///
+  /// Any other error gives `false`: more input cannot fix it, so it is reported now.
+  public static func needsContinuation(_ line: String) -> Bool {
+    do {
+      _ = try tokenize(line)
+      return false
+    } catch {
+      return error.reason == .unterminatedString || error.reason == .unterminatedList
+    }
+  }
+
+  private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) -> [TokenizedCommand] {
+    var scanner = TokenScanner(bytes: bytes)
+    return try scanner.scan()
+  }
+
+  /// The error for the first invalid byte, at `offset`, with the line and column of the
+  /// valid text before it.
+  private static func invalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> TokenizerError {
+    var line = 1
+    var column = 1
+    for byte in bytes[..<offset] {
+      if byte == TokenScanner.ASCII.lineFeed {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    return TokenizerError(.invalidUTF8(offset: offset), line: line, column: column)
+  }
+}
