@@ -31,7 +31,8 @@ struct Options: Equatable {
       defer { index += 1 }
       if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
         guard options.file == nil else {
-          throw UsageError(description: "one data file at most; got \"\(options.file ?? "")\" and \"\(argument)\"")
+          throw UsageError(
+            description: "one data file at most; got \"\(options.file ?? "")\" and \"\(argument)\"")
         }
         options.file = argument
         continue

@@ -17,4 +17,6 @@ if options.version {
   print("recsh \(recshVersion)")
   exit(0)
 }
-exit(options.kind == "contact" ? Shell.run(ContactRecord.self, options: options) : Shell.run(TaskRecord.self, options: options))
+exit(
+  options.kind == "contact"
+    ? Shell.run(ContactRecord.self, options: options) : Shell.run(TaskRecord.self, options: options))

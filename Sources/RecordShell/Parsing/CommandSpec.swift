@@ -57,4 +57,14 @@ public struct ParseContext: Sendable {
     let suggestion = Suggestion.closest(to: word, among: declaredFields + customFields)
     throw .field(.unknownField(word, suggestion: suggestion))
   }
+
+  /// A field to filter `list` by: any record may have a custom key, so an
+  /// unknown name is taken as one, unless it looks like a typo of a declared field.
+  func filterField(_ word: String) throws(ParseError) -> String {
+    if declaredFields.contains(word) || customFields.contains(word) { return word }
+    if let suggestion = Suggestion.closest(to: word, among: declaredFields) {
+      throw .field(.unknownField(word, suggestion: suggestion))
+    }
+    return word
+  }
 }

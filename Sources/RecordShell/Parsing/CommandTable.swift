@@ -33,7 +33,9 @@ public enum CommandTable {
     CommandSpec(
       name: "set", aliases: [], usage: "set FIELD VALUE [FIELD VALUE]...",
       summary: "set fields of the selected record (one undo step); +FIELD creates a custom field",
-      examples: ["set title \"Renew passport\"", "set done true priority 0", "set due null", "set +color red"],
+      examples: [
+        "set title \"Renew passport\"", "set done true priority 0", "set due null", "set +color red",
+      ],
       arguments: [.fieldValuePairs], hasForceForm: false
     ) { (args, context) throws(ParseError) in
       let assignments = try args.assignments(context)
@@ -82,14 +84,14 @@ public enum CommandTable {
         guard case .word(let text) = token.value, let equals = text.firstIndex(of: "="),
           equals != text.startIndex
         else { throw .badFilter(token.value.description) }
-        let field = try context.field(String(text[..<equals]))
+        let field = try context.filterField(String(text[..<equals]))
         var value = String(text[text.index(after: equals)...])
         var valueToken = ValueToken.word(value)
         if value.isEmpty, let next = args.next() {
           valueToken = next.value
           value = next.value.description
         }
-        filters.append(ListFilter(field: field.name, value: valueToken))
+        filters.append(ListFilter(field: field, value: valueToken))
       }
       return .list(filters: filters)
     },

@@ -28,7 +28,8 @@ enum HistoryRenderer {
       if number > history.position { marks.append("(can redo)") }
       let current = number == history.position ? ">" : " "
       let numberText = String(repeating: " ", count: width - String(number).count) + String(number)
-      var line = " \(current) \(numberText)  \(TextCell.padded(step.command.name, to: nameWidth))  \(clock(step.time))"
+      var line =
+        " \(current) \(numberText)  \(TextCell.padded(step.command.name, to: nameWidth))  \(clock(step.time))"
       if !marks.isEmpty { line += "  " + marks.joined(separator: " ") }
       lines.append(line)
     }

@@ -87,7 +87,8 @@ public struct ScriptRunner<Root: Record> {
   /// closed (its work kept) and reported as a failure.
   private mutating func runSource(_ file: String, location: String, chain: [String]) -> Bool {
     guard chain.count < Self.sourceDepthLimit else {
-      return fail(SessionError.sourceDepth(limit: Self.sourceDepthLimit).description, location: location, chain: chain)
+      return fail(
+        SessionError.sourceDepth(limit: Self.sourceDepthLimit).description, location: location, chain: chain)
     }
     let text: String
     do {

@@ -4,7 +4,9 @@ import RecordKit
 /// `priority=3` compares numbers and `due=2026-12-01` dates; a list field
 /// matches when it contains the value; `FIELD=null` matches absent and null.
 enum RecordFilter {
-  static func matcher<Root: Record>(for filter: ListFilter, kind: Root.Type) throws(FieldError) -> (Root) -> Bool {
+  static func matcher<Root: Record>(for filter: ListFilter, kind: Root.Type) throws(FieldError) -> (Root) ->
+    Bool
+  {
     let field: any FieldAccessor<Root> =
       Root.fields.field(named: filter.field) ?? FieldTable<Root>.custom(filter.field)
     if filter.value == .word("null") {

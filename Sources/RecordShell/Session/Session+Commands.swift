@@ -81,7 +81,9 @@ extension Session {
     do {
       let (group, reverted) = try editor.rollback()
       if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
-      return [.info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")]
+      return [
+        .info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")
+      ]
     } catch {
       throw .history(error)
     }
@@ -111,7 +113,9 @@ extension Session {
   static func describe(_ verb: String, _ names: [String], asked: Int) -> String {
     var lines = names.map { "\(verb): \($0)" }
     if names.count < asked {
-      lines.append("(\(names.count) of \(asked) step\(asked == 1 ? "" : "s"): no more to \(verb == "Undid" ? "undo" : "redo"))")
+      lines.append(
+        "(\(names.count) of \(asked) step\(asked == 1 ? "" : "s"): no more to \(verb == "Undid" ? "undo" : "redo"))"
+      )
     }
     return lines.joined(separator: "\n")
   }

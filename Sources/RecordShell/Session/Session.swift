@@ -55,7 +55,8 @@ public struct Session<Root: Record> {
   }
 
   /// Runs one command. On failure nothing has changed.
-  public mutating func execute(_ command: ShellCommand, origin: String? = nil) throws(SessionError) -> [Reply] {
+  public mutating func execute(_ command: ShellCommand, origin: String? = nil) throws(SessionError) -> [Reply]
+  {
     if case .quit = command {} else { quitRefused = false }
     switch command {
     case .new(let assignments): return try newRecord(assignments)
@@ -118,7 +119,8 @@ extension Session {
   /// The prompt: file, selected record, unsaved mark, open groups —
   /// `tasks.json k3x9p2aa* (review)> `.
   public var promptText: String {
-    var text = filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
+    var text =
+      filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
     if let selectedID { text += " " + selectedID }
     if isDirty { text += "*" }
     let groups = editor.history.openGroups

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+/// The script mode of SPEC §3, through the built binary: piped input, `-s`,
+/// `-c`, diagnostics, exit statuses and the file on disk.
+@Suite struct ScriptModeTests {
+  @Test func commandsRunFromAPipeAndResultsGoToStdout() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["t.json"], stdin: "use b2\nshow\n")
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    #expect(result.stdout.contains("title     two\n"))
+    #expect(result.stdout.contains("tags      [work]\n"))
+  }
+
+  @Test func optionsAndFileMayComeInAnyOrder() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let first = try folder.recsh(["t.json", "-c", "list"])
+    let second = try folder.recsh(["-c", "list", "t.json"])
+    #expect(first.stdout == second.stdout)
+    #expect(first.stdout.hasPrefix("@   id"))
+    #expect(first.stdout.contains("(3 records)"))
+  }
+
+  @Test func aScriptStopsAtItsFirstFailedCommandAndLeavesTheFileUntouched() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let before = try folder.read("t.json")
+    let result = try folder.recsh(["t.json"], stdin: "use a1\nset titel x\nset title changed\nsave\n")
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<stdin>:2: error: unknown field 'titel'; did you mean 'title'?\n"))
+    #expect(try folder.read("t.json") == before)
+  }
+
+  @Test func keepGoingRunsEverythingAndStillExitsOne() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(
+      ["-k", "t.json"], stdin: "use a1\nset priority 9\nset title changed\nsave\n")
+    #expect(result.status == 1)
+    #expect(result.stderr == "<stdin>:2: error: field 'priority': expected an integer 0–5, found 9\n")
+    #expect(try folder.read("t.json").contains("\"title\": \"changed\""))
+  }
+
+  @Test func commandLineCommandsAreNumberedForDiagnostics() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["t.json", "-c", "use a1", "-c", "set done maybe"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<command>:2: error: field 'done': expected true or false, found maybe"))
+  }
+
+  @Test func aScriptFileNamesItselfInDiagnostics() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    try folder.write("plan.rsh", "# plan\nuse c3\n\ndelete zz\n")
+    let result = try folder.recsh(["-s", "plan.rsh", "t.json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("plan.rsh:4: error: no record with id or id prefix 'zz'\n"))
+  }
+
+  @Test func nestedSourceErrorsShowTheChainOfLocations() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    try folder.write("inner.rsh", "use a1\nset priority high\n")
+    try folder.write("outer.rsh", "list\nsource inner.rsh\n")
+    let result = try folder.recsh(["-s", "outer.rsh", "t.json"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == """
+        inner.rsh:2: error: field 'priority': expected an integer 0–5, found high
+        outer.rsh:2: note: in a file sourced from here
+
+        """)
+  }
+
+  @Test func aGroupOpenedInASourcedFileMustBeClosedThere() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    try folder.write("inner.rsh", "begin work\nuse a1\nset title x\n")
+    let result = try folder.recsh(["t.json"], stdin: "source inner.rsh\nhistory\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "group 'work' (opened at inner.rsh:1) not closed in \"inner.rsh\"; closed and kept"))
+  }
+
+  @Test func aGroupLeftOpenAtTheEndIsKeptWithAWarningAndExitsOne() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["t.json"], stdin: "begin review\nuse a1\nset title kept\nsave\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "<stdin>: warning: group 'review' (opened at <stdin>:1) was still open at the end of input; "
+          + "closed and kept as one undo step"))
+    #expect(try folder.read("t.json").contains("\"title\": \"kept\""))
+  }
+
+  @Test func unsavedChangesAtTheEndGiveAWarningAndDoNotChangeTheStatus() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["t.json"], stdin: "use a1\nset title x\nset done true\n")
+    #expect(result.status == 0)
+    #expect(result.stderr == "warning: 2 unsaved changes to \"t.json\" not saved\n")
+    let quit = try folder.recsh(["t.json"], stdin: "use a1\nset title x\nquit\nset title y\n")
+    #expect(quit.status == 0)
+    #expect(quit.stderr == "warning: 1 unsaved change to \"t.json\" not saved\n")
+  }
+
+  @Test func exitStatusTwoForBadUsage() throws {
+    let result = try RecshBinary.run(["--undo-limit", "lots"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "recsh: --undo-limit needs a number of steps (0: no limit), not \"lots\"\nTry 'recsh --help'.\n")
+    #expect(try RecshBinary.run(["--frobnicate"]).status == 2)
+    #expect(try RecshBinary.run(["a.json", "b.json"]).status == 2)
+    #expect(try RecshBinary.run(["--kind", "robot"]).status == 2)
+  }
+
+  @Test func exitStatusThreeForAnInvalidDataFileWhichStaysUntouched() throws {
+    let folder = try TempFolder()
+    let text = "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"priority\": \"high\"}\n]\n"
+    try folder.write("bad.json", text)
+    let result = try folder.recsh(["bad.json", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(
+      result.stderr
+        == "bad.json:3:3: error: record 2 (id \"b\"): field 'priority': expected an integer 0–5, found \"high\"\n"
+    )
+    #expect(result.stdout.isEmpty, "the shell does not start on partial data")
+    #expect(try folder.read("bad.json") == text)
+    try folder.write("syntax.json", "[{\"id\": \"a\",}]")
+    #expect(
+      try folder.recsh(["syntax.json", "-c", "list"]).stderr
+        == "syntax.json:1:12: error: trailing comma before '}'\n")
+  }
+
+  @Test func duplicateIdsRefuseTheFile() throws {
+    let folder = try TempFolder()
+    try folder.write("dup.json", "[{\"id\": \"a\"}, {\"id\": \"a\"}]")
+    let result = try folder.recsh(["dup.json", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(result.stderr == "dup.json:1:15: error: records 1 and 2 have the same id \"a\"\n")
+  }
+
+  @Test func aFileOfAnotherKindWarnsButOpens() throws {
+    let folder = try TempFolder()
+    try folder.write("c.json", "[{\"id\": \"c1\", \"name\": \"Ann\"}]")
+    let result = try folder.recsh(["c.json", "-c", "list"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("c.json: warning: the record has a task field"))
+  }
+
+  @Test func aMissingFileStartsEmptyAndIsCreatedOnSave() throws {
+    let folder = try TempFolder()
+    let result = try folder.recsh(["new.json", "-c", "new title first; save"])
+    #expect(result.status == 0)
+    let text = try folder.read("new.json")
+    #expect(text.hasPrefix("[\n  {\n    \"id\": \""))
+    #expect(text.hasSuffix("\",\n    \"title\": \"first\"\n  }\n]\n"))
+  }
+
+  @Test func anUnnamedDocumentNeedsAFileNameToSave() throws {
+    let folder = try TempFolder()
+    let result = try folder.recsh(["-c", "new; save"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<command>:1: error: no file name; 'save FILE' names the file\n"))
+    let named = try folder.recsh(["-c", "new; save out.json"])
+    #expect(named.status == 0)
+    #expect(folder.exists("out.json"))
+  }
+
+  @Test func savingRefusesAFileChangedOnDiskUnlessForced() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    // The script waits on its input while another program rewrites the file.
+    let script = "use a1\nset title mine\nsave\n"
+    let result = try RecshBinary.runChangingFile(
+      ["t.json"], directory: folder.url, firstInput: "use a1\n", change: folder.path("t.json"), rest: script)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("error: \"t.json\" changed on disk since it was read; 'save!' overwrites it"))
+    let forced = try RecshBinary.runChangingFile(
+      ["t.json"], directory: folder.url, firstInput: "use a1\n", change: folder.path("t.json"),
+      rest: "set title mine\nsave!\n")
+    #expect(forced.status == 0)
+    #expect(try folder.read("t.json").contains("\"title\": \"mine\""))
+  }
+
+  @Test func saveToAnotherExistingFileRefusesUnlessForced() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    try folder.write("other.json", "[]\n")
+    let result = try folder.recsh(["t.json", "-c", "save other.json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\"other.json\" already exists; 'save! other.json' overwrites it"))
+    #expect(try folder.read("other.json") == "[]\n")
+    #expect(try folder.recsh(["t.json", "-c", "save! other.json"]).status == 0)
+    #expect(try folder.read("other.json") == (try folder.read("t.json")))
+  }
+
+  @Test func aPipeClosedEarlyEndsQuietly() throws {
+    let folder = try TempFolder()
+    var records: [String] = []
+    for index in 0..<5000 { records.append("{\"id\": \"r\(index)\", \"title\": \"task \(index)\"}") }
+    try folder.write("big.json", "[" + records.joined(separator: ",\n") + "]")
+    let before = try folder.read("big.json")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "'\(RecshBinary.url.path)' big.json -c 'list; list; list' | head -1"]
+    process.currentDirectoryURL = folder.url
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let full = try folder.recsh(["big.json", "-c", "list"]).stdout
+    #expect(out == String(full.prefix { $0 != "\n" }) + "\n")
+    #expect(err.isEmpty)
+    #expect(try folder.read("big.json") == before)
+  }
+
+  @Test func eachAnswerIsFlushedBeforeTheShellWaitsForInput() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let session = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
+    session.send("use b2; show\n")
+    #expect(try session.readUntil("tags      [work]\n").contains("title     two"))
+    session.send("list\n")
+    #expect(try session.readUntil("(3 records)\n").contains("@2"))
+    session.close()
+  }
+
+  @Test func echoPrintsEachCommandBeforeItsOutput() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["-e", "t.json"], stdin: "use c3\nshow\n")
+    #expect(result.stdout.hasPrefix("use c3\nshow\nid        c3cccccc\n"))
+  }
+}
