@@ -10,6 +10,8 @@ struct Options: Equatable {
   var undoLimit = 10_000
   var help = false
   var version = false
+  var recover = false
+  var discardJournal = false
 
   /// Bad usage: printed with a pointer to `--help`, exit status 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -68,8 +70,8 @@ struct Options: Equatable {
         options.undoLimit = limit
       case "-h", "--help": options.help = true
       case "--version": options.version = true
-      case "--recover", "--discard-journal":
-        throw UsageError(description: "\(name): the crash-recovery journal is not built yet")
+      case "--recover": options.recover = true
+      case "--discard-journal": options.discardJournal = true
       default:
         if !argument.hasPrefix("--"), argument.count > 2 {
           // Clustered short flags: -ke.
@@ -85,6 +87,9 @@ struct Options: Equatable {
         }
         throw UsageError(description: "unknown option \"\(argument)\"")
       }
+    }
+    if options.recover && options.discardJournal {
+      throw UsageError(description: "--recover and --discard-journal cannot be used together")
     }
     if options.script != nil && !options.commands.isEmpty {
       throw UsageError(description: "-c and -s cannot be used together")
@@ -106,11 +111,16 @@ struct Options: Equatable {
       -e, --echo             print each script command before running it
           --kind KIND        record kind: task (default) or contact
           --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
+          --recover          replay the journal a crashed session left
+          --discard-journal  set such a journal aside as a backup
       -h, --help             this help
           --version          print the version
 
     Without -c or -s, recsh reads commands from standard input: a prompt on a
     terminal, a script from a pipe. Type 'help' at the prompt for the commands.
+
+    Every change is journaled beside the file (.FILE.recsh-journal) until it is
+    saved, so a crash loses nothing; only one recsh edits a file at a time.
 
     examples:
       recsh tasks.json                       edit interactively

@@ -9,18 +9,29 @@ enum Shell {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)
     let fileSystem = PosixFileSystem()
-    let session: Session<Root>
-    do {
-      let opened = try Session<Root>.open(
-        path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit, isInteractive: interactive,
-        clock: { Double(time(nil)) })
-      session = opened.session
-      for warning in opened.warnings {
-        sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
+    var recovery: RecoveryChoice = options.recover ? .recover : options.discardJournal ? .discard : .refuse
+    var opened: (session: Session<Root>, warnings: [String])?
+    while opened == nil {
+      do {
+        opened = try Session<Root>.open(
+          path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit,
+          isInteractive: interactive,
+          recovery: recovery, clock: { Double(time(nil)) })
+      } catch {
+        if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
+          let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)
+        {
+          recovery = choice
+          continue
+        }
+        sink.streams.err(loadFailure(error))
+        return 3
       }
-    } catch {
-      sink.streams.err(loadFailure(error))
-      return 3
+    }
+    guard let opened else { return 3 }
+    let session = opened.session
+    for warning in opened.warnings {
+      sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
     }
     var runner = ScriptRunner(
       session: session,
@@ -57,8 +68,41 @@ enum Shell {
     }
     if !runner.quitRequested || !interactive { runner.finish(name: name) }
     if !interactive, let warning = runner.unsavedWarning { sink.streams.err(warning) }
+    runner.session.writeJournal()
     sink.streams.flush()
+    // A normal exit: the journal goes. (A signal ends recsh without this, and the journal stays.)
+    runner.session.close()
     return runner.failed && !interactive ? 1 : 0
+  }
+
+  /// At the prompt, a journal left by a crashed session: say what it holds and ask.
+  private static func askAboutJournal(_ leftover: LeftoverJournal, file: String, sink: EventSink)
+    -> RecoveryChoice?
+  {
+    var modified = time_t(leftover.modificationTime)
+    var parts = tm()
+    localtime_r(&modified, &parts)
+    var text = [CChar](repeating: 0, count: 64)
+    strftime(&text, text.count, "%Y-%m-%d %H:%M:%S", &parts)
+    let when = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    sink.streams.out(
+      """
+      "\(file)" has a journal of \(leftover.changeCount) unsaved change\(leftover.changeCount == 1 ? "" : "s") \
+      from a session that ended abnormally
+        last written \(when) by process \(leftover.pid) \
+      (\(leftover.writerAlive ? "still running" : "no longer running"))\(leftover.tornTail.map { "; \($0) will be dropped" } ?? "")
+      """)
+    while true {
+      sink.streams.out("[r]ecover the steps, [d]iscard them (kept as a backup), or [q]uit? ")
+      sink.streams.flush()
+      guard let answer = readLine(strippingNewline: true) else { return nil }
+      switch answer.lowercased() {
+      case "r", "recover": return .recover
+      case "d", "discard": return .discard
+      case "q", "quit": return nil
+      default: continue
+      }
+    }
   }
 
   /// The prompt: errors never end it; Ctrl-D acts as `quit` (open groups are

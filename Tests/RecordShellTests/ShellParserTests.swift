@@ -14,12 +14,18 @@ import Testing
 
   static let good: [(String, [ShellCommand])] = [
     ("new", [.new([])]),
-    ("new title \"Buy milk\" priority 2", [.new([FieldAssignment("title", .quoted("Buy milk")), FieldAssignment("priority", .word("2"))])]),
+    (
+      "new title \"Buy milk\" priority 2",
+      [.new([FieldAssignment("title", .quoted("Buy milk")), FieldAssignment("priority", .word("2"))])]
+    ),
     ("delete", [.delete(ref: nil)]),
     ("delete @2", [.delete(ref: "@2")]),
     ("use k3x", [.use(ref: "k3x")]),
     ("set title 'raw \\n'", [.set([FieldAssignment("title", .quoted("raw \\n"))])]),
-    ("set done true priority 0", [.set([FieldAssignment("done", .word("true")), FieldAssignment("priority", .word("0"))])]),
+    (
+      "set done true priority 0",
+      [.set([FieldAssignment("done", .word("true")), FieldAssignment("priority", .word("0"))])]
+    ),
     ("set color blue", [.set([FieldAssignment("color", .word("blue"))])]),
     ("set +size 3", [.set([FieldAssignment("size", .word("3"), createsCustomField: true)])]),
     ("set tags [a, \"b c\"]", [.set([FieldAssignment("tags", .list([.word("a"), .quoted("b c")]))])]),
@@ -29,7 +35,14 @@ import Testing
     ("show", [.show(ref: nil)]),
     ("show @1", [.show(ref: "@1")]),
     ("list", [.list(filters: [])]),
-    ("ls done=false tags=work", [.list(filters: [ListFilter(field: "done", value: .word("false")), ListFilter(field: "tags", value: .word("work"))])]),
+    (
+      "ls done=false tags=work",
+      [
+        .list(filters: [
+          ListFilter(field: "done", value: .word("false")), ListFilter(field: "tags", value: .word("work")),
+        ])
+      ]
+    ),
     ("list title= \"a b\"", [.list(filters: [ListFilter(field: "title", value: .quoted("a b"))])]),
     ("list shade=dark", [.list(filters: [ListFilter(field: "shade", value: .word("dark"))])]),
     ("begin", [.begin(name: nil)]),

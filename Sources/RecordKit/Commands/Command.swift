@@ -34,6 +34,28 @@ public enum Command<Root: Record>: Sendable {
     }
   }
 
+  /// Whether the command can be applied to `document` as it is: the records
+  /// it edits hold the old values, a delete finds its record at its position, an
+  /// insert's position exists and its id is new. Replaying a journal checks this
+  /// before applying anything.
+  public func isApplicable(to document: Document<Root>) -> Bool {
+    switch self {
+    case .edit(let edit): return edit.isApplicable(to: document)
+    case .edits(let edits): return edits.allSatisfy { $0.isApplicable(to: document) }
+    case .insert(let record, let position):
+      return position <= document.count && !document.contains(id: record.id)
+    case .delete(let record, let position):
+      return position < document.count && document.records[position] == record
+    case .group(_, let commands):
+      var scratch = document
+      for command in commands {
+        guard command.isApplicable(to: scratch) else { return false }
+        command.apply(to: &scratch)
+      }
+      return true
+    }
+  }
+
   /// The name of the undo step: "Set title", "Set title, priority", "New record",
   /// "Delete record", a group's name or "N changes".
   public var name: String {

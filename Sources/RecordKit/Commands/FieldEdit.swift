@@ -15,6 +15,9 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
 
   func apply(to document: inout Document<Root>)
   func revert(in document: inout Document<Root>)
+  /// Whether the record is there with the old value: a decoded edit (from the
+  /// journal) is applied only to the state it was made for.
+  func isApplicable(to document: Document<Root>) -> Bool
 }
 
 /// The one generic property-update command: writes a value through a typed
@@ -51,5 +54,10 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
 
   public func revert(in document: inout Document<Root>) {
     document.write(old, to: typedField.keyPath, ofRecord: recordID)
+  }
+
+  public func isApplicable(to document: Document<Root>) -> Bool {
+    guard let record = document.record(withID: recordID) else { return false }
+    return record[keyPath: typedField.keyPath] == old
   }
 }

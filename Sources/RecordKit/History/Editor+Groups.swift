@@ -74,6 +74,11 @@ extension Editor {
     history.markSaved()
   }
 
+  /// The document no longer matches any saved file (it was rebuilt from a journal snapshot).
+  public mutating func markUnsaved() {
+    history.markUnsaved()
+  }
+
   public mutating func setUndoLimit(_ limit: Int) {
     history.setLimit(limit)
   }

@@ -104,6 +104,10 @@ public struct History<Root: Record>: Sendable {
     savePosition = openGroups.allSatisfy { $0.commands.isEmpty } ? position : nil
   }
 
+  mutating func markUnsaved() {
+    savePosition = nil
+  }
+
   /// Changes the limit; the oldest undoable steps go first, then the newest redoable ones.
   mutating func setLimit(_ newLimit: Int) {
     limit = max(0, newLimit)

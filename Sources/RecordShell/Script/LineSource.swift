@@ -1,7 +1,9 @@
 /// Where a script's lines come from: a file, `-c` text, standard input.
 public protocol LineSource {
-  /// The next line without its newline; `nil` at the end of input.
-  mutating func nextLine() -> String?
+  /// The next line without its newline; `nil` at the end of input. A source
+  /// that must wait for input (a pipe with nothing in it, a prompt) calls
+  /// `beforeWaiting` first, so the shell can flush what it owes the reader.
+  mutating func nextLine(beforeWaiting: () -> Void) -> String?
 }
 
 /// Lines of text already in memory (`-c`, a sourced file).
@@ -15,7 +17,7 @@ public struct TextLines: LineSource {
     self.lines = lines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
   }
 
-  public mutating func nextLine() -> String? {
+  public mutating func nextLine(beforeWaiting: () -> Void) -> String? {
     guard index < lines.count else { return nil }
     index += 1
     return String(lines[index - 1])

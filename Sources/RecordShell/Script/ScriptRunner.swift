@@ -36,19 +36,31 @@ public struct ScriptRunner<Root: Record> {
   public mutating func run(_ source: inout some LineSource, name: String, chain: [String] = []) -> Bool {
     var lineNumber = 0
     while true {
-      emit(.flush)
-      guard var line = source.nextLine() else { return true }
+      guard var line = source.nextLine(beforeWaiting: { self.waiting() }) else { return true }
       lineNumber += 1
       let startLine = lineNumber
-      while Tokenizer.needsContinuation(line), let more = source.nextLine() {
+      while Tokenizer.needsContinuation(line), let more = source.nextLine(beforeWaiting: { self.waiting() }) {
         lineNumber += 1
         line += "\n" + more
       }
       let location = "\(name):\(startLine)"
-      if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { emit(.output(line)) }
+      if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { report(.output(line)) }
       if !runLine(line, location: location, chain: chain) { return false }
       if quitRequested { return false }
     }
+  }
+
+  /// Everything owed to the reader goes out before the shell waits for input:
+  /// the journal first (so what is shown as done survives a kill), then the output.
+  private func waiting() {
+    session.syncJournal()
+    emit(.flush)
+  }
+
+  /// Hands an event on; the journal is written before anything is shown.
+  private func report(_ event: ScriptEvent) {
+    session.writeJournal()
+    emit(event)
   }
 
   /// Runs one line; whether to go on.
@@ -68,11 +80,14 @@ public struct ScriptRunner<Root: Record> {
         if !fail(error.description, location: location, chain: chain) { return false }
         continue
       }
+      if let warning = session.journalFailureReport() {
+        report(.diagnostic(Diagnostic(.warning, warning, at: location)))
+      }
       for reply in replies {
         switch reply {
-        case .output(let text): emit(.output(text))
-        case .info(let text): emit(.info(text))
-        case .warning(let text): emit(.diagnostic(Diagnostic(.warning, text, at: location, chain: chain)))
+        case .output(let text): report(.output(text))
+        case .info(let text): report(.info(text))
+        case .warning(let text): report(.diagnostic(Diagnostic(.warning, text, at: location, chain: chain)))
         case .quit: quitRequested = true
         case .source(let file):
           if !runSource(file, location: location, chain: chain) { return false }
@@ -116,7 +131,7 @@ public struct ScriptRunner<Root: Record> {
   /// Reports a failed command; whether to go on (`-k`).
   private mutating func fail(_ message: String, location: String, chain: [String]) -> Bool {
     failed = true
-    emit(.diagnostic(Diagnostic(.error, message, at: location, chain: chain)))
+    report(.diagnostic(Diagnostic(.error, message, at: location, chain: chain)))
     return keepGoing
   }
 
@@ -125,7 +140,7 @@ public struct ScriptRunner<Root: Record> {
   public mutating func finish(name: String) {
     let warnings = session.endOfInput()
     for warning in warnings {
-      emit(.diagnostic(Diagnostic(.warning, warning, at: name)))
+      report(.diagnostic(Diagnostic(.warning, warning, at: name)))
     }
     if !warnings.isEmpty { failed = true }
   }

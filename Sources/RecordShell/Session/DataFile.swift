@@ -7,6 +7,8 @@ enum DataFile<Root: Record> {
     var document: Document<Root>
     /// `nil` when the file does not exist yet.
     var identity: FileIdentity?
+    /// The content hash of the bytes read, which a journal must name; `nil` with no file.
+    var hash: String?
     var warnings: [String]
   }
 
@@ -16,12 +18,15 @@ enum DataFile<Root: Record> {
     do {
       (bytes, identity) = try FileReader.readFile(path, using: fileSystem)
     } catch {
-      if case .notFound = error { return Loaded(document: Document(), identity: nil, warnings: []) }
+      if case .notFound = error {
+        return Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
+      }
       throw .storage(error)
     }
     do {
       let loaded = try RecordFile<Root>.decode(bytes)
-      return Loaded(document: loaded.document, identity: identity, warnings: loaded.warnings)
+      return Loaded(
+        document: loaded.document, identity: identity, hash: ContentHash.of(bytes), warnings: loaded.warnings)
     } catch {
       throw .file(path: path, error)
     }

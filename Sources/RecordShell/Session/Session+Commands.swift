@@ -35,10 +35,10 @@ extension Session {
     return record.id
   }
 
-  /// Runs an edit of the editor; its error becomes the session's.
+  /// Runs an edit of the editor and journals the command it made; its error becomes the session's.
   mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>?) throws(SessionError) {
     do {
-      _ = try body(&editor)
+      if let command = try body(&editor) { journalPerform(command) }
     } catch {
       throw .edit(error)
     }
@@ -46,7 +46,7 @@ extension Session {
 
   mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>) throws(SessionError) {
     do {
-      _ = try body(&editor)
+      journalPerform(try body(&editor))
     } catch {
       throw .edit(error)
     }
@@ -69,7 +69,10 @@ extension Session {
   mutating func endGroup() throws(SessionError) -> [Reply] {
     do {
       let name = editor.history.openGroups.last?.displayName ?? ""
-      guard let command = try editor.end() else { return [.info("Closed \(name) (no changes)")] }
+      let outermost = editor.history.openGroups.count == 1
+      let command = try editor.end()
+      journalEnd(madeStep: outermost && command != nil)
+      guard let command else { return [.info("Closed \(name) (no changes)")] }
       if editor.history.openGroups.isEmpty { return [.info("Recorded: \(command.name)")] }
       return []
     } catch {
@@ -80,6 +83,7 @@ extension Session {
   mutating func rollback() throws(SessionError) -> [Reply] {
     do {
       let (group, reverted) = try editor.rollback()
+      journalRollback()
       if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
       return [
         .info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")
@@ -92,6 +96,7 @@ extension Session {
   mutating func undo(_ count: Int) throws(SessionError) -> [Reply] {
     do {
       let names = try editor.undo(count)
+      journalMoved(count: names.count, undo: true)
       dropStaleSelection()
       return [.output(Self.describe("Undid", names, asked: count))]
     } catch {
@@ -102,6 +107,7 @@ extension Session {
   mutating func redo(_ count: Int) throws(SessionError) -> [Reply] {
     do {
       let names = try editor.redo(count)
+      journalMoved(count: names.count, undo: false)
       dropStaleSelection()
       return [.output(Self.describe("Redid", names, asked: count))]
     } catch {

@@ -16,19 +16,47 @@ extension Session {
           throw SessionError.fileExists(path: target)
         }
       }
+      // Saving as another file moves the journal there; take its lock first.
+      var newJournal: Journal?
+      var journalWarnings: [String] = []
+      if target != filePath {
+        switch try Journal.open(forDataFile: target, base: nil, kind: Root.kind, fileSystem: fileSystem) {
+        case .ready(let journal): newJournal = journal
+        case .leftover(let journal, _):
+          journal.abandon()
+          throw SessionError.journalPending(path: target)
+        case .unavailable(let error):
+          journalWarnings.append(
+            "cannot create the journal beside \"\(target)\" (\(error.summary)); crash recovery is off for this file"
+          )
+        }
+      }
       let bytes = RecordFile<Root>.encode(editor.document.records)
-      let outcome = try AtomicFile.save(bytes: bytes, to: target, using: fileSystem)
+      let outcome: SaveOutcome
+      do {
+        outcome = try AtomicFile.save(bytes: bytes, to: target, using: fileSystem)
+      } catch {
+        newJournal?.remove()
+        throw error
+      }
+      if target != filePath {
+        journal?.remove()
+        journal = newJournal
+      }
       filePath = target
       identity = outcome.identity
       editor.markSaved()
+      journalWarnings += journalSaved(bytes: bytes)
       let count = editor.document.count
       var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
       if let warning = outcome.warning { replies.append(.warning(warning.description)) }
-      return replies
+      return replies + journalWarnings.map(Reply.warning)
     } catch let error as SessionError {
       throw error
     } catch let error as StorageError {
       throw .storage(error)
+    } catch let error as JournalLockedError {
+      throw .locked(path: error.path, pid: error.pid)
     } catch {
       throw .noFileName
     }
@@ -46,12 +74,32 @@ extension Session {
       throw .unsavedChanges(operation: "open", count: unsavedChangeCount, file: filePath)
     }
     let loaded = try DataFile<Root>.load(path, using: fileSystem)
-    editor = Editor(document: loaded.document, undoLimit: undoLimit, clock: editor.clock)
-    filePath = path
-    identity = loaded.identity
-    selectedID = nil
+    var opened = self
+    opened.editor = Editor(document: loaded.document, undoLimit: undoLimit, clock: editor.clock)
+    opened.filePath = path
+    opened.identity = loaded.identity
+    opened.selectedID = nil
+    opened.journal = nil
+    var journalWarnings: [String] = []
+    if path != filePath {
+      journalWarnings = try opened.attachJournal(base: loaded.hash, recovery: .refuse)
+      journal?.remove()
+    } else {
+      // The same file again: keep its lock, start its journal from what is on disk now.
+      opened.journal = journal
+      journal?.write()
+      if let journal {
+        do throws(SystemCallError) {
+          try journal.reset(base: loaded.hash, kind: Root.kind)
+        } catch {
+          journalWarnings.append("cannot reset the journal (\(error.summary)); crash recovery is off")
+        }
+      }
+    }
+    self = opened
     let count = loaded.document.count
     let what = loaded.identity == nil ? "new file" : "\(count) record\(count == 1 ? "" : "s")"
-    return [.info("Opened \(path) (\(what))")] + loaded.warnings.map { .warning("\(path): \($0)") }
+    return [.info("Opened \(path) (\(what))")]
+      + (loaded.warnings + journalWarnings).map { .warning("\(path): \($0)") }
   }
 }

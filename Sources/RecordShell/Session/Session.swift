@@ -15,22 +15,26 @@ public struct Session<Root: Record> {
   let isInteractive: Bool
   var quitRefused = false
   let undoLimit: Int
+  /// The crash-recovery journal; `nil` for an unnamed document or when it cannot be created.
+  public internal(set) var journal: Journal?
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
   public static func open(
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
-    isInteractive: Bool = false, clock: @escaping @Sendable () -> Double = { 0 }
+    isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
+    clock: @escaping @Sendable () -> Double = { 0 }
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
-    var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, warnings: [])
+    var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
     if let path {
       loaded = try DataFile<Root>.load(path, using: fileSystem)
     }
-    let session = Session(
+    var session = Session(
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
-      undoLimit: undoLimit)
-    return (session, loaded.warnings)
+      undoLimit: undoLimit, journal: nil)
+    let journalWarnings = try session.attachJournal(base: loaded.hash, recovery: recovery)
+    return (session, loaded.warnings + journalWarnings)
   }
 
   public var document: Document<Root> { editor.document }
@@ -82,6 +86,7 @@ public struct Session<Root: Record> {
     case .list(let filters): return [.output(try list(filters))]
     case .begin(let name):
       editor.begin(name, origin: origin)
+      journalBegin(name, origin: origin)
       return []
     case .end: return try endGroup()
     case .rollback: return try rollback()
@@ -100,7 +105,13 @@ public struct Session<Root: Record> {
   /// Closes open groups at the end of input, keeping their work. Returns the
   /// warnings that name them and where they were opened.
   public mutating func endOfInput() -> [String] {
-    editor.closeAllGroups().reversed().map { group in
+    let groups = editor.history.openGroups
+    while !editor.history.openGroups.isEmpty {
+      let outermost = editor.history.openGroups.count == 1
+      let command = try? editor.end()
+      journalEnd(madeStep: outermost && command != nil)
+    }
+    return groups.reversed().map { group in
       "group \(group.displayName)\(group.origin.map { " (opened at \($0))" } ?? "") was still open "
         + "at the end of input; closed and kept as one undo step"
     }

@@ -15,6 +15,12 @@ public enum SessionError: Error, Equatable, Sendable {
   case unsavedChanges(operation: String, count: Int, file: String?)
   case unknownHelpTopic(String, suggestion: String?)
   case sourceDepth(limit: Int)
+  /// Another recsh holds the file's journal lock.
+  case locked(path: String, pid: Int32?)
+  /// A journal left by a session that died; the user must choose.
+  case journalFound(path: String, LeftoverJournal)
+  case journal(JournalError)
+  case journalPending(path: String)
 }
 
 extension SessionError: CustomStringConvertible {
@@ -39,6 +45,17 @@ extension SessionError: CustomStringConvertible {
     case .unknownHelpTopic(let name, let suggestion?): "no command '\(name)'; did you mean '\(suggestion)'?"
     case .unknownHelpTopic(let name, nil): "no command '\(name)' (type 'help' for the list)"
     case .sourceDepth(let limit): "'source' nested more than \(limit) deep (a file sourcing itself?)"
+    case .locked(let path, let pid):
+      "\"\(path)\" is being edited by another recsh\(pid.map { " (process \($0))" } ?? ""); "
+        + "only one recsh may write a file at a time"
+    case .journalFound(let path, let leftover):
+      "\"\(path)\" has a journal of \(leftover.changeCount) unsaved change\(leftover.changeCount == 1 ? "" : "s") "
+        + "from a session that ended abnormally (process \(leftover.pid)\(leftover.writerAlive ? ", still running" : "")); "
+        + "run 'recsh --recover \(path)' to replay them, or 'recsh --discard-journal \(path)' to set them aside"
+    case .journal(let error): error.description
+    case .journalPending(let path):
+      "\"\(path)\" has a journal from a session that ended abnormally; "
+        + "restart recsh with --recover or --discard-journal to open it"
     }
   }
 }

@@ -83,6 +83,16 @@ final class FaultInjectingFileSystem: FileSystem {
     try base.fsync(file)
   }
 
+  func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError) {
+    try enter(.ftruncate, file.path)
+    try base.ftruncate(file, length: length)
+  }
+
+  func lockExclusively(_ file: FileDescriptor) throws(SystemCallError) {
+    try enter(.flock, file.path)
+    try base.lockExclusively(file)
+  }
+
   func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) {
     try enter(.fchmod, file.path)
     try base.fchmod(file, mode: mode)

@@ -17,6 +17,12 @@ public protocol FileSystem {
   /// `write(2)`: may write fewer bytes than given.
   func write(_ file: FileDescriptor, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int
   func fsync(_ file: FileDescriptor) throws(SystemCallError)
+  /// `ftruncate(2)`: the journal is reset in place, so its lock stays on one file.
+  func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError)
+  /// An exclusive, non-blocking lock on the open file description (Linux
+  /// `F_OFD_SETLK`): unlike classic POSIX `fcntl` locks, no `close` of another
+  /// descriptor of the file drops it. Throws `EAGAIN` when another process holds it.
+  func lockExclusively(_ file: FileDescriptor) throws(SystemCallError)
   func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError)
   /// `fchown(2)`; `nil` leaves the owner or the group as it is.
   func fchown(_ file: FileDescriptor, owner: uid_t?, group: gid_t?) throws(SystemCallError)

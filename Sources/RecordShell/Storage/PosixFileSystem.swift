@@ -34,6 +34,20 @@ public struct PosixFileSystem: FileSystem, Sendable {
     _ = try retrying(.fsync, file.path) { Glibc.fsync(file.rawValue) }
   }
 
+  public func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError) {
+    _ = try retrying(.ftruncate, file.path) { Glibc.ftruncate(file.rawValue, off_t(length)) }
+  }
+
+  public func lockExclusively(_ file: FileDescriptor) throws(SystemCallError) {
+    // An open-file-description lock (F_OFD_SETLK): owned by this open file
+    // description, so closing some other descriptor of the file does not drop it.
+    var request = flock()
+    request.l_type = Int16(F_WRLCK)
+    request.l_whence = Int16(SEEK_SET)
+    let setOFDLock: Int32 = 37  // F_OFD_SETLK, hidden behind _GNU_SOURCE from Swift
+    _ = try retrying(.flock, file.path) { fcntl(file.rawValue, setOFDLock, &request) }
+  }
+
   public func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) {
     _ = try retrying(.fchmod, file.path) { Glibc.fchmod(file.rawValue, mode) }
   }

@@ -8,6 +8,8 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
   case read
   case write
   case fsync
+  case ftruncate
+  case flock
   case fchmod
   case fchown
   case fstat
@@ -27,6 +29,8 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
     case .read: "read"
     case .write: "write"
     case .fsync: "fsync"
+    case .ftruncate: "ftruncate"
+    case .flock: "flock"
     case .fchmod: "fchmod"
     case .fchown: "fchown"
     case .fstat: "fstat"

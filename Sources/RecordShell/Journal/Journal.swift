@@ -1,0 +1,163 @@
+import Glibc
+
+/// The crash-recovery journal of one data file: every change is appended here
+/// before the shell shows anything or waits for input, so a killed process
+/// loses nothing the user saw done (SPEC §6).
+///
+/// - Beside the data file, hidden: `.tasks.json.recsh-journal`, mode 0600.
+/// - Locked (an open-file-description lock) for the whole session: the lock
+///   is also the "one writer at a time" rule. It stays on one file because the
+///   journal is reset in place (`ftruncate`), never replaced.
+/// - Appends are buffered; `write()` puts the buffer in the file (enough for a
+///   killed process), `sync()` also flushes it to the disk (enough for a power
+///   cut). The prompt syncs before every prompt; scripts sync at most every
+///   second or every 1,000 steps, so a power cut can lose up to that much of a
+///   script's work — never a killed process, never at the prompt.
+/// - A final class: it owns a file descriptor and a lock.
+public final class Journal {
+  public let path: String
+  let fileSystem: any FileSystem
+  private let file: FileDescriptor
+  private var buffer: [UInt8] = []
+  private var sequence: UInt64 = 0
+  private var unsyncedSteps = 0
+  private var lastSync = Journal.now()
+  /// Set when a write failed: the journal is off from then on, and the shell says so once.
+  public private(set) var failure: SystemCallError?
+  private(set) var reportedFailure = false
+
+  /// How many of the live history's undo and redo steps a replay of this
+  /// journal would also have; beyond them, an undo or redo is journaled as a snapshot.
+  var replayUndoable = 0
+  var replayRedoable = 0
+
+  static let syncInterval = 1.0
+  static let syncSteps = 1000
+  /// Past this size the buffer is written even without output, so memory stays bounded.
+  static let bufferLimit = 1 << 20
+
+  init(path: String, fileSystem: any FileSystem, file: FileDescriptor) {
+    self.path = path
+    self.fileSystem = fileSystem
+    self.file = file
+  }
+
+  /// `.NAME.recsh-journal` in the data file's folder.
+  public static func path(forDataFile dataPath: String) -> String {
+    let slash = dataPath.lastIndex(of: "/")
+    let folder = slash.map { String(dataPath[...$0]) } ?? ""
+    let name = slash.map { String(dataPath[dataPath.index(after: $0)...]) } ?? dataPath
+    return folder + "." + name + ".recsh-journal"
+  }
+
+  // MARK: Writing
+
+  func append(_ entry: JournalEntry, isStep: Bool = true) {
+    guard failure == nil else { return }
+    buffer += JournalFraming.record(sequence: sequence, payload: entry.payload)
+    sequence += 1
+    if isStep { unsyncedSteps += 1 }
+    if buffer.count >= Self.bufferLimit { write() }
+  }
+
+  /// Puts the buffer in the file: after this, a killed process loses nothing.
+  public func write() {
+    guard failure == nil, !buffer.isEmpty else { return }
+    do throws(SystemCallError) {
+      try writeAll(buffer)
+      buffer.removeAll(keepingCapacity: true)
+    } catch {
+      failure = error
+    }
+  }
+
+  /// Writes and flushes to the disk: after this, a power cut loses nothing.
+  public func sync() {
+    write()
+    guard failure == nil, unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else { return }
+    do throws(SystemCallError) {
+      try fileSystem.fsync(file)
+      unsyncedSteps = 0
+      lastSync = Self.now()
+    } catch {
+      failure = error
+    }
+  }
+
+  /// Writes, and syncs when a second or 1,000 steps have passed since the last sync (scripts).
+  public func writeBatched() {
+    write()
+    if unsyncedSteps >= Self.syncSteps || (unsyncedSteps > 0 && Self.now() - lastSync >= Self.syncInterval) {
+      sync()
+    }
+  }
+
+  /// The warning to show once after a write failed.
+  public func takeFailureReport() -> String? {
+    guard let failure, !reportedFailure else { return nil }
+    reportedFailure = true
+    return
+      "cannot write the journal \"\(path)\": \(failure.summary); crash recovery is off until the next save"
+  }
+
+  private func writeAll(_ bytes: [UInt8]) throws(SystemCallError) {
+    let result = bytes.withUnsafeBytes { raw in
+      Result { () throws(SystemCallError) in
+        var offset = 0
+        while offset < raw.count {
+          let written = try fileSystem.write(file, from: UnsafeRawBufferPointer(rebasing: raw[offset...]))
+          guard written > 0 else { throw SystemCallError(.write, code: EIO, path: path) }
+          offset += written
+        }
+      }
+    }
+    try result.get()
+  }
+
+  // MARK: Life cycle
+
+  /// Empties the journal and starts it again for `base` (after a clean save,
+  /// or a new journal). In place, so the lock stays.
+  func reset(base: String?, kind: String) throws(SystemCallError) {
+    buffer.removeAll()
+    try fileSystem.ftruncate(file, length: 0)
+    sequence = 0
+    replayUndoable = 0
+    replayRedoable = 0
+    buffer = JournalFraming.magic
+    append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
+    failure = nil
+    reportedFailure = false
+    try writeAll(buffer)
+    buffer.removeAll(keepingCapacity: true)
+    try fileSystem.fsync(file)
+    lastSync = Self.now()
+    unsyncedSteps = 0
+  }
+
+  /// Continues a recovered journal: cuts a torn tail, appends after the last good record.
+  func resume(validLength: Int, records: Int) throws(SystemCallError) {
+    try fileSystem.ftruncate(file, length: Int64(validLength))
+    sequence = UInt64(records)
+  }
+
+  /// A normal exit: the journal goes (removed before its lock is released).
+  public func remove() {
+    try? fileSystem.unlink(path)
+    try? fileSystem.close(file)
+  }
+
+  /// Leaves the journal in place (a crash-like end, or handing over): only closes it.
+  public func abandon() {
+    write()
+    try? fileSystem.close(file)
+  }
+
+  static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  static func wallClock() -> Double { Double(time(nil)) }
+}

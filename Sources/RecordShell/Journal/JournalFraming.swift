@@ -1,0 +1,106 @@
+/// The journal's bytes: a magic line, then records, each
+///
+///     length (UInt32 LE) · checksum (UInt32 LE, CRC-32 of sequence + payload)
+///     · sequence (UInt64 LE) · payload (`length` bytes of compact JSON)
+///
+/// Sequence numbers count from 0 (the header) without gaps, so a record that
+/// is whole but misplaced is caught too.
+enum JournalFraming {
+  static let magic = Array("RECSH-JOURNAL 1\n".utf8)
+  static let recordHeaderSize = 16
+
+  static func record(sequence: UInt64, payload: [UInt8]) -> [UInt8] {
+    var sequenceBytes = [UInt8](repeating: 0, count: 8)
+    for index in 0..<8 { sequenceBytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
+    let crc = CRC32.checksum(payload, startingWith: CRC32.checksum(sequenceBytes))
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(recordHeaderSize + payload.count)
+    appendLittleEndian(UInt32(payload.count), to: &bytes)
+    appendLittleEndian(crc, to: &bytes)
+    bytes += sequenceBytes
+    bytes += payload
+    return bytes
+  }
+
+  private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+    for index in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+  }
+
+  /// The records of a journal file, in order.
+  struct Contents: Equatable {
+    var payloads: [[UInt8]]
+    /// Where the last good record ends: appending resumes here.
+    var validLength: Int
+    /// Why bytes after `validLength` were dropped (a torn last record), if any.
+    var tornTail: String?
+  }
+
+  /// Reads every whole record. A damaged or incomplete LAST record is a torn
+  /// write (a crash mid-append) and is dropped with a note; damage followed by
+  /// more records is refused, never silently truncated.
+  static func read(_ bytes: [UInt8]) throws(JournalError) -> Contents {
+    guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
+      if bytes.count < magic.count, bytes == Array(magic[0..<bytes.count]) {
+        return Contents(payloads: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")
+      }
+      throw .notAJournal
+    }
+    var offset = magic.count
+    var payloads: [[UInt8]] = []
+    while offset < bytes.count {
+      let remaining = bytes.count - offset
+      guard remaining >= recordHeaderSize else {
+        return Contents(
+          payloads: payloads, validLength: offset, tornTail: "an incomplete record of \(remaining) bytes")
+      }
+      let length = Int(littleEndian32(bytes, offset))
+      let checksum = littleEndian32(bytes, offset + 4)
+      let end = offset + recordHeaderSize + length
+      guard end <= bytes.count else {
+        return Contents(payloads: payloads, validLength: offset, tornTail: "an incomplete last record")
+      }
+      let sequenceBytes = Array(bytes[(offset + 8)..<(offset + 16)])
+      let payload = Array(bytes[(offset + 16)..<end])
+      let expected = CRC32.checksum(payload, startingWith: CRC32.checksum(sequenceBytes))
+      var sequence: UInt64 = 0
+      for (index, byte) in sequenceBytes.enumerated() { sequence |= UInt64(byte) << (8 * index) }
+      guard checksum == expected, sequence == UInt64(payloads.count) else {
+        if end == bytes.count {
+          return Contents(payloads: payloads, validLength: offset, tornTail: "a damaged last record")
+        }
+        throw .damaged(record: payloads.count, offset: offset)
+      }
+      payloads.append(payload)
+      offset = end
+    }
+    return Contents(payloads: payloads, validLength: offset, tornTail: nil)
+  }
+
+  private static func littleEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+    (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+  }
+}
+
+/// Why a journal cannot be used.
+public enum JournalError: Error, Equatable, Sendable {
+  case notAJournal
+  /// Record `record` (0 = the header) at byte `offset` is damaged and more follow.
+  case damaged(record: Int, offset: Int)
+  case badEntry(record: Int, reason: String)
+  case baseMismatch
+  case replayFailed(record: Int, reason: String)
+}
+
+extension JournalError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .notAJournal: "the journal file is not a recsh journal"
+    case .damaged(let record, let offset):
+      "the journal is damaged at record \(record) (byte \(offset)) with records after it; it was not applied"
+    case .badEntry(let record, let reason): "journal record \(record) cannot be read: \(reason)"
+    case .baseMismatch:
+      "the journal was written for another version of the file (it was changed since); it was not applied"
+    case .replayFailed(let record, let reason): "journal record \(record) does not apply: \(reason)"
+    }
+  }
+}
