@@ -30,6 +30,7 @@ enum Shell {
     }
     guard let opened else { return 3 }
     let session = opened.session
+    BrokenPipe.journal = session.journal
     for warning in opened.warnings {
       sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
     }

@@ -27,14 +27,15 @@ struct StandardStreams {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Writes everything, going on after short writes. A closed pipe kills the
-  /// process with SIGPIPE (left at its default), which ends it quietly.
+  /// Writes everything, going on after short writes. A reader that went away
+  /// (EPIPE; SIGPIPE is ignored) ends recsh quietly: see `BrokenPipe`.
   static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
         let written = write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
         if written < 0 && errno == EINTR { continue }
+        if written < 0 && errno == EPIPE { BrokenPipe.exitQuietly() }
         if written <= 0 { return }
         offset += written
       }
@@ -62,5 +63,21 @@ struct StandardStreams {
     case 0..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
     default: false
     }
+  }
+}
+
+/// What a closed output pipe (`recsh … | head -1`) does: end quietly, the data
+/// file untouched. The journal is kept when it holds changes (as after a
+/// hang-up, they can be recovered) and removed when it holds none.
+enum BrokenPipe {
+  /// The session's journal; the one global the exit path needs, set once the file is open.
+  nonisolated(unsafe) static var journal: Journal?
+
+  static func exitQuietly() -> Never {
+    if let journal {
+      journal.write()
+      if journal.holdsChanges { journal.abandon() } else { journal.remove() }
+    }
+    _exit(0)
   }
 }

@@ -2,6 +2,7 @@ import Glibc
 import RecordKit
 import RecordShell
 
+signal(SIGPIPE, SIG_IGN)
 let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()))

@@ -32,6 +32,8 @@ enum JournalOpening {
   case ready(Journal)
   /// A dead session's journal with steps; the caller decides.
   case leftover(Journal, LeftoverJournal)
+  /// A journal that cannot be read (damage in the middle): never reset silently.
+  case damaged(Journal, bytes: [UInt8], JournalError)
   /// It cannot be created (a read-only folder, say): crash recovery is off.
   case unavailable(SystemCallError)
 }
@@ -78,13 +80,15 @@ extension Journal {
       let journal = Journal(path: path, fileSystem: fileSystem, file: file)
       do throws(SystemCallError) {
         let bytes = try readAll(file, fileSystem: fileSystem)
-        if let leftover = leftover(bytes, modificationTime: Double(opened.modificationTime) / 1e9),
-          leftover.stepCount > 0
-        {
+        switch classify(bytes, modificationTime: Double(opened.modificationTime) / 1e9) {
+        case .success(let leftover?) where leftover.stepCount > 0:
           return .leftover(journal, leftover)
+        case .failure(let error):
+          return .damaged(journal, bytes: bytes, error)
+        case .success:
+          try journal.reset(base: base, kind: kind)
+          return .ready(journal)
         }
-        try journal.reset(base: base, kind: kind)
-        return .ready(journal)
       } catch {
         try? fileSystem.close(file)
         return .unavailable(error)
@@ -93,21 +97,28 @@ extension Journal {
     return .unavailable(SystemCallError(.open, code: EAGAIN, path: path))
   }
 
-  /// The journal's records, if it is one; a damaged one is reported as a
-  /// leftover with no steps replayable beyond the damage (the caller refuses it).
-  static func leftover(_ bytes: [UInt8], modificationTime: Double) -> LeftoverJournal? {
-    guard !bytes.isEmpty, let contents = try? JournalFraming.read(bytes) else { return nil }
+  /// The journal's records; `nil` when it holds nothing (empty, or a header cut short).
+  /// Damage in the middle, or a whole record that is not an entry, throws.
+  static func leftover(_ bytes: [UInt8], modificationTime: Double) throws(JournalError) -> LeftoverJournal? {
+    guard !bytes.isEmpty else { return nil }
+    let contents = try JournalFraming.read(bytes)
     var entries: [JournalEntry] = []
     for (index, payload) in contents.payloads.enumerated() {
-      guard let entry = try? JournalEntry(payload: payload, record: index) else { break }
-      entries.append(entry)
+      entries.append(try JournalEntry(payload: payload, record: index))
     }
-    guard case .header(let base, let pid, let time, _)? = entries.first else { return nil }
+    guard let first = entries.first else { return nil }
+    guard case .header(let base, let pid, let time, _) = first else {
+      throw .badEntry(record: 0, reason: "the first record is not a header")
+    }
     return LeftoverJournal(
       bytes: bytes, entries: Array(entries.dropFirst()), validLength: contents.validLength,
       recordCount: contents.payloads.count,
       tornTail: contents.tornTail, base: base, pid: pid, startTime: time, modificationTime: modificationTime,
       writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid())
+  }
+
+  private static func classify(_ bytes: [UInt8], modificationTime: Double) -> Result<LeftoverJournal?, JournalError> {
+    Result { () throws(JournalError) in try leftover(bytes, modificationTime: modificationTime) }
   }
 
   static func headerPID(_ bytes: [UInt8]) -> Int32? {

@@ -50,6 +50,9 @@ public final class Journal {
     return folder + "." + name + ".recsh-journal"
   }
 
+  /// Whether anything beyond the header was recorded since the journal was (re)started.
+  public var holdsChanges: Bool { sequence > 1 }
+
   // MARK: Writing
 
   func append(_ entry: JournalEntry, isStep: Bool = true) {

@@ -57,6 +57,9 @@ enum JournalFraming {
       let checksum = littleEndian32(bytes, offset + 4)
       let end = offset + recordHeaderSize + length
       guard end <= bytes.count else {
+        if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
+          throw .damaged(record: payloads.count, offset: offset, nextGood: next)
+        }
         return Contents(payloads: payloads, validLength: offset, tornTail: "an incomplete last record")
       }
       let sequenceBytes = Array(bytes[(offset + 8)..<(offset + 16)])
@@ -65,15 +68,36 @@ enum JournalFraming {
       var sequence: UInt64 = 0
       for (index, byte) in sequenceBytes.enumerated() { sequence |= UInt64(byte) << (8 * index) }
       guard checksum == expected, sequence == UInt64(payloads.count) else {
-        if end == bytes.count {
-          return Contents(payloads: payloads, validLength: offset, tornTail: "a damaged last record")
+        // Damage with a good record after it is damage in the middle: refused,
+        // never truncated. Without one, it is the tail a crash tore.
+        if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
+          throw .damaged(record: payloads.count, offset: offset, nextGood: next)
         }
-        throw .damaged(record: payloads.count, offset: offset)
+        return Contents(payloads: payloads, validLength: offset, tornTail: "a damaged last record")
       }
       payloads.append(payload)
       offset = end
     }
     return Contents(payloads: payloads, validLength: offset, tornTail: nil)
+  }
+
+  /// The offset of a whole, valid record numbered `sequence` after `offset`,
+  /// searched byte by byte (a damaged length hides where it starts).
+  static func nextRecord(after offset: Int, sequence: UInt64, in bytes: [UInt8]) -> Int? {
+    var candidate = offset + 1
+    while candidate + recordHeaderSize <= bytes.count {
+      defer { candidate += 1 }
+      var found: UInt64 = 0
+      for index in 0..<8 { found |= UInt64(bytes[candidate + 8 + index]) << (8 * index) }
+      guard found == sequence else { continue }
+      let length = Int(littleEndian32(bytes, candidate))
+      let end = candidate + recordHeaderSize + length
+      guard end <= bytes.count else { continue }
+      let payload = Array(bytes[(candidate + 16)..<end])
+      let crc = CRC32.checksum(payload, startingWith: CRC32.checksum(Array(bytes[(candidate + 8)..<(candidate + 16)])))
+      if crc == littleEndian32(bytes, candidate + 4) { return candidate }
+    }
+    return nil
   }
 
   private static func littleEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
@@ -82,10 +106,11 @@ enum JournalFraming {
 }
 
 /// Why a journal cannot be used.
-public enum JournalError: Error, Equatable, Sendable {
+public enum JournalError: Error, Equatable, Sendable, Hashable {
   case notAJournal
-  /// Record `record` (0 = the header) at byte `offset` is damaged and more follow.
-  case damaged(record: Int, offset: Int)
+  /// Record `record` (0 = the header) at byte `offset` is damaged, and a good
+  /// record follows at `nextGood`.
+  case damaged(record: Int, offset: Int, nextGood: Int)
   case badEntry(record: Int, reason: String)
   case baseMismatch
   case replayFailed(record: Int, reason: String)
@@ -95,8 +120,9 @@ extension JournalError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .notAJournal: "the journal file is not a recsh journal"
-    case .damaged(let record, let offset):
-      "the journal is damaged at record \(record) (byte \(offset)) with records after it; it was not applied"
+    case .damaged(let record, let offset, let next):
+      "the journal is damaged at record \(record) (byte \(offset)), with good records after it (byte \(next)); "
+        + "it was not applied"
     case .badEntry(let record, let reason): "journal record \(record) cannot be read: \(reason)"
     case .baseMismatch:
       "the journal was written for another version of the file (it was changed since); it was not applied"

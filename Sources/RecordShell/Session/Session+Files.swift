@@ -22,7 +22,7 @@ extension Session {
       if target != filePath {
         switch try Journal.open(forDataFile: target, base: nil, kind: Root.kind, fileSystem: fileSystem) {
         case .ready(let journal): newJournal = journal
-        case .leftover(let journal, _):
+        case .leftover(let journal, _), .damaged(let journal, _, _):
           journal.abandon()
           throw SessionError.journalPending(path: target)
         case .unavailable(let error):

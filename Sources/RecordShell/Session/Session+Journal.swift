@@ -28,6 +28,12 @@ extension Session {
       return [
         "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
       ]
+    case .damaged(let journal, let bytes, let error):
+      guard recovery == .discard else {
+        journal.abandon()
+        throw .journal(error)
+      }
+      return try discard(journal, bytes: bytes, changes: nil, base: base)
     case .leftover(let journal, let leftover):
       switch recovery {
       case .refuse:
@@ -51,6 +57,23 @@ extension Session {
         return try recover(leftover, journal: journal, base: base)
       }
     }
+  }
+
+  /// `--discard-journal`: the journal's bytes go to a backup file beside it, then it starts clean.
+  private mutating func discard(_ journal: Journal, bytes: [UInt8], changes: Int?, base: String?)
+    throws(SessionError) -> [String]
+  {
+    let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
+    do {
+      try AtomicFile.save(bytes: bytes, to: backup, using: fileSystem)
+      try journal.reset(base: base, kind: Root.kind)
+    } catch {
+      journal.abandon()
+      throw .storage(.failed(.save, path: backup, cause: (error as? StorageError)?.cause ?? error.systemCallError))
+    }
+    self.journal = journal
+    let what = changes.map { "its \($0) change\($0 == 1 ? "" : "s") were not applied" } ?? "it was not applied"
+    return ["set the journal aside as \"\(backup)\"; \(what)"]
   }
 
   private mutating func recover(_ leftover: LeftoverJournal, journal: Journal, base: String?)
