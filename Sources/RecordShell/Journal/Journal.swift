@@ -156,6 +156,13 @@ public final class Journal {
     try? fileSystem.close(file)
   }
 
+  /// For tests: end as a killed process would — the unwritten buffer is lost,
+  /// the file stays, the lock goes with the descriptor.
+  func simulateKill() {
+    buffer.removeAll()
+    try? fileSystem.close(file)
+  }
+
   static func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -193,6 +193,12 @@ extension Session {
     journal?.takeFailureReport()
   }
 
+  /// For tests: the session dies as a killed process would.
+  mutating func simulateKill() {
+    journal?.simulateKill()
+    journal = nil
+  }
+
   /// A normal exit: the journal is removed.
   public mutating func close() {
     journal?.write()

@@ -31,6 +31,12 @@ final class FaultInjectingFileSystem: FileSystem {
   /// handling of short reads and writes.
   var maximumTransfer: Int?
   private(set) var calls: [Call] = []
+  /// Opens of paths ending in this name fail with the code (a read-only folder, say).
+  private var failingOpens: (suffix: String, code: Int32)?
+
+  func failOpens(of suffix: String, code: Int32) {
+    failingOpens = (suffix, code)
+  }
 
   init(wrapping base: any FileSystem = PosixFileSystem(), fault: Fault? = nil) {
     self.base = base
@@ -57,6 +63,9 @@ final class FaultInjectingFileSystem: FileSystem {
   private func limited(_ count: Int) -> Int { min(count, maximumTransfer ?? count) }
 
   func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor {
+    if let failingOpens, path.hasSuffix(failingOpens.suffix) {
+      throw SystemCallError(.open, code: failingOpens.code, path: path)
+    }
     try enter(.open, path)
     return try base.open(path, flags: flags, mode: mode)
   }
