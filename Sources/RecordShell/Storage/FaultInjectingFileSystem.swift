@@ -31,6 +31,9 @@ final class FaultInjectingFileSystem: FileSystem {
   /// handling of short reads and writes.
   var maximumTransfer: Int?
   private(set) var calls: [Call] = []
+  /// Each file's size at its last successful `fsync`: what a power cut would leave
+  /// of a file that is only appended to (the journal).
+  private(set) var syncedLengths: [String: Int64] = [:]
   /// Opens of paths ending in this name fail with the code (a read-only folder, say).
   private var failingOpens: (suffix: String, code: Int32)?
 
@@ -90,6 +93,7 @@ final class FaultInjectingFileSystem: FileSystem {
   func fsync(_ file: FileDescriptor) throws(SystemCallError) {
     try enter(.fsync, file.path)
     try base.fsync(file)
+    if let status = try? base.fstat(file) { syncedLengths[file.path] = status.size }
   }
 
   func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError) {

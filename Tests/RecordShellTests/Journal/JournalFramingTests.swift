@@ -66,13 +66,17 @@ import Testing
     bytes += JournalFraming.record(sequence: 0, payload: Array("a".utf8))
     bytes += JournalFraming.record(sequence: 2, payload: Array("b".utf8))
     bytes += JournalFraming.record(sequence: 2, payload: Array("c".utf8))
-    #expect(throws: JournalError.damaged(record: 1, offset: 33, nextGood: 50)) { try JournalFraming.read(bytes) }
+    #expect(throws: JournalError.damaged(record: 1, offset: 33, nextGood: 50)) {
+      try JournalFraming.read(bytes)
+    }
   }
 
   @Test func anEmptyFileOrAHeaderCutShortHoldsNothing() throws {
     #expect(try JournalFraming.read([]).payloads.isEmpty)
     #expect(try JournalFraming.read(Array(JournalFraming.magic.prefix(5))).payloads.isEmpty)
-    #expect(throws: JournalError.notAJournal) { try JournalFraming.read(Array("hello world, not a journal".utf8)) }
+    #expect(throws: JournalError.notAJournal) {
+      try JournalFraming.read(Array("hello world, not a journal".utf8))
+    }
   }
 
   @Test func crc32MatchesTheStandardCheckValue() {

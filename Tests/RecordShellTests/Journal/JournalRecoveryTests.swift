@@ -25,7 +25,10 @@ import Testing
 
     """.utf8)
 
-  static func open(_ folder: TestDirectory, recovery: RecoveryChoice = .refuse, fileSystem: any FileSystem = PosixFileSystem())
+  static func open(
+    _ folder: TestDirectory, recovery: RecoveryChoice = .refuse,
+    fileSystem: any FileSystem = PosixFileSystem()
+  )
     throws -> TaskSession
   {
     try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery).session
@@ -85,7 +88,9 @@ import Testing
       let journal = try folder.read(".t.json.recsh-journal")
       var fresh = try Self.open(folder, recovery: .discard)
       #expect(fresh.document.records == (try RecordFile<TaskRecord>.decode(Self.start)).document.records)
-      let backups = try folder.entries().filter { $0.hasPrefix(".t.json.recsh-journal.") && $0.hasSuffix(".bak") }
+      let backups = try folder.entries().filter {
+        $0.hasPrefix(".t.json.recsh-journal.") && $0.hasSuffix(".bak")
+      }
       #expect(backups.count == 1)
       #expect(try folder.read(backups[0]) == journal)
       fresh.close()
@@ -96,7 +101,8 @@ import Testing
     try TestDirectory.with { folder in
       try folder.write("t.json", Self.start)
       var session = try Self.open(folder)
-      try Self.run(&session, ["begin outer", "use a1", "set title A", "begin inner", "use b2", "set title B"])
+      try Self.run(
+        &session, ["begin outer", "use a1", "set title A", "begin inner", "use b2", "set title B"])
       session.writeJournal()
       session.simulateKill()
       var recovered = try Self.open(folder, recovery: .recover)
@@ -125,7 +131,8 @@ import Testing
     try TestDirectory.with { folder in
       try folder.write("t.json", Self.start)
       var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title x", "set title y", "save", "undo", "undo", "redo", "new title z"])
+      try Self.run(
+        &session, ["use a1", "set title x", "set title y", "save", "undo", "undo", "redo", "new title z"])
       session.writeJournal()
       let expected = session.document.records
       session.simulateKill()
@@ -162,7 +169,9 @@ import Testing
       try folder.write(".t.json.recsh-journal", Array(journal.dropLast(3)), mode: 0o600)
       let opened = try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
       #expect(opened.session.document.records == acknowledged)
-      #expect(opened.warnings.contains { $0.contains("dropped a damaged last record") || $0.contains("incomplete") })
+      #expect(
+        opened.warnings.contains { $0.contains("dropped a damaged last record") || $0.contains("incomplete") }
+      )
       var session2 = opened.session
       session2.close()
     }
