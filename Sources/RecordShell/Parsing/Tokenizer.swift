@@ -28,13 +28,10 @@ public enum Tokenizer {
   /// Splits `line` into commands. `line` may hold line feeds, from the continuation
   /// lines of an open quote or list, or from `-c` text.
   public static func tokenize(_ line: String) throws(TokenizerError) -> [TokenizedCommand] {
-    let result = line.utf8.withContiguousStorageIfAvailable { bytes in
+    var line = line
+    return try line.withUTF8 { bytes in
       Result { () throws(TokenizerError) in try scan(bytes) }
-    }
-    if let result { return try result.get() }
-    return try Array(line.utf8).withUnsafeBufferPointer { (bytes) throws(TokenizerError) in
-      try scan(bytes)
-    }
+    }.get()
   }
 
   /// Splits UTF-8 bytes (a line of a script file, say) into commands; bytes that are not
