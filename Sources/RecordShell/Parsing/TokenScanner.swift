@@ -155,7 +155,8 @@ struct TokenScanner {
     index += 1
     if index < bytes.count {
       switch bytes[index] {
-      case ASCII.space, ASCII.tab, ASCII.carriageReturn, ASCII.lineFeed, ASCII.semicolon, ASCII.closeBracket: break
+      case ASCII.space, ASCII.tab, ASCII.carriageReturn, ASCII.lineFeed, ASCII.semicolon, ASCII.closeBracket:
+        break
       case ASCII.comma where !lists.isEmpty: break
       default: throw error(.unexpectedAfterList(scalar(at: index)), at: position)
       }
@@ -226,7 +227,8 @@ struct TokenScanner {
   @inline(__always)
   static func isWordByte(_ byte: UInt8, inList: Bool) -> Bool {
     switch byte {
-    case 0x00...0x20, ASCII.doubleQuote, ASCII.singleQuote, ASCII.semicolon, ASCII.openBracket, ASCII.closeBracket, 0x7F:
+    case 0x00...0x20, ASCII.doubleQuote, ASCII.singleQuote, ASCII.semicolon, ASCII.openBracket,
+      ASCII.closeBracket, 0x7F:
       false
     case ASCII.comma:
       !inList

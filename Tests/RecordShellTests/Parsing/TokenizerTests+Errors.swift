@@ -15,7 +15,9 @@ extension TokenizerTests {
 
   static func error(ofBytes input: [UInt8]) -> TokenizerError? {
     do {
-      _ = try input.withUnsafeBufferPointer { (bytes) throws(TokenizerError) in try Tokenizer.tokenize(utf8: bytes) }
+      _ = try input.withUnsafeBufferPointer { (bytes) throws(TokenizerError) in
+        try Tokenizer.tokenize(utf8: bytes)
+      }
       return nil
     } catch {
       return error
@@ -74,14 +76,15 @@ extension TokenizerTests {
     #expect(Self.error(of: input)?.description == message)
   }
 
-  @Test(arguments: [
-    ([0x61, 0x20, 0xFF], "column 3: invalid UTF-8 at byte offset 2"),
-    (Array("café ".utf8) + [0xC3], "column 6: invalid UTF-8 at byte offset 6"),
-    (Array("a\n".utf8) + [0xED, 0xA0, 0x80], "line 2, column 1: invalid UTF-8 at byte offset 2"),
-    (Array("\"é".utf8) + [0x80], "column 3: invalid UTF-8 at byte offset 3"),
-    ([0xC0, 0xAF], "column 1: invalid UTF-8 at byte offset 0"),
-    (Array("]".utf8) + [0xF5], "column 2: invalid UTF-8 at byte offset 1"),
-  ] as [([UInt8], String)])
+  @Test(
+    arguments: [
+      ([0x61, 0x20, 0xFF], "column 3: invalid UTF-8 at byte offset 2"),
+      (Array("café ".utf8) + [0xC3], "column 6: invalid UTF-8 at byte offset 6"),
+      (Array("a\n".utf8) + [0xED, 0xA0, 0x80], "line 2, column 1: invalid UTF-8 at byte offset 2"),
+      (Array("\"é".utf8) + [0x80], "column 3: invalid UTF-8 at byte offset 3"),
+      ([0xC0, 0xAF], "column 1: invalid UTF-8 at byte offset 0"),
+      (Array("]".utf8) + [0xF5], "column 2: invalid UTF-8 at byte offset 1"),
+    ] as [([UInt8], String)])
   func bytesThatAreNotUTF8AreRefusedBeforeAnythingElse(input: [UInt8], message: String) {
     #expect(Self.error(ofBytes: input)?.description == message)
   }

@@ -30,8 +30,10 @@ extension TokenizerTests {
         useRawBytes
         ? (0..<Int(generator.next() % 24)).map { _ in Self.randomByte(using: &generator) }
         : Array(
-          (0..<Int(generator.next() % 12)).map { _ in Self.pieces[Int(generator.next() % UInt64(Self.pieces.count))] }
-            .joined().utf8)
+          (0..<Int(generator.next() % 12)).map { _ in
+            Self.pieces[Int(generator.next() % UInt64(Self.pieces.count))]
+          }
+          .joined().utf8)
       switch Self.checkRandom(bytes) {
       case .accepted: accepted += 1
       case .refused: break
@@ -47,7 +49,8 @@ extension TokenizerTests {
   private static func randomByte(using generator: inout SplitMix64) -> UInt8 {
     let special = Array("\"'[],;#\\ \n{}u".utf8)
     let roll = generator.next()
-    return roll % 3 == 0 ? UInt8(truncatingIfNeeded: roll >> 8) : special[Int((roll >> 8) % UInt64(special.count))]
+    return roll % 3 == 0
+      ? UInt8(truncatingIfNeeded: roll >> 8) : special[Int((roll >> 8) % UInt64(special.count))]
   }
 
   /// How a random line went.
@@ -74,7 +77,9 @@ extension TokenizerTests {
       } else if text == nil {
         return .wrong("invalid UTF-8 not reported first: \(error)")
       }
-      if !isInside(line: error.line, column: error.column) { return .wrong("error outside the input: \(error)") }
+      if !isInside(line: error.line, column: error.column) {
+        return .wrong("error outside the input: \(error)")
+      }
       if let text, (try? Tokenizer.tokenize(text)) != nil { return .wrong("the String form is accepted") }
       return .refused
     case .success(let commands):
@@ -85,7 +90,9 @@ extension TokenizerTests {
       }
       let values = commands.map { $0.tokens.map(\.value) }
       let written = values.map { $0.map(Self.written).joined(separator: " ") }.joined(separator: "; ")
-      guard (try? Self.values(of: written)) == values else { return .wrong("written as \(written), read back differently") }
+      guard (try? Self.values(of: written)) == values else {
+        return .wrong("written as \(written), read back differently")
+      }
       if Tokenizer.needsContinuation(text) { return .wrong("accepted, yet said to need more") }
       return .accepted
     }
@@ -96,7 +103,8 @@ extension TokenizerTests {
     switch value {
     case .word(let text): text
     case .quoted(let text):
-      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        + "\""
     case .list(let items): "[" + items.map(written).joined(separator: ", ") + "]"
     }
   }

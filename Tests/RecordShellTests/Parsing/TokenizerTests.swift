@@ -86,13 +86,16 @@ import Testing
   }
 
   @Test(arguments: [
-    Accepted("set tags [a, \"b c\", d]", .word("set"), .word("tags"), .list([.word("a"), .quoted("b c"), .word("d")])),
+    Accepted(
+      "set tags [a, \"b c\", d]", .word("set"), .word("tags"),
+      .list([.word("a"), .quoted("b c"), .word("d")])),
     Accepted("[a,b,c]", .list([.word("a"), .word("b"), .word("c")])),
     Accepted("[ a , b ]", .list([.word("a"), .word("b")])),
     Accepted("[]", .list([])),
     Accepted("[ \t ]", .list([])),
     Accepted("[[]]", .list([.list([])])),
-    Accepted("[1, [2, [3]], 'x,y']", .list([.word("1"), .list([.word("2"), .list([.word("3")])]), .quoted("x,y")])),
+    Accepted(
+      "[1, [2, [3]], 'x,y']", .list([.word("1"), .list([.word("2"), .list([.word("3")])]), .quoted("x,y")])),
     Accepted("[\"]\", '[', \";\"]", .list([.quoted("]"), .quoted("["), .quoted(";")])),
     Accepted("[a,\n b,\n c]", .list([.word("a"), .word("b"), .word("c")])),
     Accepted("[a, # first\n b]", .list([.word("a"), .word("b")])),
@@ -111,9 +114,13 @@ import Testing
     Accepted("a ;; ; b;", commands: [[.word("a")], [.word("b")]]),
     Accepted("a\nb", commands: [[.word("a")], [.word("b")]]),
     Accepted("a\r\nb\r\n", commands: [[.word("a")], [.word("b")]]),
-    Accepted(#"set title "a; b"; list"#, commands: [[.word("set"), .word("title"), .quoted("a; b")], [.word("list")]]),
-    Accepted("set title 'x;y';undo", commands: [[.word("set"), .word("title"), .quoted("x;y")], [.word("undo")]]),
-    Accepted("set tags [a];list", commands: [[.word("set"), .word("tags"), .list([.word("a")])], [.word("list")]]),
+    Accepted(
+      #"set title "a; b"; list"#,
+      commands: [[.word("set"), .word("title"), .quoted("a; b")], [.word("list")]]),
+    Accepted(
+      "set title 'x;y';undo", commands: [[.word("set"), .word("title"), .quoted("x;y")], [.word("undo")]]),
+    Accepted(
+      "set tags [a];list", commands: [[.word("set"), .word("tags"), .list([.word("a")])], [.word("list")]]),
   ])
   func semicolonsAndLineFeedsSeparateCommandsOutsideQuotes(_ line: Accepted) throws {
     #expect(try Self.values(of: line.input) == line.commands)
@@ -189,10 +196,13 @@ import Testing
   @Test func aContinuedLineJoinedWithALineFeedTokenizes() throws {
     let first = "set detail \"one"
     #expect(Tokenizer.needsContinuation(first))
-    #expect(try Self.values(of: first + "\n" + "two\"") == [[.word("set"), .word("detail"), .quoted("one\ntwo")]])
+    #expect(
+      try Self.values(of: first + "\n" + "two\"") == [[.word("set"), .word("detail"), .quoted("one\ntwo")]])
   }
 
-  @Test(arguments: ["use k3x9p2aa", "set title \"Buy milk\"; list", "set tags [a, 'b c']\n#x\nshow", "café 日本 😀"])
+  @Test(arguments: [
+    "use k3x9p2aa", "set title \"Buy milk\"; list", "set tags [a, 'b c']\n#x\nshow", "café 日本 😀",
+  ])
   func bytesTokenizeLikeTheString(_ input: String) throws {
     let fromBytes = try Array(input.utf8).withUnsafeBufferPointer { (bytes) throws(TokenizerError) in
       try Tokenizer.tokenize(utf8: bytes)
