@@ -14,7 +14,7 @@
 ///   `list FIELD=VALUE` usable with values that hold spaces.
 /// - **Lists** are `[a, "b c", d]`: commas between elements, whitespace and line breaks
 ///   optional around them, `[]` empty, no trailing comma. Lists nest (for custom fields
-///   that hold JSON arrays) up to `TokenScanner.maxListDepth` levels. A list cannot be
+///   that hold JSON arrays) up to 32 levels (`TokenScanner.maxListDepth`). A list cannot be
 ///   glued to a word (`a[b]`) or have text glued after it (`[a]b`).
 /// - **`;` and line feeds** separate commands, except inside quotes and lists (a `;` in
 ///   a list is an error); blank commands are dropped.
