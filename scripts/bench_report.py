@@ -5,8 +5,9 @@
   bench_report.py report RESULTS   print the table and the goals from scripts/bench's results
 
 RESULTS has one tab-separated line per run:
-  workload tool records bytes start end elapsed maxrss_kib extra
-(start/end from bash's EPOCHREALTIME; extra is recsh-bench's own `key=value` line),
+  workload tool records bytes start end elapsed maxrss_kib user sys extra
+(start/end from bash's EPOCHREALTIME, the rest from /usr/bin/time; extra is
+recsh-bench's own `key=value` line, or -),
 and one line per goal:
   goal workload records speedup|memory tool target
 """
@@ -34,7 +35,7 @@ def parse(path):
                 group = groups.setdefault((workload, int(records)), new_group(0))
                 group["goals"].append((kind, tool, float(target)))
                 continue
-            workload, tool, records, size, start, end, _elapsed, maxrss, extra = fields
+            workload, tool, records, size, start, end, _elapsed, maxrss, user, sys_, extra = fields
             group = groups.setdefault((workload, int(records)), new_group(int(size)))
             group["bytes"] = int(size)
             phases = {}
@@ -46,7 +47,8 @@ def parse(path):
                     except ValueError:
                         pass
             group["tools"].setdefault(tool, []).append(
-                {"seconds": float(end) - float(start), "rss": int(maxrss) * 1024, "phases": phases})
+                {"seconds": float(end) - float(start), "cpu": float(user) + float(sys_),
+                 "rss": int(maxrss) * 1024, "phases": phases})
     return groups
 
 
@@ -62,6 +64,7 @@ def summarize(group):
             "median": statistics.median(seconds),
             "min": min(seconds),
             "max": max(seconds),
+            "cpu": statistics.median(run["cpu"] for run in runs),
             "rss": max(run["rss"] for run in runs),
             "runs": runs,
         }
@@ -78,13 +81,14 @@ def report(path):
         print()
         print(f"{workload}: {records:,} records, {size / MB:.1f} MB, "
               f"{len(next(iter(rows.values()))['runs'])} runs each (median; min-max)")
-        header = f"  {'tool':<8} {'seconds':>8} {'min-max':>13} {'MB/s':>7} {'peak RSS MB':>12} {'RSS/file':>9} {'time/recsh':>11}"
-        print(header)
+        print(f"  {'tool':<8} {'wall s':>7} {'min-max':>13} {'MB/s':>6} {'time/recsh':>10} "
+              f"{'cpu s':>6} {'cpu/recsh':>9} {'peak RSS MB':>11} {'RSS/file':>8}")
         for tool, row in rows.items():
             ratio = f"{row['median'] / base['median']:.2f}x" if base else "-"
-            print(f"  {tool:<8} {row['median']:>8.3f} {row['min']:>6.3f}-{row['max']:<6.3f} "
-                  f"{size / MB / row['median']:>7.1f} {row['rss'] / MB:>12.1f} "
-                  f"{row['rss'] / size:>8.2f}x {ratio:>11}")
+            cpu_ratio = f"{row['cpu'] / base['cpu']:.2f}x" if base and base["cpu"] else "-"
+            print(f"  {tool:<8} {row['median']:>7.3f} {row['min']:>6.3f}-{row['max']:<6.3f} "
+                  f"{size / MB / row['median']:>6.1f} {ratio:>10} {row['cpu']:>6.2f} {cpu_ratio:>9} "
+                  f"{row['rss'] / MB:>11.1f} {row['rss'] / size:>7.2f}x")
         if base and base["runs"][0]["phases"]:
             print_phases(base["runs"], size)
         for kind, tool, target in group["goals"]:

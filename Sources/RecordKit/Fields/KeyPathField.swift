@@ -16,9 +16,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public let isCustom: Bool
   private let listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   /// `json(in:)` and `decode(_:into:)`, which loading and saving call for every field of
-  /// every record, as closures made here: where a kind declares its fields the types are
-  /// known, so these run specialized code. The class's own methods are generic code that
-  /// looked up `Optional<Value>`'s metadata at run time on each call, a third of a save.
+  /// every record, as closures made in `init`: where a kind declares its fields the types
+  /// are known, so these run specialized code. The class's own methods are generic code
+  /// that looked up `Optional<Value>`'s metadata at run time on each call, a third of a save.
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
@@ -32,32 +32,44 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    if let offset = MemoryLayout<Root>.offset(of: keyPath) {
-      readJSON = { record in
-        withUnsafeBytes(of: record) { raw in
-          guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return nil }
-          return codec.encode(value)
-        }
-      }
-      writeJSON = { json, record in
-        guard let value = codec.decode(json) else { return false }
-        withUnsafeMutableBytes(of: &record) { raw in
-          guard let base = raw.baseAddress else { return }
-          (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
-        }
-        return true
-      }
-    } else {
-      readJSON = { record in
+    (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
+  }
+
+  /// The closures behind `json(in:)` and `decode(_:into:)`. A stored property (each
+  /// declared field of a flat record) is read and written at its offset in the record,
+  /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
+  /// runtime's generic key-path code, which was half the cost of reading a field. Other
+  /// key paths (a custom field's subscript) are applied as usual.
+  private static func fileAccessors(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+    -> (read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool)
+  {
+    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
+      let read = { (record: Root) -> JSONValue? in
         guard let value = record[keyPath: keyPath] else { return nil }
         return codec.encode(value)
       }
-      writeJSON = { json, record in
+      let write = { (json: JSONValue, record: inout Root) -> Bool in
         guard let value = codec.decode(json) else { return false }
         record[keyPath: keyPath] = value
         return true
       }
+      return (read, write)
     }
+    let read = { (record: Root) -> JSONValue? in
+      withUnsafeBytes(of: record) { raw in
+        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return nil }
+        return codec.encode(value)
+      }
+    }
+    let write = { (json: JSONValue, record: inout Root) -> Bool in
+      guard let value = codec.decode(json) else { return false }
+      withUnsafeMutableBytes(of: &record) { raw in
+        guard let base = raw.baseAddress else { return }
+        (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
+      }
+      return true
+    }
+    return (read, write)
   }
 
   /// A declared field.
