@@ -10,8 +10,11 @@ public struct FieldTable<Root: Record>: Sendable {
   /// The fields' names in table order, and whether there are nested objects: loading and
   /// saving ask for every field of every record, and generic code pays a run-time type
   /// lookup each time it reaches into `fields` or `nestedObjects` (see `index(ofField:)`).
-  private let names: [String]
+  public let names: [String]
   let hasNestedObjects: Bool
+  /// What the shell's parser checks on every line, computed once.
+  public let readOnlyNames: Set<String>
+  public let listNames: Set<String>
 
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.fields = [IDField<Root>()] + fields
@@ -21,8 +24,10 @@ public struct FieldTable<Root: Record>: Sendable {
       positions[field.name] = index
     }
     self.positions = positions
-    names = self.fields.map(\.name)
+    names = self.fields.map { $0.name }
     hasNestedObjects = !nestedObjects.isEmpty
+    readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
+    listNames = Set(self.fields.filter { $0.type == .stringList }.map { $0.name })
   }
 
   /// The declared field named `name`.

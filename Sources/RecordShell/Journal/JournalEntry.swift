@@ -44,7 +44,7 @@ enum JournalEntry: Equatable, Sendable {
     }
   }
 
-  var payload: [UInt8] { Array(json.compactText.utf8) }
+  var payload: [UInt8] { json.compactUTF8 }
 
   init(payload: [UInt8], record: Int) throws(JournalError) {
     let value: JSONValue
