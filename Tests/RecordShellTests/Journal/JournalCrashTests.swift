@@ -40,7 +40,9 @@ import Testing
     for run in 0..<150 {
       try TestDirectory.with { folder in
         try folder.write("t.json", Self.start)
-        var session = try TaskSession.open(path: folder.path("t.json"), isInteractive: run % 2 == 0).session
+        var session = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), isInteractive: run % 2 == 0)
+        }.session
         var acknowledged = session.document.records
         var lines: [String] = []
         for _ in 0..<Int.random(in: 1...40, using: &generator) {
@@ -54,7 +56,9 @@ import Testing
           }
         }
         session.simulateKill()
-        let opened = try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+        let opened = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+        }
         #expect(opened.session.document.records == acknowledged, "run \(run): \(lines)")
         var recovered = opened.session
         recovered.close()
@@ -70,7 +74,9 @@ import Testing
       try TestDirectory.with { folder in
         try folder.write("t.json", Self.start)
         let fileSystem = FaultInjectingFileSystem()
-        var session = try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem).session
+        var session = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+        }.session
         var states = [session.document.records]
         var synced = session.document.records
         var lines: [String] = []
@@ -91,7 +97,9 @@ import Testing
         session.simulateKill()
         let journalPath = folder.path(".t.json.recsh-journal")
         truncate(journalPath, off_t(fileSystem.syncedLengths[journalPath] ?? 0))
-        let recovered = try TaskSession.open(path: folder.path("t.json"), recovery: .recover).session
+        let recovered = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+        }.session
         #expect(states.contains(recovered.document.records), "run \(run): \(lines)")
         _ = synced
         var closing = recovered
@@ -115,7 +123,9 @@ import Testing
     let total = try TestDirectory.with { folder in
       try folder.write("t.json", Self.start)
       let counter = FaultInjectingFileSystem()
-      var session = try TaskSession.open(path: folder.path("t.json"), fileSystem: counter).session
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter)
+      }.session
       for line in Self.sweepLines {
         _ = try session.run(line: line)
         session.writeJournal()
@@ -144,10 +154,14 @@ import Testing
         // Recovery with working I/O; a journal the save outran is refused, and discarding it opens the file.
         var recovered: TaskSession
         do {
-          recovered = try TaskSession.open(path: folder.path("t.json"), recovery: .recover).session
+          recovered = try retryingLock {
+            try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+          }.session
         } catch SessionError.journal(let error) {
           #expect(error == .baseMismatch, "call \(failing): \(error)")
-          recovered = try TaskSession.open(path: folder.path("t.json"), recovery: .discard).session
+          recovered = try retryingLock {
+            try TaskSession.open(path: folder.path("t.json"), recovery: .discard)
+          }.session
         }
         #expect(
           states.contains(recovered.document.records), "call \(failing) (\(fromThereOn ? "from" : "once"))")
@@ -160,15 +174,17 @@ import Testing
   @Test func aFailureDuringRecoveryChangesNothing() throws {
     try TestDirectory.with { folder in
       try folder.write("t.json", Self.start)
-      var session = try TaskSession.open(path: folder.path("t.json")).session
+      var session = try retryingLock { try TaskSession.open(path: folder.path("t.json")) }.session
       for line in ["use a1", "set title x", "new title y"] { _ = try session.run(line: line) }
       session.writeJournal()
       let expected = session.document.records
       session.simulateKill()
       let journal = try folder.read(".t.json.recsh-journal")
       let counter = FaultInjectingFileSystem()
-      var probe = try TaskSession.open(path: folder.path("t.json"), fileSystem: counter, recovery: .recover)
-        .session
+      var probe = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter, recovery: .recover)
+      }
+      .session
       probe.simulateKill()
       try folder.write(".t.json.recsh-journal", journal, mode: 0o600)
       for failing in 1...counter.callCount {
@@ -181,7 +197,8 @@ import Testing
           attempt.simulateKill()
         }
         #expect(try folder.read("t.json") == Self.start, "call \(failing)")
-        let again = try TaskSession.open(path: folder.path("t.json"), recovery: .recover).session
+        let again = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
+          .session
         #expect(again.document.records == expected, "call \(failing): a second recovery")
         var closing = again
         closing.simulateKill()

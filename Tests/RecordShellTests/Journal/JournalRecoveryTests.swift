@@ -31,7 +31,9 @@ import Testing
   )
     throws -> TaskSession
   {
-    try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery).session
+    try retryingLock {
+      try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery)
+    }.session
   }
 
   static func run(_ session: inout TaskSession, _ lines: [String]) throws {
@@ -167,7 +169,7 @@ import Testing
       session.simulateKill()
       let journal = try folder.read(".t.json.recsh-journal")
       try folder.write(".t.json.recsh-journal", Array(journal.dropLast(3)), mode: 0o600)
-      let opened = try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+      let opened = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
       #expect(opened.session.document.records == acknowledged)
       #expect(
         opened.warnings.contains { $0.contains("dropped a damaged last record") || $0.contains("incomplete") }
@@ -208,7 +210,9 @@ import Testing
       let fileSystem = FaultInjectingFileSystem()
       // Call 1-2 read the data file (open, fstat...); fail the journal's open with EACCES.
       fileSystem.failOpens(of: ".t.json.recsh-journal", code: EACCES)
-      let opened = try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      let opened = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      }
       #expect(opened.warnings.count == 1)
       #expect(opened.warnings[0].contains("crash recovery is off for this file"))
       var session = opened.session
