@@ -6,61 +6,76 @@ extension Session {
   /// session's file ("save as").
   mutating func save(to file: String?, force: Bool) throws(SessionError) -> [Reply] {
     guard let target = file ?? filePath else { throw .noFileName }
+    if !force { try refuseOverwriting(target) }
+    // Saving as another file moves the journal there; take its lock first.
+    var newJournal: Journal?
+    var journalWarnings: [String] = []
+    if target != filePath {
+      (newJournal, journalWarnings) = try journalForSavingAs(target)
+    }
+    let bytes = RecordFile<Root>.encode(editor.document.records)
+    let outcome: SaveOutcome
     do {
-      if !force {
-        if target == filePath {
-          if try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem) {
-            throw SessionError.changedOnDisk(path: target)
-          }
-        } else if try FileIdentity.current(at: target, using: fileSystem) != nil {
-          throw SessionError.fileExists(path: target)
+      outcome = try AtomicFile.save(bytes: bytes, to: target, using: fileSystem)
+    } catch {
+      newJournal?.remove()
+      throw .storage(error)
+    }
+    if target != filePath {
+      journal?.remove()
+      journal = newJournal
+    }
+    filePath = target
+    identity = outcome.identity
+    editor.markSaved()
+    journalWarnings += journalSaved(bytes: bytes)
+    let count = editor.document.count
+    var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
+    if let warning = outcome.warning { replies.append(.warning(warning.description)) }
+    return replies + journalWarnings.map(Reply.warning)
+  }
+
+  /// The file changed on disk since it was read, or `target` is another file that exists.
+  private func refuseOverwriting(_ target: String) throws(SessionError) {
+    do {
+      if target == filePath {
+        if try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem) {
+          throw SessionError.changedOnDisk(path: target)
         }
+      } else if try FileIdentity.current(at: target, using: fileSystem) != nil {
+        throw SessionError.fileExists(path: target)
       }
-      // Saving as another file moves the journal there; take its lock first.
-      var newJournal: Journal?
-      var journalWarnings: [String] = []
-      if target != filePath {
-        switch try Journal.open(forDataFile: target, base: nil, kind: Root.kind, fileSystem: fileSystem) {
-        case .ready(let journal): newJournal = journal
-        case .leftover(let journal, _), .damaged(let journal, _, _):
-          journal.abandon()
-          throw SessionError.journalPending(path: target)
-        case .unreadable(let error):
-          throw SessionError.journalUnreadable(path: target, error)
-        case .unavailable(let error):
-          journalWarnings.append(
-            "cannot create the journal beside \"\(target)\" (\(error.summary)); crash recovery is off for this file"
-          )
-        }
-      }
-      let bytes = RecordFile<Root>.encode(editor.document.records)
-      let outcome: SaveOutcome
-      do {
-        outcome = try AtomicFile.save(bytes: bytes, to: target, using: fileSystem)
-      } catch {
-        newJournal?.remove()
-        throw error
-      }
-      if target != filePath {
-        journal?.remove()
-        journal = newJournal
-      }
-      filePath = target
-      identity = outcome.identity
-      editor.markSaved()
-      journalWarnings += journalSaved(bytes: bytes)
-      let count = editor.document.count
-      var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
-      if let warning = outcome.warning { replies.append(.warning(warning.description)) }
-      return replies + journalWarnings.map(Reply.warning)
     } catch let error as SessionError {
       throw error
     } catch let error as StorageError {
       throw .storage(error)
-    } catch let error as JournalLockedError {
-      throw .locked(path: error.path, pid: error.pid)
     } catch {
-      throw .noFileName
+      throw .changedOnDisk(path: target)
+    }
+  }
+
+  /// The journal of the file a "save as" goes to, locked before anything is written.
+  private func journalForSavingAs(_ target: String) throws(SessionError) -> (Journal?, [String]) {
+    let opening: JournalOpening
+    do {
+      opening = try Journal.open(forDataFile: target, base: nil, kind: Root.kind, fileSystem: fileSystem)
+    } catch {
+      throw .locked(path: error.path, pid: error.pid)
+    }
+    switch opening {
+    case .ready(let journal): return (journal, [])
+    case .leftover(let journal, _), .damaged(let journal, _, _):
+      journal.abandon()
+      throw .journalPending(path: target)
+    case .unreadable(let error):
+      throw .journalUnreadable(path: target, error)
+    case .unavailable(let error):
+      return (
+        nil,
+        [
+          "cannot create the journal beside \"\(target)\" (\(error.summary)); crash recovery is off for this file"
+        ]
+      )
     }
   }
 
