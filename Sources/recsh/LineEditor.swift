@@ -216,9 +216,7 @@ final class LineEditor {
   /// The matches libedit wants for the word from `start` to `end` (Unicode
   /// scalars of the line): the replacement first, then the candidates, each
   /// `strdup`ed in a `malloc`ed, NULL-terminated array that libedit frees.
-  fileprivate func completions(word: String, start: Int, end: Int) -> UnsafeMutablePointer<
-    UnsafeMutablePointer<CChar>?
-  >? {
+  fileprivate func completions(word: String, start: Int, end: Int) -> MatchArray? {
     guard let completion, let buffer = recsh_rl_line_buffer() else { return nil }
     let scalars = Array(String(cString: buffer).unicodeScalars)
     // A line buffer that does not match libedit's word is stale: offer nothing.
@@ -257,7 +255,7 @@ final class LineEditor {
 
   /// Two NULLs end the array: libedit reads `matches[2]` to tell a single
   /// match, even when `matches[1]` already ended it.
-  private static func matchArray(_ texts: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+  private static func matchArray(_ texts: [String]) -> MatchArray? {
     let slots = texts.count + 2
     guard let memory = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * slots) else { return nil }
     let array = memory.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: slots)
@@ -350,6 +348,10 @@ private struct SignalPipe: Sendable {
   }
 }
 
+/// What a completion function returns: `malloc`ed C strings in a `malloc`ed,
+/// NULL-terminated array, all freed by libedit.
+private typealias MatchArray = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
 /// `rl_getc_function`.
 private func readCharacter(_ stream: UnsafeMutablePointer<FILE>?) -> Int32 {
   activeEditor?.nextCharacter() ?? -1
@@ -358,9 +360,7 @@ private func readCharacter(_ stream: UnsafeMutablePointer<FILE>?) -> Int32 {
 /// `rl_attempted_completion_function`. libedit clears
 /// `rl_attempted_completion_over` after every completion, so it is set again
 /// here: with it, no match never falls back to completing file names.
-private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> UnsafeMutablePointer<
-  UnsafeMutablePointer<CChar>?
->? {
+private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> MatchArray? {
   recsh_rl_set_attempted_completion_over(1)
   recsh_rl_set_completion_append_character(0x20)
   return activeEditor?.completions(

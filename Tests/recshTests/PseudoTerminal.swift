@@ -83,7 +83,9 @@ final class PseudoTerminal {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+      let written = bytes.withUnsafeMutableBytes {
+        write(master, $0.baseAddress.map { $0 + offset }, $0.count - offset)
+      }
       if written > 0 {
         offset += written
       } else if errno != EAGAIN && errno != EINTR {
@@ -149,7 +151,8 @@ final class PseudoTerminal {
       }
       readMore(until: Date().addingTimeInterval(0.02))
     }
-    throw Failure(description: "recsh did not exit within \(timeout) s; it showed: " + unmatched.debugDescription)
+    throw Failure(
+      description: "recsh did not exit within \(timeout) s; it showed: " + unmatched.debugDescription)
   }
 
   private func find(_ wanted: [UInt8]) -> Range<Int>? {

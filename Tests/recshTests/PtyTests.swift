@@ -190,7 +190,8 @@ import Testing
     var status = stat()
     #expect(stat(home + "/.local/state/recsh", &status) == 0)
     #expect(status.st_mode & 0o777 == 0o700)
-    #expect(try String(contentsOfFile: home + "/.local/state/recsh/history", encoding: .utf8).contains("list"))
+    #expect(
+      try String(contentsOfFile: home + "/.local/state/recsh/history", encoding: .utf8).contains("list"))
   }
 
   @Test func typedNonASCIITextArrivesIntact() throws {
@@ -207,7 +208,8 @@ import Testing
     let folder = try TempFolder()
     try folder.write(
       "t.json",
-      "[{\"id\": \"a1aaaaaa\", \"title\": \"\\u001b]0;x\\u0007\", \"tags\": [\"\\u001b]0;x\\u0007\", \"w\"]}]\n")
+      "[{\"id\": \"a1aaaaaa\", \"title\": \"\\u001b]0;x\\u0007\", \"tags\": [\"\\u001b]0;x\\u0007\", \"w\"]}]\n"
+    )
     let terminal = try Self.start(in: folder)
     try terminal.waitForPrompt(Self.prompt)
     terminal.send("show @1\r")
@@ -237,6 +239,21 @@ import Testing
     terminal.send("quit\r")
     #expect(try terminal.waitForExit() == 0)
     #expect(try folder.read("t.json").contains("\"title\": \"two\\nlines\""))
+  }
+
+  @Test func ctrlCAtAContinuationPromptDropsTheWholeInput() throws {
+    let (folder, terminal) = try Self.started()
+    let before = try folder.read("t.json")
+    try Self.run("new title \"half", on: terminal, then: "...> ")
+    terminal.send("way")
+    try terminal.expect("way")
+    terminal.send("\u{3}")
+    try terminal.expect("^C")
+    try terminal.waitForPrompt(Self.prompt)
+    terminal.send("quit\r")
+    #expect(try terminal.waitForExit() == 0)
+    #expect(!terminal.output.contains("New record"))
+    #expect(try folder.read("t.json") == before)
   }
 
   @Test func aResizeAndAStopAndContinueKeepTheLine() throws {
@@ -282,7 +299,8 @@ import Testing
     let environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "TERM": "xterm",
     ]
-    let terminal = try PseudoTerminal(["t.json", "-c", "list"], directory: folder.url, environment: environment)
+    let terminal = try PseudoTerminal(
+      ["t.json", "-c", "list"], directory: folder.url, environment: environment)
     #expect(try terminal.waitForExit() == 0)
     #expect(terminal.output.contains("(3 records)"))
     #expect(!terminal.output.contains("\u{1b}"))

@@ -24,7 +24,8 @@ public enum Completer {
     let cursor = min(max(0, cursor), line.unicodeScalars.count)
     let partial = PartialCommand(line, cursor: cursor)
     let word = partial.current
-    let typed = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(word.start).prefix(cursor - word.start)))
+    let typed = String(
+      String.UnicodeScalarView(line.unicodeScalars.dropFirst(word.start).prefix(cursor - word.start)))
     guard partial.isCompletable else {
       return CompletionResult(start: word.start, end: cursor, typed: typed, candidates: [])
     }

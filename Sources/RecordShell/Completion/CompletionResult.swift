@@ -48,9 +48,11 @@ public struct CompletionResult: Equatable, Sendable {
     var prefix = String.UnicodeScalarView()
     prefix.append(contentsOf: first.prefix(common))
     let text = String(prefix)
-    guard text != typed, let value = PartialCommand.value(of: text), let typedValue = PartialCommand.value(of: typed),
+    guard text != typed, let value = PartialCommand.value(of: text),
+      let typedValue = PartialCommand.value(of: typed),
       value.unicodeScalars.starts(with: typedValue.unicodeScalars),
-      value.unicodeScalars.count > typedValue.unicodeScalars.count || text.unicodeScalars.count > typed.unicodeScalars.count
+      value.unicodeScalars.count > typedValue.unicodeScalars.count
+        || text.unicodeScalars.count > typed.unicodeScalars.count
     else { return nil }
     return text
   }

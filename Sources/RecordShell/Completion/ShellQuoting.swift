@@ -5,7 +5,9 @@ enum ShellQuoting {
   /// in double quotes with `\"`, `\\` and control characters as escapes.
   /// `closed: false` leaves the quote open, for a folder the user goes on
   /// typing in. `isText`: a string value, so a bare `null` (JSON null) must be quoted.
-  static func quoted(_ text: String, style: Unicode.Scalar?, closed: Bool = true, isText: Bool = false) -> String {
+  static func quoted(_ text: String, style: Unicode.Scalar?, closed: Bool = true, isText: Bool = false)
+    -> String
+  {
     if style == nil, isBare(text), !(isText && text == "null") { return text }
     let close = closed
     if style == "'", !text.unicodeScalars.contains(where: { $0 == "'" || TextCell.needsEscape($0) }) {

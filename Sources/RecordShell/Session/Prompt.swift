@@ -9,6 +9,11 @@ public struct Prompt: Equatable, Sendable {
   public struct Group: Equatable, Sendable {
     public var name: String
     public var enclosing: Int
+
+    public init(name: String, enclosing: Int) {
+      self.name = name
+      self.enclosing = enclosing
+    }
   }
 
   /// The data file's last path component, or `(unnamed)`.

@@ -174,7 +174,8 @@ import Testing
 
   static func context(_ fixture: Fixture) -> CompletionContext {
     switch fixture {
-    case .tasks: CompletionContext(document: tasks, selected: tasks.record(withID: "b2bbbbbb"), listDirectory: files)
+    case .tasks:
+      CompletionContext(document: tasks, selected: tasks.record(withID: "b2bbbbbb"), listDirectory: files)
     case .tasksFirstSelected:
       CompletionContext(document: tasks, selected: tasks.record(withID: "a1aaaaaa"), listDirectory: files)
     case .contacts:
