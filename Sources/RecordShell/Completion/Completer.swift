@@ -24,10 +24,8 @@ public enum Completer {
     let cursor = min(max(0, cursor), line.unicodeScalars.count)
     let partial = PartialCommand(line, cursor: cursor)
     let word = partial.current
-    let typed = String(
-      String.UnicodeScalarView(line.unicodeScalars.dropFirst(word.start).prefix(cursor - word.start)))
     guard partial.isCompletable else {
-      return CompletionResult(start: word.start, end: cursor, typed: typed, candidates: [])
+      return CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: [])
     }
     let offers = Self.offers(for: partial, context)
     var seen: Set<String> = []
@@ -37,7 +35,7 @@ public enum Completer {
       if seen.insert(candidate.text).inserted { candidates.append(candidate) }
     }
     candidates.sort { $0.text < $1.text }
-    return CompletionResult(start: word.start, end: cursor, typed: typed, candidates: candidates)
+    return CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: candidates)
   }
 
   /// Everything that could go where the cursor's word is, before matching what was typed.
@@ -54,7 +52,10 @@ public enum Completer {
     case .none, .name, .count:
       return []
     case .ref:
-      return position == 0 ? context.recordIDs().map { Offer($0) } : []
+      // Filtered first: a file may hold a million ids.
+      let typed = partial.current.value.unicodeScalars
+      guard position == 0 else { return [] }
+      return context.recordIDs().filter { $0.unicodeScalars.starts(with: typed) }.map { Offer($0) }
     case .field:
       return position == 0 ? clearableFields(context) : []
     case .fieldValuePairs(let customFields):
