@@ -46,9 +46,11 @@ final class PseudoTerminal {
       // shell would start it: no blocked signals, and no descriptors of other
       // tests' pipes living on in recsh.
       sigprocmask(SIG_SETMASK, &noSignals, nil)
-      for signal in [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD] {
-        Glibc.signal(signal, SIG_DFL)
-      }
+      Glibc.signal(SIGINT, SIG_DFL)
+      Glibc.signal(SIGQUIT, SIG_DFL)
+      Glibc.signal(SIGTSTP, SIG_DFL)
+      Glibc.signal(SIGPIPE, SIG_DFL)
+      Glibc.signal(SIGCHLD, SIG_DFL)
       var descriptor: Int32 = 3
       while descriptor < lastDescriptor {
         close(descriptor)
