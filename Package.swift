@@ -17,6 +17,7 @@ let package = Package(
     .target(name: "RecordKit"),
     .target(name: "RecordShell", dependencies: ["RecordKit"]),
     .executableTarget(name: "recsh", dependencies: ["RecordShell", "CEditLine"]),
+    .executableTarget(name: "recsh-bench", dependencies: ["RecordShell"]),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
     .testTarget(name: "recshTests", dependencies: ["recsh", "RecordShell"]),

@@ -3,6 +3,14 @@ import RecordKit
 import RecordShell
 
 signal(SIGPIPE, SIG_IGN)
+// A hang-up or a termination signal is not a normal exit: it must end recsh
+// without removing the journal, even when the parent left them ignored.
+signal(SIGHUP, SIG_DFL)
+signal(SIGTERM, SIG_DFL)
+var inheritedMask = sigset_t()
+sigemptyset(&inheritedMask)
+for blocked in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&inheritedMask, blocked) }
+sigprocmask(SIG_UNBLOCK, &inheritedMask, nil)
 let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()))

@@ -45,6 +45,7 @@ import Testing
     ),
     ("list title= \"a b\"", [.list(filters: [ListFilter(field: "title", value: .quoted("a b"))])]),
     ("list shade=dark", [.list(filters: [ListFilter(field: "shade", value: .word("dark"))])]),
+    ("list title=\"Buy milk\"", [.list(filters: [ListFilter(field: "title", value: .quoted("Buy milk"))])]),
     ("begin", [.begin(name: nil)]),
     ("begin \"weekly review\"", [.begin(name: "weekly review")]),
     ("end", [.end]),

@@ -53,6 +53,11 @@ final class InteractivePipe {
     return String(decoding: received, as: UTF8.self)
   }
 
+  /// Forgets what was read so far, so the next `readUntil` waits for new output.
+  func clearReceived() {
+    received.removeAll()
+  }
+
   /// Closes standard input and waits; the result with all output.
   func finish() -> RecshBinary.Result {
     try? input.fileHandleForWriting.close()

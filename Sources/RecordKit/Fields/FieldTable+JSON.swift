@@ -7,7 +7,17 @@
 extension FieldTable {
   public func encode(_ record: Root) -> JSONObject {
     var object = JSONObject()
-    object.members.reserveCapacity(fields.count + 2)
+    object.members.reserveCapacity(fields.count + record.custom.members.count)
+    // Saving calls this for every record: a kind without nested objects skips looking
+    // for dots in field names.
+    if !hasNestedObjects {
+      for field in fields {
+        guard let value = field.json(in: record) else { continue }
+        object.members.append(JSONObject.Member(key: field.name, value: value))
+      }
+      object.members += record.custom.members
+      return object
+    }
     var nested: [String: JSONObject] = [:]
     var nestedOrder: [String] = []
     for field in fields {
@@ -46,33 +56,37 @@ extension FieldTable {
     guard case .string(let id) = idValue, !id.isEmpty else { throw .badID(FieldError.found(idValue)) }
     var record = Root(id: id)
     var custom: [JSONObject.Member] = []
-    for member in object.members where member.key != "id" {
-      if let field = field(named: member.key) {
-        do {
-          try field.decode(member.value, into: &record)
-        } catch {
-          throw .field(error)
-        }
-      } else if let spec = nestedObject(member.key) {
-        guard case .object(let inner) = member.value else {
-          throw .field(
-            .invalidValue(field: member.key, expected: "an object", found: FieldError.found(member.value)))
-        }
-        var extras: [JSONObject.Member] = []
-        for innerMember in inner.members {
-          if let field = field(named: member.key + "." + innerMember.key) {
-            do {
-              try field.decode(innerMember.value, into: &record)
-            } catch {
-              throw .field(error)
-            }
-          } else {
-            extras.append(innerMember)
+    // One reach into `fields` per record, not one per member: generic code looks up
+    // the type of an array's elements at run time on each access.
+    try fields.withUnsafeBufferPointer { (declared) throws(RecordDecodingError) in
+      for member in object.members where member.key != "id" {
+        if let index = index(ofField: member.key) {
+          do throws(FieldError) {
+            try declared[index].decode(member.value, into: &record)
+          } catch {
+            throw .field(error)
           }
+        } else if hasNestedObjects, let spec = nestedObject(member.key) {
+          guard case .object(let inner) = member.value else {
+            throw .field(
+              .invalidValue(field: member.key, expected: "an object", found: FieldError.found(member.value)))
+          }
+          var extras: [JSONObject.Member] = []
+          for innerMember in inner.members {
+            if let field = field(named: member.key + "." + innerMember.key) {
+              do throws(FieldError) {
+                try field.decode(innerMember.value, into: &record)
+              } catch {
+                throw .field(error)
+              }
+            } else {
+              extras.append(innerMember)
+            }
+          }
+          record[keyPath: spec.extras] = CustomFields(extras)
+        } else {
+          custom.append(member)
         }
-        record[keyPath: spec.extras] = CustomFields(extras)
-      } else {
-        custom.append(member)
       }
     }
     record.custom = CustomFields(custom)
@@ -84,8 +98,8 @@ extension FieldTable {
   }
 
   private static func split(_ name: String) -> (String, String)? {
-    guard let dot = name.firstIndex(of: ".") else { return nil }
-    return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+    return (String(name[..<dot]), String(name[name.utf8.index(after: dot)...]))
   }
 }
 

@@ -7,6 +7,14 @@ public struct FieldTable<Root: Record>: Sendable {
   /// where their undeclared keys are kept.
   public let nestedObjects: [NestedObject<Root>]
   private let positions: [String: Int]
+  /// The fields' names in table order, and whether there are nested objects: loading and
+  /// saving ask for every field of every record, and generic code pays a run-time type
+  /// lookup each time it reaches into `fields` or `nestedObjects` (see `index(ofField:)`).
+  public let names: [String]
+  let hasNestedObjects: Bool
+  /// What the shell's parser checks on every line, computed once.
+  public let readOnlyNames: Set<String>
+  public let listNames: Set<String>
 
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.fields = [IDField<Root>()] + fields
@@ -16,11 +24,24 @@ public struct FieldTable<Root: Record>: Sendable {
       positions[field.name] = index
     }
     self.positions = positions
+    names = self.fields.map { $0.name }
+    hasNestedObjects = !nestedObjects.isEmpty
+    readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
+    listNames = Set(self.fields.filter { $0.type == .stringList }.map { $0.name })
   }
 
   /// The declared field named `name`.
   public func field(named name: String) -> (any FieldAccessor<Root>)? {
     positions[name].map { fields[$0] }
+  }
+
+  /// Where the declared field `name` is in `fields`, for loading a file. Unlike
+  /// `field(named:)` it returns no optional existential, whose type metadata generic
+  /// code looks up at run time on every call; for the handful of fields a kind has, a
+  /// scan of the names is faster than hashing the key.
+  @inline(__always)
+  func index(ofField name: String) -> Int? {
+    names.count <= 16 ? names.firstIndex(of: name) : positions[name]
   }
 
   /// The field `name` refers to in `record`: a declared one, or a custom key the

@@ -19,8 +19,11 @@ public enum RecordFile<Root: Record> {
 
   public static func decode(_ bytes: [UInt8]) throws(RecordFileError) -> Loaded {
     if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
+    let table = Root.fields
     var records: [Root] = []
-    var starts: [JSONPosition] = []
+    // Where each record starts, as a byte offset: turned into a line and column only
+    // for an error, since counting them for every record is a second pass over the file.
+    var starts: [Int] = []
     do {
       try JSONReader.withReader(over: bytes) { (reader) throws in
         let kind = try reader.peek()
@@ -28,19 +31,20 @@ public enum RecordFile<Root: Record> {
           throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
         }
         try reader.readArray { element in
-          let start = element.position
+          let start = element.tokenStart
           let value = try element.readValue()
           guard case .object(let object) = value else {
             throw RecordFileError.record(
-              records.count + 1, id: nil, .notAnObject(found: value.kindDescription), at: start)
+              records.count + 1, id: nil, .notAnObject(found: value.kindDescription),
+              at: element.position(at: start))
           }
           do {
-            records.append(try Root.fields.decode(object))
+            records.append(try table.decode(object))
             starts.append(start)
           } catch let error as RecordDecodingError {
             var id: String?
             if case .string(let text)? = object["id"] { id = text }
-            throw RecordFileError.record(records.count + 1, id: id, error, at: start)
+            throw RecordFileError.record(records.count + 1, id: id, error, at: element.position(at: start))
           }
         }
         try reader.finish()
@@ -59,19 +63,32 @@ public enum RecordFile<Root: Record> {
     } catch {
       switch error {
       case .duplicateID(let id, let first, let second):
-        throw .duplicateID(id, first: first, second: second, at: starts[second - 1])
+        let start = starts[second - 1]
+        let position = JSONReader.withReader(over: bytes) { $0.position(at: start) }
+        throw .duplicateID(id, first: first, second: second, at: position)
       }
     }
     return Loaded(document: document, warnings: kindWarnings(records))
   }
 
   /// Encodes the records: the bytes `save` writes.
+  ///
+  /// The buffer is sized from the records written so far: a guess made up front is
+  /// either too big or, when it falls short, doubles the buffer, and for a moment
+  /// both copies are alive, which was most of a save's peak memory.
   public static func encode(_ records: [Root]) -> [UInt8] {
-    var writer = JSONWriter(reservingCapacity: records.count * 256 + 16)
+    let table = Root.fields
+    var writer = JSONWriter(reservingCapacity: min(records.count, 64) * 512 + 16)
+    var nextCheck = min(records.count, 64)
     writer.beginArray()
-    for record in records {
+    for index in records.indices {
+      let record = records[index]
+      if index == nextCheck {
+        Self.reserve(&writer, written: index, of: records.count)
+        nextCheck = index * 4
+      }
       writer.beginObject()
-      for member in Root.fields.encode(record).members {
+      for member in table.encode(record).members {
         writer.key(member.key)
         writer.value(member.value)
       }
@@ -80,6 +97,14 @@ public enum RecordFile<Root: Record> {
     writer.endArray()
     writer.finish()
     return writer.bytes
+  }
+
+  /// Reserves what the whole file will take at the size per record written so far,
+  /// plus an eighth, unless the buffer already holds that much.
+  private static func reserve(_ writer: inout JSONWriter, written: Int, of count: Int) {
+    let perRecord = Double(writer.bytes.count) / Double(written)
+    let expected = Int(perRecord * Double(count) * 1.125) + 4096
+    if expected > writer.bytes.capacity { writer.bytes.reserveCapacity(expected) }
   }
 
   /// A file whose records carry none of the kind's declared fields was probably

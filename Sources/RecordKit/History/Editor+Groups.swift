@@ -74,6 +74,15 @@ extension Editor {
     history.markSaved()
   }
 
+  /// Records, in the innermost open group, a command whose effect the document
+  /// already has. Only for replaying a journal written after a save inside a
+  /// group: the saved file holds the group's earlier edits, and a `rollback`
+  /// must still revert them.
+  public mutating func recordApplied(_ command: Command<Root>) throws(HistoryError) {
+    guard !history.openGroups.isEmpty else { throw .noOpenGroup(operation: "applied") }
+    history.record(command, at: clock())
+  }
+
   /// The document no longer matches any saved file (it was rebuilt from a journal snapshot).
   public mutating func markUnsaved() {
     history.markUnsaved()

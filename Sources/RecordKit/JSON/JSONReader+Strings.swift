@@ -20,7 +20,7 @@ extension JSONReader {
 
   private mutating func makeString(_ range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
     let slice = UnsafeBufferPointer(rebasing: bytes[range])
-    if isASCII { return String(decoding: slice, as: UTF8.self) }
+    if isASCII { return UTF8Validation.asciiString(slice) }
     if let string = UTF8Validation.string(slice) { return string }
     throw invalidUTF8(in: range)
   }

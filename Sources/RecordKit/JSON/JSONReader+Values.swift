@@ -118,7 +118,7 @@ extension JSONReader {
       }
       skipDigits()
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    return UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
   }
 
   @inline(__always)

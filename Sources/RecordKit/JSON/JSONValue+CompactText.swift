@@ -1,52 +1,63 @@
 extension JSONValue {
   /// The value as one line of JSON (`{"a": [1, 2]}`), for `show`, error messages
-  /// and the command encoding's readable form. Files use the pretty writer.
+  /// and the journal. Files use the pretty writer.
   public var compactText: String {
-    var out = ""
+    String(decoding: compactUTF8, as: UTF8.self)
+  }
+
+  /// `compactText` as UTF-8 bytes, built without going through `String`: the
+  /// journal encodes every edit with it.
+  public var compactUTF8: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
     appendCompact(to: &out)
     return out
   }
 
-  private func appendCompact(to out: inout String) {
+  public func appendCompact(to out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .number(let spelling): out += spelling
+    case .null: out += "null".utf8
+    case .bool(let value): out += (value ? "true" : "false").utf8
+    case .number(let spelling): out += spelling.utf8
     case .string(let text): Self.appendQuoted(text, to: &out)
     case .array(let items):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
-        if index > 0 { out += ", " }
+        if index > 0 { out += ", ".utf8 }
         item.appendCompact(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let object):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (index, member) in object.members.enumerated() {
-        if index > 0 { out += ", " }
+        if index > 0 { out += ", ".utf8 }
         Self.appendQuoted(member.key, to: &out)
-        out += ": "
+        out += ": ".utf8
         member.value.appendCompact(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  private static func appendQuoted(_ text: String, to out: inout String) {
-    out += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+  /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
+  /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
+  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += "\\\"".utf8
+      case UInt8(ascii: "\\"): out += "\\\\".utf8
+      case UInt8(ascii: "\n"): out += "\\n".utf8
+      case UInt8(ascii: "\t"): out += "\\t".utf8
+      case UInt8(ascii: "\r"): out += "\\r".utf8
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out += "\\u00".utf8
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      default: out.append(byte)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }

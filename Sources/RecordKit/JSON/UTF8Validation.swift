@@ -16,6 +16,15 @@ enum UTF8Validation {
     }
   }
 
+  /// The string for `buffer`, which the caller has checked holds only ASCII bytes.
+  ///
+  /// `String(decoding:as:)` validates its input again, and that was a tenth of a load;
+  /// ASCII is always valid UTF-8, so the check is skipped, not the safety it provides.
+  static func asciiString(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+    assert(buffer.allSatisfy { $0 < 0x80 }, "asciiString(_:) given a non-ASCII byte")
+    return String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: true))
+  }
+
   /// The length of the well-formed sequence that starts at `offset`, or `nil`.
   static func sequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
     func continues(_ index: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {

@@ -36,6 +36,9 @@ enum JournalOpening {
   case damaged(Journal, bytes: [UInt8], JournalError)
   /// It cannot be created (a read-only folder, say): crash recovery is off.
   case unavailable(SystemCallError)
+  /// It exists but cannot be read or locked: the file is not opened, since the
+  /// journal may hold unsaved work.
+  case unreadable(SystemCallError)
 }
 
 /// Why the data file is not ours to edit now.
@@ -57,7 +60,8 @@ extension Journal {
         file = try fileSystem.open(
           path, flags: O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, mode: 0o600)
       } catch {
-        return .unavailable(error)
+        let exists = (try? fileSystem.lstat(path)) != nil
+        return exists ? .unreadable(error) : .unavailable(error)
       }
       do throws(SystemCallError) {
         try fileSystem.lockExclusively(file)
@@ -67,34 +71,47 @@ extension Journal {
         if error.code == EAGAIN || error.code == EACCES {
           throw JournalLockedError(path: dataPath, pid: holder.flatMap(headerPID))
         }
-        return .unavailable(error)
+        return .unreadable(error)
       }
       // The path may have been unlinked (a normal exit) between open and lock: then it
       // is not the journal any more; try again with the current one.
-      guard let opened = try? fileSystem.fstat(file), let current = try? fileSystem.lstat(path),
-        opened.device == current.device, opened.inode == current.inode
-      else {
+      let opened: FileStatus
+      let current: FileStatus
+      do throws(SystemCallError) {
+        opened = try fileSystem.fstat(file)
+        current = try fileSystem.lstat(path)
+      } catch {
+        try? fileSystem.close(file)
+        return .unreadable(error)
+      }
+      guard opened.device == current.device, opened.inode == current.inode else {
         try? fileSystem.close(file)
         continue
       }
       let journal = Journal(path: path, fileSystem: fileSystem, file: file)
+      let bytes: [UInt8]
       do throws(SystemCallError) {
-        let bytes = try readAll(file, fileSystem: fileSystem)
-        switch classify(bytes, modificationTime: Double(opened.modificationTime) / 1e9) {
-        case .success(let leftover?) where leftover.stepCount > 0:
-          return .leftover(journal, leftover)
-        case .failure(let error):
-          return .damaged(journal, bytes: bytes, error)
-        case .success:
-          try journal.reset(base: base, kind: kind)
-          return .ready(journal)
-        }
+        bytes = try readAll(file, fileSystem: fileSystem)
       } catch {
         try? fileSystem.close(file)
-        return .unavailable(error)
+        return .unreadable(error)
+      }
+      switch classify(bytes, modificationTime: Double(opened.modificationTime) / 1e9) {
+      case .success(let leftover?) where leftover.stepCount > 0:
+        return .leftover(journal, leftover)
+      case .failure(let error):
+        return .damaged(journal, bytes: bytes, error)
+      case .success:
+        do throws(SystemCallError) {
+          try journal.reset(base: base, kind: kind)
+        } catch {
+          try? fileSystem.close(file)
+          return .unavailable(error)
+        }
+        return .ready(journal)
       }
     }
-    return .unavailable(SystemCallError(.open, code: EAGAIN, path: path))
+    return .unreadable(SystemCallError(.open, code: EAGAIN, path: path))
   }
 
   /// The journal's records; `nil` when it holds nothing (empty, or a header cut short).
@@ -117,7 +134,9 @@ extension Journal {
       writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid())
   }
 
-  private static func classify(_ bytes: [UInt8], modificationTime: Double) -> Result<LeftoverJournal?, JournalError> {
+  private static func classify(_ bytes: [UInt8], modificationTime: Double) -> Result<
+    LeftoverJournal?, JournalError
+  > {
     Result { () throws(JournalError) in try leftover(bytes, modificationTime: modificationTime) }
   }
 

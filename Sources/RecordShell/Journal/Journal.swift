@@ -123,17 +123,26 @@ public final class Journal {
   /// or a new journal). In place, so the lock stays.
   func reset(base: String?, kind: String) throws(SystemCallError) {
     buffer.removeAll()
-    try fileSystem.ftruncate(file, length: 0)
+    failure = nil
+    reportedFailure = false
     sequence = 0
     replayUndoable = 0
     replayRedoable = 0
-    buffer = JournalFraming.magic
-    append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
-    failure = nil
-    reportedFailure = false
-    try writeAll(buffer)
-    buffer.removeAll(keepingCapacity: true)
-    try fileSystem.fsync(file)
+    do throws(SystemCallError) {
+      try fileSystem.ftruncate(file, length: 0)
+      buffer = JournalFraming.magic
+      append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
+      try writeAll(buffer)
+      buffer.removeAll(keepingCapacity: true)
+      try fileSystem.fsync(file)
+    } catch {
+      // A journal that could not be started is off until the next save: nothing
+      // is appended to a file whose beginning may be missing.
+      buffer.removeAll()
+      failure = error
+      reportedFailure = true
+      throw error
+    }
     lastSync = Self.now()
     unsyncedSteps = 0
   }
@@ -153,6 +162,13 @@ public final class Journal {
   /// Leaves the journal in place (a crash-like end, or handing over): only closes it.
   public func abandon() {
     write()
+    try? fileSystem.close(file)
+  }
+
+  /// For tests: end as a killed process would — the unwritten buffer is lost,
+  /// the file stays, the lock goes with the descriptor.
+  func simulateKill() {
+    buffer.removeAll()
     try? fileSystem.close(file)
   }
 

@@ -7,6 +7,10 @@ enum JournalEntry: Equatable, Sendable {
   case header(base: String?, pid: Int32, time: Double, kind: String)
   /// A command performed: a new step, or an edit inside the open group.
   case perform(JSONValue)
+  /// A command of a group that was open at a save: its effect is in the saved
+  /// file, so replay records it in the group without applying it (a later
+  /// `rollback` must still revert it).
+  case applied(JSONValue)
   case begin(name: String?, origin: String?)
   case end
   case rollback
@@ -26,6 +30,7 @@ enum JournalEntry: Equatable, Sendable {
       object["kind"] = .string(kind)
       return .object(JSONObject(["header": .object(object)]))
     case .perform(let command): return .object(JSONObject(["do": command]))
+    case .applied(let command): return .object(JSONObject(["applied": command]))
     case .begin(let name, let origin):
       return .object(
         JSONObject([
@@ -39,7 +44,7 @@ enum JournalEntry: Equatable, Sendable {
     }
   }
 
-  var payload: [UInt8] { Array(json.compactText.utf8) }
+  var payload: [UInt8] { json.compactUTF8 }
 
   init(payload: [UInt8], record: Int) throws(JournalError) {
     let value: JSONValue
@@ -63,6 +68,7 @@ enum JournalEntry: Equatable, Sendable {
       if case .string(let text)? = header["kind"] { kind = text }
       self = .header(base: base, pid: pid, time: time, kind: kind)
     case ("do", let command): self = .perform(command)
+    case ("applied", let command): self = .applied(command)
     case ("begin", let name):
       var origin: String?
       if case .string(let text)? = object["origin"] { origin = text }

@@ -94,7 +94,8 @@ enum JournalFraming {
       let end = candidate + recordHeaderSize + length
       guard end <= bytes.count else { continue }
       let payload = Array(bytes[(candidate + 16)..<end])
-      let crc = CRC32.checksum(payload, startingWith: CRC32.checksum(Array(bytes[(candidate + 8)..<(candidate + 16)])))
+      let crc = CRC32.checksum(
+        payload, startingWith: CRC32.checksum(Array(bytes[(candidate + 8)..<(candidate + 16)])))
       if crc == littleEndian32(bytes, candidate + 4) { return candidate }
     }
     return nil

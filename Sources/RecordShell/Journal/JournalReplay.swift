@@ -21,6 +21,8 @@ enum JournalReplay {
               record: record, reason: "\(command.name) does not fit the document")
           }
           editor.perform(command)
+        case .applied(let json):
+          try editor.recordApplied(try Command<Root>(decoding: json))
         case .begin(let name, let origin): editor.begin(name, origin: origin)
         case .end: try editor.end()
         case .rollback: try editor.rollback()

@@ -44,12 +44,14 @@ public struct ParseContext: Sendable {
   public var listFields: Set<String>
   public var customFields: [String]
 
+  /// Cheap enough for every line: the kind's names are computed once, in its
+  /// field table; only the selected record's custom keys are read here.
   public init<Root: Record>(kind: Root.Type, selected: Root?) {
-    let fields = Root.fields.fields
-    declaredFields = fields.map(\.name)
-    readOnlyFields = Set(fields.filter(\.isReadOnly).map(\.name))
-    listFields = Set(fields.filter { $0.type == .stringList }.map(\.name))
-    customFields = selected?.custom.keys ?? []
+    let table = Root.fields
+    declaredFields = table.names
+    readOnlyFields = table.readOnlyNames
+    listFields = table.listNames
+    customFields = selected.map { $0.custom.isEmpty ? [] : $0.custom.keys } ?? []
   }
 
   /// Checks a field name: declared or a custom key of the selected record;

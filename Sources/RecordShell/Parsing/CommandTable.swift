@@ -83,17 +83,22 @@ public enum CommandTable {
     ) { (args, context) throws(ParseError) in
       var filters: [ListFilter] = []
       while let token = args.next() {
-        guard case .word(let text) = token.value, let equals = text.firstIndex(of: "="),
-          equals != text.startIndex
-        else { throw .badFilter(token.value.description) }
-        let field = try context.filterField(String(text[..<equals]))
-        var value = String(text[text.index(after: equals)...])
-        var valueToken = ValueToken.word(value)
-        if value.isEmpty, let next = args.next() {
-          valueToken = next.value
-          value = next.value.description
+        // `title="Buy milk"` arrives as one quoted token (quotes glue to a word, as in sh).
+        let text: String
+        let quoted: Bool
+        switch token.value {
+        case .word(let word): (text, quoted) = (word, false)
+        case .quoted(let string): (text, quoted) = (string, true)
+        case .list: throw .badFilter(token.value.description)
         }
-        filters.append(ListFilter(field: field, value: valueToken))
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+          throw .badFilter(token.value.description)
+        }
+        let field = try context.filterField(String(text[..<equals]))
+        let rest = String(text[text.index(after: equals)...])
+        var value: ValueToken = quoted ? .quoted(rest) : .word(rest)
+        if rest.isEmpty, !quoted, let next = args.next() { value = next.value }
+        filters.append(ListFilter(field: field, value: value))
       }
       return .list(filters: filters)
     },

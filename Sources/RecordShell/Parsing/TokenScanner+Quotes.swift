@@ -11,11 +11,13 @@ extension TokenScanner {
     let open = position
     index += 1
     let begin = index
+    let (lineBefore, continuationsBefore) = (line, continuationBytes)
     while index < bytes.count {
       let byte = bytes[index]
       if byte == ASCII.singleQuote {
         index += 1
-        return text(begin..<index - 1)
+        return text(
+          begin..<index - 1, isASCII: isASCIISince(line: lineBefore, continuationBytes: continuationsBefore))
       }
       pass(byte)
     }
@@ -27,11 +29,13 @@ extension TokenScanner {
     let open = position
     index += 1
     let begin = index
+    let (lineBefore, continuationsBefore) = (line, continuationBytes)
     while index < bytes.count {
       let byte = bytes[index]
       if byte == ASCII.doubleQuote {
         index += 1
-        return text(begin..<index - 1)
+        return text(
+          begin..<index - 1, isASCII: isASCIISince(line: lineBefore, continuationBytes: continuationsBefore))
       }
       if byte == ASCII.backslash { break }
       pass(byte)

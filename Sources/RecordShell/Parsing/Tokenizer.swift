@@ -14,7 +14,7 @@
 ///   `list FIELD=VALUE` usable with values that hold spaces.
 /// - **Lists** are `[a, "b c", d]`: commas between elements, whitespace and line breaks
 ///   optional around them, `[]` empty, no trailing comma. Lists nest (for custom fields
-///   that hold JSON arrays) up to `TokenScanner.maxListDepth` levels. A list cannot be
+///   that hold JSON arrays) up to 32 levels (`TokenScanner.maxListDepth`). A list cannot be
 ///   glued to a word (`a[b]`) or have text glued after it (`[a]b`).
 /// - **`;` and line feeds** separate commands, except inside quotes and lists (a `;` in
 ///   a list is an error); blank commands are dropped.
@@ -28,13 +28,10 @@ public enum Tokenizer {
   /// Splits `line` into commands. `line` may hold line feeds, from the continuation
   /// lines of an open quote or list, or from `-c` text.
   public static func tokenize(_ line: String) throws(TokenizerError) -> [TokenizedCommand] {
-    let result = line.utf8.withContiguousStorageIfAvailable { bytes in
+    var line = line
+    return try line.withUTF8 { bytes in
       Result { () throws(TokenizerError) in try scan(bytes) }
-    }
-    if let result { return try result.get() }
-    return try Array(line.utf8).withUnsafeBufferPointer { (bytes) throws(TokenizerError) in
-      try scan(bytes)
-    }
+    }.get()
   }
 
   /// Splits UTF-8 bytes (a line of a script file, say) into commands; bytes that are not

@@ -25,6 +25,8 @@ extension Session {
         case .leftover(let journal, _), .damaged(let journal, _, _):
           journal.abandon()
           throw SessionError.journalPending(path: target)
+        case .unreadable(let error):
+          throw SessionError.journalUnreadable(path: target, error)
         case .unavailable(let error):
           journalWarnings.append(
             "cannot create the journal beside \"\(target)\" (\(error.summary)); crash recovery is off for this file"

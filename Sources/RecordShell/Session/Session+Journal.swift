@@ -28,6 +28,8 @@ extension Session {
       return [
         "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
       ]
+    case .unreadable(let error):
+      throw .journalUnreadable(path: path, error)
     case .damaged(let journal, let bytes, let error):
       guard recovery == .discard else {
         journal.abandon()
@@ -69,10 +71,12 @@ extension Session {
       try journal.reset(base: base, kind: Root.kind)
     } catch {
       journal.abandon()
-      throw .storage(.failed(.save, path: backup, cause: (error as? StorageError)?.cause ?? error.systemCallError))
+      throw .storage(
+        .failed(.save, path: backup, cause: (error as? StorageError)?.cause ?? error.systemCallError))
     }
     self.journal = journal
-    let what = changes.map { "its \($0) change\($0 == 1 ? "" : "s") were not applied" } ?? "it was not applied"
+    let what =
+      changes.map { "its \($0) change\($0 == 1 ? "" : "s") were not applied" } ?? "it was not applied"
     return ["set the journal aside as \"\(backup)\"; \(what)"]
   }
 
@@ -174,6 +178,9 @@ extension Session {
     }
     for group in editor.history.openGroups {
       journal.append(.begin(name: group.name, origin: group.origin))
+      for command in group.commands {
+        journal.append(.applied(command.encoded()))
+      }
     }
     return []
   }
@@ -191,6 +198,12 @@ extension Session {
   /// A warning, once, when the journal could not be written.
   public func journalFailureReport() -> String? {
     journal?.takeFailureReport()
+  }
+
+  /// For tests: the session dies as a killed process would.
+  mutating func simulateKill() {
+    journal?.simulateKill()
+    journal = nil
   }
 
   /// A normal exit: the journal is removed.

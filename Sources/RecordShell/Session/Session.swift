@@ -41,7 +41,9 @@ public struct Session<Root: Record> {
   public var selectedRecord: Root? { selectedID.flatMap { editor.document.record(withID: $0) } }
   public var isDirty: Bool { editor.isDirty }
   /// What the parser needs: the field table and the selected record's custom keys.
-  public var parseContext: ParseContext { ParseContext(kind: Root.self, selected: selectedRecord) }
+  public var parseContext: ParseContext {
+    ParseContext(kind: Root.self, selected: selectedID.flatMap { editor.document.record(withID: $0) })
+  }
 
   /// Parses and runs one line.
   public mutating func run(line: String, origin: String? = nil) throws(SessionError) -> [Reply] {

@@ -21,6 +21,7 @@ public enum SessionError: Error, Equatable, Sendable {
   case journalFound(path: String, LeftoverJournal)
   case journal(JournalError)
   case journalPending(path: String)
+  case journalUnreadable(path: String, SystemCallError)
 }
 
 extension SessionError: CustomStringConvertible {
@@ -53,6 +54,9 @@ extension SessionError: CustomStringConvertible {
         + "from a session that ended abnormally (process \(leftover.pid)\(leftover.writerAlive ? ", still running" : "")); "
         + "run 'recsh --recover \(path)' to replay them, or 'recsh --discard-journal \(path)' to set them aside"
     case .journal(let error): error.description
+    case .journalUnreadable(let path, let error):
+      "cannot read the journal of \"\(path)\" (\(error.description)); the file was not opened, since the "
+        + "journal may hold unsaved work"
     case .journalPending(let path):
       "\"\(path)\" has a journal from a session that ended abnormally; "
         + "restart recsh with --recover or --discard-journal to open it"

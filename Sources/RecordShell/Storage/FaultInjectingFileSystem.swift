@@ -31,6 +31,15 @@ final class FaultInjectingFileSystem: FileSystem {
   /// handling of short reads and writes.
   var maximumTransfer: Int?
   private(set) var calls: [Call] = []
+  /// Each file's size at its last successful `fsync`: what a power cut would leave
+  /// of a file that is only appended to (the journal).
+  private(set) var syncedLengths: [String: Int64] = [:]
+  /// Opens of paths ending in this name fail with the code (a read-only folder, say).
+  private var failingOpens: (suffix: String, code: Int32)?
+
+  func failOpens(of suffix: String, code: Int32) {
+    failingOpens = (suffix, code)
+  }
 
   init(wrapping base: any FileSystem = PosixFileSystem(), fault: Fault? = nil) {
     self.base = base
@@ -57,6 +66,9 @@ final class FaultInjectingFileSystem: FileSystem {
   private func limited(_ count: Int) -> Int { min(count, maximumTransfer ?? count) }
 
   func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor {
+    if let failingOpens, path.hasSuffix(failingOpens.suffix) {
+      throw SystemCallError(.open, code: failingOpens.code, path: path)
+    }
     try enter(.open, path)
     return try base.open(path, flags: flags, mode: mode)
   }
@@ -81,6 +93,7 @@ final class FaultInjectingFileSystem: FileSystem {
   func fsync(_ file: FileDescriptor) throws(SystemCallError) {
     try enter(.fsync, file.path)
     try base.fsync(file)
+    if let status = try? base.fstat(file) { syncedLengths[file.path] = status.size }
   }
 
   func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError) {

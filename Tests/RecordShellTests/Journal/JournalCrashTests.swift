@@ -1,0 +1,209 @@
+import Foundation
+import Glibc
+import RecordKit
+import Testing
+
+@testable import RecordShell
+
+/// Crashes at random moments and at every I/O call: what recovery gives back
+/// is always a state the session was in — the last acknowledged one after a
+/// kill — never a mix, and the data file is always whole.
+@Suite struct JournalCrashTests {
+  typealias TaskSession = Session<TaskRecord>
+
+  static let start = JournalRecoveryTests.start
+
+  /// A random line of input; errors (a bad REF, undo with nothing to undo) are part of the mix.
+  static func randomLine(using g: inout SystemRandomNumberGenerator) -> String {
+    let n = Int.random(in: 1...4, using: &g)
+    switch Int.random(in: 0..<100, using: &g) {
+    case 0..<15: return "use @\(n)"
+    case 15..<35: return "set title t\(Int.random(in: 0..<5, using: &g))"
+    case 35..<45: return "set priority \(Int.random(in: 0...6, using: &g)) done true"
+    case 45..<53: return "new title n\(n)"
+    case 53..<57: return "delete @\(n)"
+    case 57..<62: return "add tags x\(n)"
+    case 62..<67: return "begin g\(n)"
+    case 67..<72: return "end"
+    case 72..<74: return "rollback"
+    case 74..<84: return "undo \(Int.random(in: 1...2, using: &g))"
+    case 84..<92: return "redo"
+    case 92..<96: return "save"
+    default: return "set +c\(n) \(n)"
+    }
+  }
+
+  /// Runs random lines, acknowledging (writing the journal) at random, then kills
+  /// the session; recovery must give the last acknowledged state exactly.
+  @Test func aKilledSessionRecoversToItsLastAcknowledgedState() throws {
+    var generator = SystemRandomNumberGenerator()
+    for run in 0..<150 {
+      try TestDirectory.with { folder in
+        try folder.write("t.json", Self.start)
+        var session = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), isInteractive: run % 2 == 0)
+        }.session
+        var acknowledged = session.document.records
+        var lines: [String] = []
+        for _ in 0..<Int.random(in: 1...40, using: &generator) {
+          let line = Self.randomLine(using: &generator)
+          lines.append(line)
+          let saved = (try? session.run(line: line)) != nil && line == "save"
+          // A save is acknowledged by the file itself.
+          if saved || Bool.random(using: &generator) {
+            if Bool.random(using: &generator) { session.syncJournal() } else { session.writeJournal() }
+            acknowledged = session.document.records
+          }
+        }
+        session.simulateKill()
+        let opened = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+        }
+        #expect(opened.session.document.records == acknowledged, "run \(run): \(lines)")
+        var recovered = opened.session
+        recovered.close()
+      }
+    }
+  }
+
+  /// A power cut loses what was written but not flushed to the disk: recovery
+  /// then gives an earlier state the session was in, never a mix.
+  @Test func aPowerCutRecoversToAStateTheSessionWasIn() throws {
+    var generator = SystemRandomNumberGenerator()
+    for run in 0..<100 {
+      try TestDirectory.with { folder in
+        try folder.write("t.json", Self.start)
+        let fileSystem = FaultInjectingFileSystem()
+        var session = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+        }.session
+        var states = [session.document.records]
+        var synced = session.document.records
+        var lines: [String] = []
+        for _ in 0..<Int.random(in: 1...30, using: &generator) {
+          let line = Self.randomLine(using: &generator)
+          lines.append(line)
+          _ = try? session.run(line: line)
+          states.append(session.document.records)
+          switch Int.random(in: 0..<3, using: &generator) {
+          case 0: session.writeJournal()
+          case 1:
+            session.syncJournal()
+            if session.journal?.failure == nil { synced = session.document.records }
+          default: break
+          }
+        }
+        session.writeJournal()
+        session.simulateKill()
+        let journalPath = folder.path(".t.json.recsh-journal")
+        truncate(journalPath, off_t(fileSystem.syncedLengths[journalPath] ?? 0))
+        let recovered = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+        }.session
+        #expect(states.contains(recovered.document.records), "run \(run): \(lines)")
+        _ = synced
+        var closing = recovered
+        closing.close()
+      }
+    }
+  }
+
+  /// The lines of the crash-point sweep: edits, a save, more edits, an undo past the save.
+  static let sweepLines = [
+    "use a1", "set title A", "new title three", "begin g", "use b2", "set title B", "end", "save", "undo",
+    "undo", "use a1", "set title again",
+  ]
+
+  /// Every I/O call of opening, journaling, saving and recovering fails in turn
+  /// (once, and from there on); then the process is killed, and recovered with
+  /// working I/O. The result is always a state the session was in, and the data
+  /// file always a whole one.
+  @Test(arguments: [false, true])
+  func aFailureAtEveryIOCallRecoversToAStateTheSessionWasIn(fromThereOn: Bool) throws {
+    let total = try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      let counter = FaultInjectingFileSystem()
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter)
+      }.session
+      for line in Self.sweepLines {
+        _ = try session.run(line: line)
+        session.writeJournal()
+      }
+      session.simulateKill()
+      return counter.callCount
+    }
+    #expect(total > 30)
+    for failing in 1...total {
+      try TestDirectory.with { folder in
+        try folder.write("t.json", Self.start)
+        let fault: FaultInjectingFileSystem.Fault =
+          fromThereOn ? .from(failing, code: EIO) : .once(at: failing, code: EIO)
+        let fileSystem = FaultInjectingFileSystem(fault: fault)
+        var states = [try RecordFile<TaskRecord>.decode(Self.start).document.records]
+        if var session = try? TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem).session {
+          for line in Self.sweepLines {
+            _ = try? session.run(line: line)
+            session.writeJournal()
+            states.append(session.document.records)
+          }
+          session.simulateKill()
+        }
+        let onDisk = try RecordFile<TaskRecord>.decode(try folder.read("t.json")).document.records
+        #expect(states.contains(onDisk), "call \(failing): the data file is a state the session was in")
+        // Recovery with working I/O; a journal the save outran is refused, and discarding it opens the file.
+        var recovered: TaskSession
+        do {
+          recovered = try retryingLock {
+            try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+          }.session
+        } catch SessionError.journal(let error) {
+          #expect(error == .baseMismatch, "call \(failing): \(error)")
+          recovered = try retryingLock {
+            try TaskSession.open(path: folder.path("t.json"), recovery: .discard)
+          }.session
+        }
+        #expect(
+          states.contains(recovered.document.records), "call \(failing) (\(fromThereOn ? "from" : "once"))")
+        recovered.close()
+      }
+    }
+  }
+
+  /// Recovery itself under faults: it fails cleanly, changes nothing, and a second try works.
+  @Test func aFailureDuringRecoveryChangesNothing() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try retryingLock { try TaskSession.open(path: folder.path("t.json")) }.session
+      for line in ["use a1", "set title x", "new title y"] { _ = try session.run(line: line) }
+      session.writeJournal()
+      let expected = session.document.records
+      session.simulateKill()
+      let journal = try folder.read(".t.json.recsh-journal")
+      let counter = FaultInjectingFileSystem()
+      var probe = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter, recovery: .recover)
+      }
+      .session
+      probe.simulateKill()
+      try folder.write(".t.json.recsh-journal", journal, mode: 0o600)
+      for failing in 1...counter.callCount {
+        let fileSystem = FaultInjectingFileSystem(fault: .once(at: failing, code: EIO))
+        if var attempt = try? TaskSession.open(
+          path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover
+        )
+        .session {
+          #expect(attempt.document.records == expected, "call \(failing)")
+          attempt.simulateKill()
+        }
+        #expect(try folder.read("t.json") == Self.start, "call \(failing)")
+        let again = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
+          .session
+        #expect(again.document.records == expected, "call \(failing): a second recovery")
+        var closing = again
+        closing.simulateKill()
+        try folder.write(".t.json.recsh-journal", journal, mode: 0o600)
+      }
+    }
+  }
+}

@@ -1,0 +1,224 @@
+import Glibc
+import RecordKit
+import Testing
+
+@testable import RecordShell
+
+/// Crash recovery through the session: what was written to the journal before
+/// a kill comes back with `--recover`, undoable; groups open at the crash are
+/// closed and kept; a journal for another version of the file is not applied.
+@Suite struct JournalRecoveryTests {
+  typealias TaskSession = Session<TaskRecord>
+
+  static let start = Array(
+    """
+    [
+      {
+        "id": "a1aaaaaa",
+        "title": "one"
+      },
+      {
+        "id": "b2bbbbbb",
+        "title": "two"
+      }
+    ]
+
+    """.utf8)
+
+  static func open(
+    _ folder: TestDirectory, recovery: RecoveryChoice = .refuse,
+    fileSystem: any FileSystem = PosixFileSystem()
+  )
+    throws -> TaskSession
+  {
+    try retryingLock {
+      try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery)
+    }.session
+  }
+
+  static func run(_ session: inout TaskSession, _ lines: [String]) throws {
+    for line in lines { _ = try session.run(line: line) }
+  }
+
+  @Test func killedSessionIsRecoveredWithItsStepsUndoable() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title edited", "new title three", "use b2", "delete"])
+      session.writeJournal()
+      let expected = session.document.records
+      session.simulateKill()
+      #expect(try folder.read("t.json") == Self.start, "nothing saved")
+      #expect(throws: SessionError.self) { _ = try Self.open(folder) }
+      var recovered = try Self.open(folder, recovery: .recover)
+      #expect(recovered.document.records == expected)
+      #expect(recovered.isDirty)
+      #expect(recovered.editor.history.undoCount == 3)
+      _ = try recovered.run(line: "undo 3")
+      #expect(try RecordFile<TaskRecord>.decode(Self.start).document.records == recovered.document.records)
+      recovered.close()
+      #expect(!folder.exists(".t.json.recsh-journal"), "a normal exit removes the journal")
+    }
+  }
+
+  @Test func refusalNamesRecoverAndDiscard() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title x"])
+      session.writeJournal()
+      session.simulateKill()
+      do {
+        _ = try Self.open(folder)
+        Issue.record("opened a file with a leftover journal")
+      } catch {
+        let message = "\(error)"
+        #expect(message.contains("has a journal of 1 unsaved change from a session that ended abnormally"))
+        #expect(message.contains("--recover"))
+        #expect(message.contains("--discard-journal"))
+      }
+    }
+  }
+
+  @Test func discardSetsTheJournalAsideAsABackup() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title x"])
+      session.writeJournal()
+      session.simulateKill()
+      let journal = try folder.read(".t.json.recsh-journal")
+      var fresh = try Self.open(folder, recovery: .discard)
+      #expect(fresh.document.records == (try RecordFile<TaskRecord>.decode(Self.start)).document.records)
+      let backups = try folder.entries().filter {
+        $0.hasPrefix(".t.json.recsh-journal.") && $0.hasSuffix(".bak")
+      }
+      #expect(backups.count == 1)
+      #expect(try folder.read(backups[0]) == journal)
+      fresh.close()
+    }
+  }
+
+  @Test func groupsOpenAtTheCrashAreClosedAndKept() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(
+        &session, ["begin outer", "use a1", "set title A", "begin inner", "use b2", "set title B"])
+      session.writeJournal()
+      session.simulateKill()
+      var recovered = try Self.open(folder, recovery: .recover)
+      #expect(recovered.document.records.map(\.title) == ["A", "B"])
+      #expect(recovered.editor.history.openGroups.isEmpty)
+      #expect(recovered.editor.history.undoName == "outer")
+      recovered.close()
+    }
+  }
+
+  @Test func aCleanSaveResetsTheJournal() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title x", "save"])
+      session.writeJournal()
+      session.simulateKill()
+      // Nothing after the save: the file opens without asking.
+      var again = try Self.open(folder)
+      #expect(again.document.records.first?.title == "x")
+      again.close()
+    }
+  }
+
+  @Test func undoPastTheSavePointIsRecoveredThroughASnapshot() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(
+        &session, ["use a1", "set title x", "set title y", "save", "undo", "undo", "redo", "new title z"])
+      session.writeJournal()
+      let expected = session.document.records
+      session.simulateKill()
+      var recovered = try Self.open(folder, recovery: .recover)
+      #expect(recovered.document.records == expected)
+      recovered.close()
+    }
+  }
+
+  @Test func aJournalForAnotherVersionOfTheFileIsNotApplied() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title x"])
+      session.writeJournal()
+      session.simulateKill()
+      try folder.write("t.json", Self.start + Array("\n".utf8))
+      #expect(throws: SessionError.journal(.baseMismatch)) { _ = try Self.open(folder, recovery: .recover) }
+      #expect(try folder.read("t.json") == Self.start + Array("\n".utf8), "the file is untouched")
+    }
+  }
+
+  @Test func aTornLastRecordIsDroppedWithAMessage() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      try Self.run(&session, ["use a1", "set title x"])
+      session.writeJournal()
+      let acknowledged = session.document.records
+      try Self.run(&session, ["set title y"])
+      session.writeJournal()
+      session.simulateKill()
+      let journal = try folder.read(".t.json.recsh-journal")
+      try folder.write(".t.json.recsh-journal", Array(journal.dropLast(3)), mode: 0o600)
+      let opened = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
+      #expect(opened.session.document.records == acknowledged)
+      #expect(
+        opened.warnings.contains { $0.contains("dropped a damaged last record") || $0.contains("incomplete") }
+      )
+      var session2 = opened.session
+      session2.close()
+    }
+  }
+
+  @Test func theJournalIsPrivateAndTheLockKeepsASecondWriterOut() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      var status = stat()
+      #expect(stat(folder.path(".t.json.recsh-journal"), &status) == 0)
+      #expect(status.st_mode & 0o777 == 0o600)
+      // Opening and closing the journal elsewhere in this process does not drop the lock.
+      let other = Glibc.open(folder.path(".t.json.recsh-journal"), O_RDONLY)
+      #expect(other >= 0)
+      close(other)
+      let dataFile = Glibc.open(folder.path("t.json"), O_RDONLY)
+      close(dataFile)
+      do {
+        _ = try Self.open(folder)
+        Issue.record("a second session opened a locked file")
+      } catch {
+        #expect((error as? SessionError) == .locked(path: folder.path("t.json"), pid: getpid()))
+      }
+      session.close()
+      var third = try Self.open(folder)
+      third.close()
+    }
+  }
+
+  @Test func whenTheJournalCannotBeCreatedRecoveryIsOffAndTheShellGoesOn() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      let fileSystem = FaultInjectingFileSystem()
+      // Call 1-2 read the data file (open, fstat...); fail the journal's open with EACCES.
+      fileSystem.failOpens(of: ".t.json.recsh-journal", code: EACCES)
+      let opened = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      }
+      #expect(opened.warnings.count == 1)
+      #expect(opened.warnings[0].contains("crash recovery is off for this file"))
+      var session = opened.session
+      try Self.run(&session, ["use a1", "set title x", "save"])
+      #expect(try folder.read("t.json") != Self.start)
+      session.close()
+    }
+  }
+}

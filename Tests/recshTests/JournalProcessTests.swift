@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import RecordKit
+import RecordShell
+import Testing
+
+/// The journal against real processes: `kill -9` at random moments loses no
+/// acknowledged step, and a second recsh on the same file is kept out.
+@Suite struct JournalProcessTests {
+  /// A record as the soak compares it: ids of new records are random, so they are left out.
+  struct Fields: Equatable {
+    var title: String?
+    var priority: Int?
+    var tags: [String]?
+  }
+
+  static func fields(_ records: [TaskRecord]) -> [Fields] {
+    records.map { Fields(title: $0.title, priority: $0.priority, tags: $0.tags) }
+  }
+
+  static func randomLine(using g: inout SystemRandomNumberGenerator) -> String {
+    let n = Int.random(in: 1...3, using: &g)
+    switch Int.random(in: 0..<100, using: &g) {
+    case 0..<15: return "use @\(n)"
+    case 15..<40: return "set title t\(Int.random(in: 0..<9, using: &g))"
+    case 40..<50: return "set priority \(Int.random(in: 0...5, using: &g))"
+    case 50..<56: return "add tags x\(n)"
+    case 56..<62: return "new title n\(n)"
+    case 62..<65: return "delete @\(n)"
+    case 65..<72: return "begin g\(n)"
+    case 72..<78: return "end"
+    case 78..<80: return "rollback"
+    case 80..<92: return "undo"
+    default: return "redo"
+    }
+  }
+
+  static let soakRuns = ProcessInfo.processInfo.environment["RECSH_SOAK_RUNS"].flatMap { Int($0) } ?? 100
+
+  /// A child recsh gets random edits through a pipe; after each acknowledged
+  /// one (its `list` answer arrived) more may follow unanswered; then it is
+  /// killed. `--recover` must give back at least every acknowledged step.
+  @Test func killNineLosesNoAcknowledgedStep() throws {
+    var generator = SystemRandomNumberGenerator()
+    var totalSteps = 0
+    var lost = 0
+    for run in 0..<Self.soakRuns {
+      let folder = try TempFolder()
+      try folder.threeTasks()
+      let modelFolder = try TempFolder()
+      try modelFolder.threeTasks()
+      var model = try Session<TaskRecord>.open(path: modelFolder.path("t.json")).session
+      let child = try InteractivePipe(arguments: ["-k", "t.json"], directory: folder.url)
+      var states = [Self.fields(model.document.records)]
+      var acknowledged = 0
+      let length = Int.random(in: 1...25, using: &generator)
+      let unanswered = Int.random(in: 0...4, using: &generator)
+      for index in 0..<length {
+        let line = Self.randomLine(using: &generator)
+        _ = try? model.run(line: line)
+        states.append(Self.fields(model.document.records))
+        if index < length - unanswered {
+          child.send(line + "\nhistory\n")
+          _ = try child.readUntil("\n", seconds: 20)
+          child.clearReceived()
+          acknowledged = states.count - 1
+        } else {
+          child.send(line + "\n")
+        }
+      }
+      usleep(UInt32.random(in: 0...3000, using: &generator))
+      kill(child.process.processIdentifier, SIGKILL)
+      child.process.waitUntilExit()
+      model.close()
+      totalSteps += length
+      let recovered = try folder.recsh(["--recover", "t.json", "-c", "save"])
+      guard recovered.status == 0 || recovered.stderr.contains("has a journal") == false else {
+        Issue.record("run \(run): recovery failed: \(recovered.stderr)")
+        continue
+      }
+      let records = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records
+      let found = Self.fields(records)
+      let reachable = states[acknowledged...]
+      if !reachable.contains(found) {
+        lost += 1
+        Issue.record("run \(run): recovered state is not one from step \(acknowledged) on")
+      }
+    }
+    // The figures for the closing note: `swift test --filter killNine` prints them.
+    print("kill -9 soak: \(Self.soakRuns) runs, \(totalSteps) steps, \(lost) runs lost an acknowledged step")
+    #expect(lost == 0)
+  }
+
+  @Test func aSecondRecshOnTheSameFileIsToldWhoHoldsIt() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let first = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
+    first.send("list\n")
+    _ = try first.readUntil("records)")
+    let second = try folder.recsh(["t.json", "-c", "list"])
+    #expect(second.status == 3)
+    #expect(
+      second.stderr.contains(
+        "is being edited by another recsh (process \(first.process.processIdentifier)); "
+          + "only one recsh may write a file at a time"))
+    first.close()
+    #expect(try folder.recsh(["t.json", "-c", "list"]).status == 0, "free again after the first one ended")
+  }
+
+  @Test func aScriptRefusesALeftoverJournalAndNamesTheFlags() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let child = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
+    child.send("use a1\nset title killed\nshow\n")
+    _ = try child.readUntil("killed")
+    kill(child.process.processIdentifier, SIGKILL)
+    child.process.waitUntilExit()
+    let refused = try folder.recsh(["t.json", "-c", "list"])
+    #expect(refused.status == 3)
+    #expect(refused.stderr.contains("has a journal of 1 unsaved change"))
+    #expect(refused.stderr.contains("recsh --recover t.json"))
+    #expect(refused.stderr.contains("recsh --discard-journal t.json"))
+    let recovered = try folder.recsh(["--recover", "t.json", "-c", "show a1"])
+    #expect(recovered.status == 0)
+    #expect(recovered.stdout.contains("title     killed"))
+  }
+
+  @Test func aNormalExitRemovesTheJournalAndAHangupKeepsIt() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    _ = try folder.recsh(["t.json", "-c", "use a1; set title x"])
+    #expect(!folder.exists(".t.json.recsh-journal"))
+    let child = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
+    child.send("use a1\nset title hung\nshow\n")
+    _ = try child.readUntil("hung")
+    kill(child.process.processIdentifier, SIGHUP)
+    child.process.waitUntilExit()
+    #expect(folder.exists(".t.json.recsh-journal"))
+  }
+}
