@@ -12,14 +12,17 @@
 
 static inline void recsh_rl_set_readline_name(const char *name) { rl_readline_name = name; }
 static inline void recsh_rl_set_catch_signals(int value) { rl_catch_signals = value; }
+static inline void recsh_rl_set_catch_sigwinch(int value) { rl_catch_sigwinch = value; }
 static inline void recsh_rl_set_attempted_completion_function(rl_completion_func_t *function) {
   rl_attempted_completion_function = function;
 }
 static inline void recsh_rl_set_attempted_completion_over(int value) { rl_attempted_completion_over = value; }
 static inline void recsh_rl_set_completion_append_character(int value) { rl_completion_append_character = value; }
-static inline void recsh_rl_set_getc_function(rl_getc_func_t *function) { rl_getc_function = function; }
+static inline void recsh_rl_set_completion_query_items(int value) { rl_completion_query_items = value; }
+static inline void recsh_rl_set_basic_word_break_characters(const char *characters) {
+  rl_basic_word_break_characters = characters;
+}
+static inline void recsh_rl_set_getc_function(int (*function)(FILE *)) { rl_getc_function = function; }
 static inline const char *recsh_rl_line_buffer(void) { return rl_line_buffer; }
-static inline int recsh_rl_point(void) { return rl_point; }
-static inline int recsh_rl_end(void) { return rl_end; }
 
 #endif

@@ -41,29 +41,69 @@ struct StandardInputLines: LineSource {
   }
 }
 
-/// Lines typed at a plain prompt (line editing comes with libedit). One
-/// prompt per line read; the runner makes a new reader to refresh the prompt.
-struct PromptLines: LineSource {
+/// Lines typed at the prompt, with line editing. One prompt per reader: the
+/// runner makes a new one to show the prompt as it is after each command.
+///
+/// Ctrl-C cancels the line (`^C`, a fresh prompt); a line that ends inside a
+/// quote or list goes on at a continuation prompt and is joined with "\n";
+/// Ctrl-D on an empty line is the end of input (`reachedEnd`).
+struct EditedLines: LineSource {
+  let editor: LineEditor
   let prompt: String
-  let sink: EventSink
+  let continuationPrompt: String
+  /// Given up once the line is read: it shares the document's storage.
+  private var completion: CompletionContext?
   private(set) var reachedEnd = false
-  private var used = false
 
-  init(prompt: String, sink: EventSink) {
+  init(editor: LineEditor, prompt: String, continuationPrompt: String, completion: CompletionContext) {
+    self.editor = editor
     self.prompt = prompt
-    self.sink = sink
+    self.continuationPrompt = continuationPrompt
+    self.completion = completion
   }
 
   mutating func nextLine(beforeWaiting: () -> Void) -> String? {
-    guard !used else { return nil }
-    used = true
+    guard let context = completion else { return nil }
+    completion = nil
     beforeWaiting()
-    StandardStreams.writeAll(1, Array(prompt.utf8))
-    guard let line = readLine(strippingNewline: true) else {
-      StandardStreams.writeAll(1, [UInt8(ascii: "\n")])
-      reachedEnd = true
-      return nil
+    while true {
+      switch editor.readLine(prompt: prompt, completion: context) {
+      case .interrupted:
+        Self.cancelled()
+      case .end:
+        StandardStreams.writeAll(1, Array("\n".utf8))
+        reachedEnd = true
+        return nil
+      case .line(let first):
+        guard let line = continued(first, context) else {
+          Self.cancelled()
+          continue
+        }
+        editor.remember(line)
+        return line
+      }
+    }
+  }
+
+  /// `line` and its continuation lines while it ends inside a quote or list;
+  /// `nil` after a Ctrl-C. Ctrl-D gives what was typed, which the runner
+  /// reports as unterminated.
+  private func continued(_ line: String, _ context: CompletionContext) -> String? {
+    var line = line
+    while Tokenizer.needsContinuation(line) {
+      switch editor.readLine(prompt: continuationPrompt, earlierLines: line, completion: context) {
+      case .interrupted: return nil
+      case .end:
+        StandardStreams.writeAll(1, Array("\n".utf8))
+        return line
+      case .line(let more): line += "\n" + more
+      }
     }
     return line
+  }
+
+  /// libedit leaves the cursor on the cancelled line.
+  private static func cancelled() {
+    StandardStreams.writeAll(1, Array("^C\n".utf8))
   }
 }

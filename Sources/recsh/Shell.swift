@@ -107,10 +107,19 @@ enum Shell {
   }
 
   /// The prompt: errors never end it; Ctrl-D acts as `quit` (open groups are
-  /// closed and kept first; unsaved changes refuse once).
+  /// closed and kept first; unsaved changes refuse once). The history file is
+  /// written when it ends.
   private static func runInteractive<Root: Record>(_ runner: inout ScriptRunner<Root>, sink: EventSink) {
+    let editor = LineEditor(historyPath: HistoryLocation.current.prepare())
+    if let warning = editor.warning { sink.streams.err(warning) }
+    defer {
+      if let warning = editor.close() { sink.streams.err(warning) }
+    }
+    let style = PromptStyle.current
     while !runner.quitRequested {
-      var lines = PromptLines(prompt: runner.session.promptText, sink: sink)
+      var lines = EditedLines(
+        editor: editor, prompt: style.render(runner.session.prompt), continuationPrompt: style.continuation,
+        completion: runner.session.completionContext(listDirectory: DirectoryListing.entries))
       runner.run(&lines, name: "<stdin>")
       if runner.quitRequested { break }
       if lines.reachedEnd {

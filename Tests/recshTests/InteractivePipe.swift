@@ -31,7 +31,8 @@ final class InteractivePipe {
   }
 
   func send(_ text: String) {
-    input.fileHandleForWriting.write(Data(text.utf8))
+    ignoreBrokenPipes()
+    try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
   }
 
   /// Reads standard output until `marker` has arrived; everything read so far.

@@ -20,10 +20,13 @@ public struct CommandSpec: Sendable {
     case none
     case ref
     case field
-    /// A field, then a value for it, repeated.
-    case fieldValuePairs
-    /// A list field, then one element.
-    case listFieldElement
+    /// A field, then a value for it, repeated. `customFields`: whether the
+    /// selected record's custom fields can be named (`set`), or only declared
+    /// ones (`new`, whose record has none yet).
+    case fieldValuePairs(customFields: Bool)
+    /// A list field, then one element: one the selected record has
+    /// (`remove`), or any the document has (`add`).
+    case listFieldElement(fromSelected: Bool)
     case filter
     case file
     case command

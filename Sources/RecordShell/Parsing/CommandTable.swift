@@ -10,7 +10,7 @@ public enum CommandTable {
       name: "new", aliases: [], usage: "new [FIELD VALUE]...",
       summary: "create a record and select it",
       examples: ["new", "new title \"Buy milk\" priority 2", "new title Call tags [phone, family]"],
-      arguments: [.fieldValuePairs], hasForceForm: false
+      arguments: [.fieldValuePairs(customFields: false)], hasForceForm: false
     ) { (args, context) throws(ParseError) in .new(try args.assignments(context)) },
     CommandSpec(
       name: "delete", aliases: [], usage: "delete [REF]",
@@ -36,7 +36,7 @@ public enum CommandTable {
       examples: [
         "set title \"Renew passport\"", "set done true priority 0", "set due null", "set +color red",
       ],
-      arguments: [.fieldValuePairs], hasForceForm: false
+      arguments: [.fieldValuePairs(customFields: true)], hasForceForm: false
     ) { (args, context) throws(ParseError) in
       let assignments = try args.assignments(context)
       guard !assignments.isEmpty else { throw .missingArgument(command: args.command, usage: args.usage) }
@@ -54,13 +54,15 @@ public enum CommandTable {
     CommandSpec(
       name: "add", aliases: [], usage: "add FIELD VALUE",
       summary: "add one element to a list field of the selected record",
-      examples: ["add tags urgent", "add tags \"at home\""], arguments: [.listFieldElement],
+      examples: ["add tags urgent", "add tags \"at home\""],
+      arguments: [.listFieldElement(fromSelected: false)],
       hasForceForm: false
     ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: true) },
     CommandSpec(
       name: "remove", aliases: [], usage: "remove FIELD VALUE",
       summary: "remove one element from a list field of the selected record",
-      examples: ["remove tags urgent"], arguments: [.listFieldElement], hasForceForm: false
+      examples: ["remove tags urgent"], arguments: [.listFieldElement(fromSelected: true)],
+      hasForceForm: false
     ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: false) },
   ]
 

@@ -127,20 +127,3 @@ public struct Session<Root: Record> {
     return max(isDirty ? 1 : 0, abs(history.position - save) + pending)
   }
 }
-
-extension Session {
-  /// The prompt: file, selected record, unsaved mark, open groups —
-  /// `tasks.json k3x9p2aa* (review)> `.
-  public var promptText: String {
-    var text =
-      filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
-    if let selectedID { text += " " + selectedID }
-    if isDirty { text += "*" }
-    let groups = editor.history.openGroups
-    if let innermost = groups.last {
-      let name = innermost.name ?? "group"
-      text += groups.count > 1 ? " (\(name) +\(groups.count - 1))" : " (\(name))"
-    }
-    return text + "> "
-  }
-}

@@ -1,0 +1,172 @@
+/// Tab completion: a pure function from a line and a cursor to what may
+/// complete the word before the cursor, driven by the command table's
+/// argument kinds and the kind's field table.
+///
+/// - At the start of a command (also after `;`): command names.
+/// - After `set` and `new`: field names, then a value for the field just named
+///   (`true`/`false` for a bool, `null` for a nullable field, 0–5 for a
+///   priority), alternating. `set` also offers the selected record's custom
+///   fields; the `+FIELD` form creates a field, so it is never completed.
+/// - After `unset`: the fields it can clear (optional and custom ones).
+/// - After `add`/`remove`: list fields, then an element: any the document has
+///   for `add`, the selected record's for `remove`.
+/// - Where a REF goes (`use`, `show`, `delete`): record ids.
+/// - After `open`/`save`/`source`: file paths; a folder ends with `/` and no space.
+/// - After `help`: command names. After `list`: `FIELD=`, then the field's values.
+///
+/// Nothing else is ever offered: no file names where a command or field goes.
+/// Candidates that need quoting are quoted (in the user's quote style when
+/// they opened one), with control characters as `\u{…}` escapes, so whatever
+/// a candidate holds, inserting or listing it cannot drive the terminal.
+public enum Completer {
+  /// The completions of the word that ends at `cursor` (in Unicode scalars).
+  public static func complete(line: String, cursor: Int, context: CompletionContext) -> CompletionResult {
+    let cursor = min(max(0, cursor), line.unicodeScalars.count)
+    let partial = PartialCommand(line, cursor: cursor)
+    let word = partial.current
+    guard partial.isCompletable else {
+      return CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: [])
+    }
+    let offers = Self.offers(for: partial, context)
+    var seen: Set<String> = []
+    var candidates: [CompletionResult.Candidate] = []
+    for offer in offers where offer.matches(word.value) {
+      let candidate = offer.rendered(style: word.quoteStyle)
+      if seen.insert(candidate.text).inserted { candidates.append(candidate) }
+    }
+    candidates.sort { $0.text < $1.text }
+    return CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: candidates)
+  }
+
+  /// Everything that could go where the cursor's word is, before matching what was typed.
+  static func offers(for partial: PartialCommand, _ context: CompletionContext) -> [Offer] {
+    guard let first = partial.words.first else { return commandNames }
+    guard first.quoteStyle == nil, !first.isList, let spec = spec(named: first.value) else { return [] }
+    let kinds = spec.arguments
+    guard !kinds.isEmpty else { return [] }
+    let index = partial.words.count - 1
+    let slot = min(index, kinds.count - 1)
+    let position = index - slot
+    let previous = partial.words.last?.value ?? ""
+    switch kinds[slot] {
+    case .none, .name, .count:
+      return []
+    case .ref:
+      // Filtered first: a file may hold a million ids.
+      let typed = partial.current.value.unicodeScalars
+      guard position == 0 else { return [] }
+      return context.recordIDs().filter { $0.unicodeScalars.starts(with: typed) }.map { Offer($0) }
+    case .field:
+      return position == 0 ? clearableFields(context) : []
+    case .fieldValuePairs(let customFields):
+      if position.isMultiple(of: 2) { return settableFields(context, custom: customFields) }
+      return values(of: previous, context)
+    case .listFieldElement(let fromSelected):
+      switch position {
+      case 0: return context.fields.filter { $0.type == .stringList }.map { Offer($0.name) }
+      case 1:
+        let elements = fromSelected ? context.selectedListElements(previous) : context.listElements(previous)
+        return elements.map { Offer($0, isText: true) }
+      default: return []
+      }
+    case .filter:
+      return filterOffers(partial.current.value, context)
+    case .file:
+      return position == 0 ? paths(partial.current.value, context) : []
+    case .command:
+      return position == 0 ? commandNames : []
+    }
+  }
+
+  /// The command table entry for a typed name, `save!` included.
+  private static func spec(named name: String) -> CommandSpec? {
+    if let spec = CommandTable.spec(named: name) { return spec }
+    guard name.hasSuffix("!"), let spec = CommandTable.spec(named: String(name.dropLast())), spec.hasForceForm
+    else { return nil }
+    return spec
+  }
+
+  private static var commandNames: [Offer] {
+    CommandTable.allNames.map { Offer($0) }
+  }
+
+  private static func settableFields(_ context: CompletionContext, custom: Bool) -> [Offer] {
+    let declared = context.fields.filter { !$0.isReadOnly }.map { Offer($0.name) }
+    return custom ? declared + context.customFields.map { Offer($0) } : declared
+  }
+
+  private static func clearableFields(_ context: CompletionContext) -> [Offer] {
+    context.fields.filter { !$0.isReadOnly && $0.type.isOptional }.map { Offer($0.name) }
+      + context.customFields.map { Offer($0) }
+  }
+
+  /// Values worth offering for field `name`: its codec's (`true`/`false`, `null`, 0–5).
+  private static func values(of name: String, _ context: CompletionContext) -> [Offer] {
+    (context.field(named: name)?.values ?? []).map { Offer($0) }
+  }
+
+  /// `list` filters: `FIELD=` for any field a record may have; after the `=`,
+  /// the field's values, or for a list field the elements the document holds.
+  private static func filterOffers(_ typed: String, _ context: CompletionContext) -> [Offer] {
+    guard let equals = typed.firstIndex(of: "=") else {
+      let names = context.fields.map(\.name) + context.customFields + context.documentCustomFields()
+      return names.map { Offer($0 + "=", isComplete: false) }
+    }
+    let name = String(typed[..<equals])
+    let prefix = name + "="
+    guard let field = context.field(named: name) else { return [] }
+    if field.type == .stringList {
+      return context.listElements(name).map { Offer($0, prefix: prefix, isText: true) }
+    }
+    return field.values.map { Offer($0, prefix: prefix) }
+  }
+
+  /// Paths that extend `typed`: the entries of its folder whose names start
+  /// with what follows the last `/`. Hidden names only when asked for with a `.`.
+  private static func paths(_ typed: String, _ context: CompletionContext) -> [Offer] {
+    let folder: String
+    let name: Substring
+    if let slash = typed.lastIndex(of: "/") {
+      folder = String(typed[...slash])
+      name = typed[typed.index(after: slash)...]
+    } else {
+      folder = ""
+      name = typed[...]
+    }
+    return context.listDirectory(folder).compactMap { entry in
+      guard entry.name != ".", entry.name != "..", !entry.name.hasPrefix(".") || name.hasPrefix(".") else {
+        return nil
+      }
+      return entry.isDirectory
+        ? Offer(folder + entry.name + "/", isComplete: false) : Offer(folder + entry.name)
+    }
+  }
+}
+
+/// One thing completion could offer: `prefix` + `value`, where only the value
+/// is quoted when needed (a filter's `done=` stays bare).
+struct Offer: Equatable {
+  var prefix: String
+  var value: String
+  var isComplete: Bool
+  /// A string value (a list element), which must be quoted to mean the word `null`.
+  var isText: Bool
+
+  init(_ value: String, prefix: String = "", isComplete: Bool = true, isText: Bool = false) {
+    self.prefix = prefix
+    self.value = value
+    self.isComplete = isComplete
+    self.isText = isText
+  }
+
+  /// Whether it extends what was typed (compared by meaning, quotes resolved).
+  func matches(_ typedValue: String) -> Bool {
+    (prefix + value).unicodeScalars.starts(with: typedValue.unicodeScalars)
+  }
+
+  func rendered(style: Unicode.Scalar?) -> CompletionResult.Candidate {
+    CompletionResult.Candidate(
+      prefix + ShellQuoting.quoted(value, style: style, closed: isComplete, isText: isText),
+      isComplete: isComplete)
+  }
+}

@@ -1,0 +1,131 @@
+import RecordKit
+
+/// What tab completion may offer besides command names: the kind's fields, the
+/// selected record's custom fields, and the document's ids and list elements,
+/// with no generic parameter, so the executable's line editor can hold one.
+///
+/// The document-wide lists are closures, computed only when a completion needs
+/// them: a Tab after `set` must not walk a million records.
+public struct CompletionContext {
+  /// A declared field as completion sees it.
+  public struct Field: Equatable, Sendable {
+    public var name: String
+    public var type: FieldType
+    public var isReadOnly: Bool
+    /// Values worth offering after the field (`true`/`false`, `null`, 0–5).
+    public var values: [String]
+
+    public init(name: String, type: FieldType, isReadOnly: Bool = false, values: [String] = []) {
+      self.name = name
+      self.type = type
+      self.isReadOnly = isReadOnly
+      self.values = values
+    }
+  }
+
+  /// One name in a folder, for file-path completion.
+  public struct DirectoryEntry: Equatable, Sendable {
+    public var name: String
+    public var isDirectory: Bool
+
+    public init(_ name: String, isDirectory: Bool = false) {
+      self.name = name
+      self.isDirectory = isDirectory
+    }
+  }
+
+  /// The kind's declared fields, `id` first.
+  public var fields: [Field]
+  /// The selected record's custom fields (keys the kind does not declare).
+  public var customFields: [String]
+  /// Every record's id, in file order.
+  public var recordIDs: () -> [String]
+  /// Every key any record has that the kind does not declare, for `list` filters.
+  public var documentCustomFields: () -> [String]
+  /// The distinct elements of list field `name` over all records.
+  public var listElements: (_ field: String) -> [String]
+  /// The elements of list field `name` in the selected record.
+  public var selectedListElements: (_ field: String) -> [String]
+  /// The entries of a folder as the user typed it (`""` is the working
+  /// folder, otherwise it ends with `/`); empty when it cannot be read.
+  public var listDirectory: (_ folder: String) -> [DirectoryEntry]
+
+  public init(
+    fields: [Field], customFields: [String] = [], recordIDs: @escaping () -> [String] = { [] },
+    documentCustomFields: @escaping () -> [String] = { [] },
+    listElements: @escaping (String) -> [String] = { _ in [] },
+    selectedListElements: @escaping (String) -> [String] = { _ in [] },
+    listDirectory: @escaping (String) -> [DirectoryEntry] = { _ in [] }
+  ) {
+    self.fields = fields
+    self.customFields = customFields
+    self.recordIDs = recordIDs
+    self.documentCustomFields = documentCustomFields
+    self.listElements = listElements
+    self.selectedListElements = selectedListElements
+    self.listDirectory = listDirectory
+  }
+
+  func field(named name: String) -> Field? {
+    fields.first { $0.name == name }
+  }
+}
+
+extension CompletionContext {
+  /// The context for a document of `Root` records with `selected` selected,
+  /// read through the kind's field table.
+  public init<Root: Record>(
+    document: Document<Root>, selected: Root?,
+    listDirectory: @escaping (String) -> [DirectoryEntry] = { _ in [] }
+  ) {
+    let table = Root.fields
+    self.init(
+      fields: table.fields.map { field in
+        Field(name: field.name, type: field.type, isReadOnly: field.isReadOnly, values: field.completions)
+      },
+      customFields: selected?.custom.keys ?? [],
+      recordIDs: { document.records.map(\.id) },
+      documentCustomFields: {
+        var seen: Set<String> = []
+        var keys: [String] = []
+        for record in document.records {
+          for key in record.custom.keys where seen.insert(key).inserted { keys.append(key) }
+        }
+        return keys
+      },
+      listElements: { name in
+        guard let field = table.field(named: name) else { return [] }
+        var seen: Set<String> = []
+        var elements: [String] = []
+        for record in document.records {
+          for element in Self.strings(field.json(in: record)) where seen.insert(element).inserted {
+            elements.append(element)
+          }
+        }
+        return elements
+      },
+      selectedListElements: { name in
+        guard let selected, let field = table.field(named: name) else { return [] }
+        return Self.strings(field.json(in: selected))
+      },
+      listDirectory: listDirectory)
+  }
+
+  private static func strings(_ json: JSONValue?) -> [String] {
+    guard case .array(let items)? = json else { return [] }
+    return items.compactMap { item in
+      if case .string(let text) = item { text } else { nil }
+    }
+  }
+}
+
+extension Session {
+  /// What tab completion may offer at the prompt now. Build it per prompt and
+  /// let it go once the line is read: it shares the document's storage, so
+  /// holding it while a command edits would copy every record.
+  public func completionContext(
+    listDirectory: @escaping (String) -> [CompletionContext.DirectoryEntry]
+  ) -> CompletionContext {
+    CompletionContext(document: editor.document, selected: selectedRecord, listDirectory: listDirectory)
+  }
+}
