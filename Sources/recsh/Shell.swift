@@ -120,7 +120,7 @@ enum Shell {
       var lines = EditedLines(
         editor: editor, prompt: style.render(runner.session.prompt), continuationPrompt: style.continuation,
         completion: runner.session.completionContext(listDirectory: DirectoryListing.entries))
-      runner.run(&lines, name: "<stdin>")
+      runner.run(&lines, name: "<stdin>", firstLine: runner.lastLineNumber + 1)
       if runner.quitRequested { break }
       if lines.reachedEnd {
         runner.finish(name: "<stdin>")

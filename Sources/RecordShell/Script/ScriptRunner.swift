@@ -11,6 +11,8 @@ public struct ScriptRunner<Root: Record> {
   public var echo = false
   /// Whether a command failed (the exit status is 1 then).
   public private(set) var failed = false
+  /// The number of the last line the latest `run` read.
+  public private(set) var lastLineNumber = 0
   /// Whether `quit` was accepted.
   public private(set) var quitRequested = false
   /// Reads a sourced file; the executable gives the real one, tests a fake.
@@ -33,8 +35,12 @@ public struct ScriptRunner<Root: Record> {
   /// `name` is how diagnostics call it; `chain` the `source` lines that led here.
   /// Returns whether to go on with whatever comes after.
   @discardableResult
-  public mutating func run(_ source: inout some LineSource, name: String, chain: [String] = []) -> Bool {
-    var lineNumber = 0
+  /// `firstLine` numbers the first line read (the prompt reads one line per call).
+  public mutating func run(
+    _ source: inout some LineSource, name: String, chain: [String] = [], firstLine: Int = 1
+  ) -> Bool {
+    var lineNumber = firstLine - 1
+    defer { lastLineNumber = lineNumber }
     while true {
       guard var line = source.nextLine(beforeWaiting: { self.waiting() }) else { return true }
       lineNumber += 1
