@@ -11,14 +11,15 @@ struct StandardStreams {
   let errorIsTerminal = isatty(2) == 1
 
   mutating func out(_ text: String) {
-    buffer += Array((outputIsTerminal ? Self.sanitized(text) : text).utf8)
+    buffer += Array((outputIsTerminal ? TextCell.terminalSafe(text) : text).utf8)
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count > 1 << 16 { flush() }
   }
 
   mutating func err(_ text: String) {
     flush()
-    Self.writeAll(2, Array((errorIsTerminal ? Self.sanitized(text) : text).utf8) + [UInt8(ascii: "\n")])
+    Self.writeAll(
+      2, Array((errorIsTerminal ? TextCell.terminalSafe(text) : text).utf8) + [UInt8(ascii: "\n")])
   }
 
   mutating func flush() {
@@ -39,29 +40,6 @@ struct StandardStreams {
         if written <= 0 { return }
         offset += written
       }
-    }
-  }
-
-  /// Control characters other than newline and tab, C1 controls and
-  /// bidirectional overrides, shown as `\u{…}` escapes.
-  static func sanitized(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if isUnsafe(scalar) {
-        out += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x0A, 0x09: false
-    case 0..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
-    default: false
     }
   }
 }

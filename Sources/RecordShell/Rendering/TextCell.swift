@@ -1,7 +1,24 @@
 /// Record text made safe for one line of a table or a `field  value` line:
 /// control characters become visible escapes, so a value cannot break the
 /// layout (and, on a terminal, cannot drive it).
-enum TextCell {
+public enum TextCell {
+  /// Any text bound for a terminal: line breaks and tabs stay, every other
+  /// character `needsEscape` names is shown as `\u{…}`. The executable passes
+  /// all its output through this when standard output or error is a terminal.
+  public static func terminalSafe(_ text: String) -> String {
+    let unsafe = { (scalar: Unicode.Scalar) in scalar != "\n" && scalar != "\t" && needsEscape(scalar) }
+    guard text.unicodeScalars.contains(where: unsafe) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if unsafe(scalar) {
+        out += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   static func escaped(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
     var out = ""
