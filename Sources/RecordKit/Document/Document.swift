@@ -36,6 +36,18 @@ public struct Document<Root: Record>: Sendable {
 
   public func contains(id: String) -> Bool { positions[id] != nil }
 
+  /// The id of the record at `position`, read in place: in generic code
+  /// `records[position].id` copies the whole record first (a retain per field).
+  public func id(at position: Int) -> String {
+    records.withUnsafeBufferPointer { $0[position].id }
+  }
+
+  /// The custom keys of the record with `id` (empty when there is none), read in place.
+  public func customKeys(ofRecordWithID id: String) -> [String] {
+    guard let position = positions[id] else { return [] }
+    return records.withUnsafeBufferPointer { $0[position].custom.isEmpty ? [] : $0[position].custom.keys }
+  }
+
   /// Writes `value` through `keyPath` into the record with `id`.
   ///
   /// The history only replays a command on the state it was made for, so the

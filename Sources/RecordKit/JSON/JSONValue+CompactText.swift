@@ -41,7 +41,7 @@ extension JSONValue {
 
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
-  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+  public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {
