@@ -22,6 +22,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
+  /// The field's value in a record, made in `init` like the two above: `makeSet`
+  /// (every `set`) reads the old value through it, at the field's offset.
+  private let readValue: (Root) -> Value?
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -33,6 +36,18 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.isCustom = isCustom
     self.listEdit = listEdit
     (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
+    readValue = Self.valueReader(keyPath)
+  }
+
+  /// Reads the field's value at its offset in the record when it has one (a
+  /// stored property), through the key path otherwise.
+  private static func valueReader(_ keyPath: WritableKeyPath<Root, Value?>) -> (Root) -> Value? {
+    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
+      return { record in record[keyPath: keyPath] }
+    }
+    return { record in
+      withUnsafeBytes(of: record) { raw in raw.load(fromByteOffset: offset, as: Value?.self) }
+    }
   }
 
   /// The closures behind `json(in:)` and `decode(_:into:)`. A stored property (each
@@ -140,7 +155,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   /// The update from the record's current value to `value`, or `nil` when that changes nothing.
   private func edit(of record: Root, to value: Value?, action: EditAction) -> PropertyUpdate<Root, Codec>? {
-    let old = record[keyPath: keyPath]
+    let old = readValue(record)
     guard old != value else { return nil }
     return PropertyUpdate(recordID: record.id, field: self, old: old, new: value, action: action)
   }
