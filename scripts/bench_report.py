@@ -133,7 +133,7 @@ def print_phases(runs, size):
 
 def check(kind, tool, target, rows, size, unit):
     if kind == "stepmem":
-        steps, base = tool.split(":", 1)[0], tool.split(":", 1)[1]
+        steps, base = tool.split("|", 1)
         if steps not in rows or base not in rows or not unit:
             return False, f"{kind} {tool}: no measurement"
         per_step = (statistics.median(r["rss"] for r in rows[steps]["runs"])
