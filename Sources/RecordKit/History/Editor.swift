@@ -28,14 +28,17 @@ public struct Editor<Root: Record>: Sendable {
     -> Command<Root>?
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
-    var seen: Set<String> = []
+    // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
+    var seen: [String] = []
     var edits: [any FieldEdit<Root>] = []
     // The record is read in place (`pointee`), not copied: in generic code a copy
     // retains every field of it.
     try document.withRecord(at: position) { (record) throws(EditError) in
       for assignment in assignments {
         let field = try resolve(assignment, in: record.pointee)
-        guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
+        let name = field.name
+        guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
+        seen.append(name)
         if let edit = try wrap({ () throws(FieldError) in
           try field.makeSet(assignment.value, for: record.pointee)
         }) {
