@@ -70,11 +70,15 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   }
 
   public func apply(to document: inout Document<Root>) {
-    document.write(new, to: typedField.keyPath, ofRecord: recordID)
+    let write = typedField.writeValue
+    let new = self.new
+    document.modifyRecord(withID: recordID) { write(new, &$0) }
   }
 
   public func revert(in document: inout Document<Root>) {
-    document.write(old, to: typedField.keyPath, ofRecord: recordID)
+    let write = typedField.writeValue
+    let old = self.old
+    document.modifyRecord(withID: recordID) { write(old, &$0) }
   }
 
   public func isApplicable(to document: Document<Root>) -> Bool {
