@@ -70,15 +70,11 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   }
 
   public func apply(to document: inout Document<Root>) {
-    let write = typedField.writeValue
-    let new = self.new
-    document.modifyRecord(withID: recordID) { write(new, &$0) }
+    document.write(new, to: typedField.keyPath, ofRecord: recordID)
   }
 
   public func revert(in document: inout Document<Root>) {
-    let write = typedField.writeValue
-    let old = self.old
-    document.modifyRecord(withID: recordID) { write(old, &$0) }
+    document.write(old, to: typedField.keyPath, ofRecord: recordID)
   }
 
   public func isApplicable(to document: Document<Root>) -> Bool {

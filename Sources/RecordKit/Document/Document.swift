@@ -70,12 +70,6 @@ public struct Document<Root: Record>: Sendable {
     records[index][keyPath: keyPath] = value
   }
 
-  /// Changes the record with `id` in place (ignored when there is none, as `write` does).
-  mutating func modifyRecord(withID id: String, _ body: (inout Root) -> Void) {
-    guard let index = positions[id] else { return }
-    body(&records[index])
-  }
-
   mutating func insert(_ record: Root, at position: Int) {
     records.insert(record, at: position)
     reindex(from: position)

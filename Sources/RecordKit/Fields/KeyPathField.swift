@@ -25,9 +25,6 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// The field's value in a record, made in `init` like the two above: `makeSet`
   /// (every `set`) reads the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
-  /// Writes the field's value into a record (at its offset when it has one):
-  /// what applying and reverting an edit do.
-  let writeValue: (Value?, inout Root) -> Void
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -40,19 +37,6 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.listEdit = listEdit
     (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
     readValue = Self.valueReader(keyPath)
-    writeValue = Self.valueWriter(keyPath)
-  }
-
-  private static func valueWriter(_ keyPath: WritableKeyPath<Root, Value?>) -> (Value?, inout Root) -> Void {
-    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
-      return { value, record in record[keyPath: keyPath] = value }
-    }
-    return { value, record in
-      withUnsafeMutableBytes(of: &record) { raw in
-        guard let base = raw.baseAddress else { return }
-        (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
-      }
-    }
   }
 
   /// Reads the field's value at its offset in the record when it has one (a
