@@ -3,6 +3,11 @@ import PackageDescription
 
 /// recsh: a record shell. Dependencies point one way:
 /// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`.
+/// Release builds make the libraries' code available for specialization in the
+/// executables: the shell is generic over the record kind, and unspecialized it
+/// looked up generic type metadata at run time dozens of times per edit.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
   name: "recsh",
   products: [
@@ -14,8 +19,8 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
-    .target(name: "RecordKit"),
-    .target(name: "RecordShell", dependencies: ["RecordKit"]),
+    .target(name: "RecordKit", swiftSettings: crossModule),
+    .target(name: "RecordShell", dependencies: ["RecordKit"], swiftSettings: crossModule),
     .executableTarget(name: "recsh", dependencies: ["RecordShell", "CEditLine"]),
     .executableTarget(name: "recsh-bench", dependencies: ["RecordShell"]),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),

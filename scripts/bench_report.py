@@ -8,8 +8,10 @@ RESULTS has one tab-separated line per run:
   workload tool records bytes start end elapsed maxrss_kib user sys extra
 (start/end from bash's EPOCHREALTIME, the rest from /usr/bin/time; extra is
 recsh-bench's own `key=value` line, or -),
-and one line per goal:
-  goal workload records speedup|memory tool target
+one line per goal:
+  goal workload records speedup|memory|atmost|stepmem tool target
+and, for workloads counted in operations rather than bytes:
+  unit workload records count name
 """
 
 import json
@@ -30,6 +32,11 @@ def parse(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             fields = line.rstrip("\n").split("\t")
+            if fields[0] == "unit":
+                _, workload, records, count, name = fields
+                group = groups.setdefault((workload, int(records)), new_group(0))
+                group["unit"] = (int(count), name)
+                continue
             if fields[0] == "goal":
                 _, workload, records, kind, tool, target = fields
                 group = groups.setdefault((workload, int(records)), new_group(0))
@@ -37,7 +44,8 @@ def parse(path):
                 continue
             workload, tool, records, size, start, end, _elapsed, maxrss, user, sys_, extra = fields
             group = groups.setdefault((workload, int(records)), new_group(int(size)))
-            group["bytes"] = int(size)
+            if int(size):
+                group["bytes"] = int(size)
             phases = {}
             if extra != "-":
                 for pair in extra.split():
@@ -53,7 +61,7 @@ def parse(path):
 
 
 def new_group(size):
-    return {"bytes": size, "tools": OrderedDict(), "goals": []}
+    return {"bytes": size, "tools": OrderedDict(), "goals": [], "unit": None}
 
 
 def summarize(group):
@@ -78,21 +86,31 @@ def report(path):
         size = group["bytes"]
         rows = summarize(group)
         base = rows.get("recsh")
+        unit = group["unit"]
+        width = max([8] + [len(tool) for tool in rows])
         print()
-        print(f"{workload}: {records:,} records, {size / MB:.1f} MB, "
+        what = f", {unit[0]:,} {unit[1]}" if unit and unit[1] != "starts" else ""
+        print(f"{workload}: {records:,} records, {size / MB:.1f} MB{what}, "
               f"{len(next(iter(rows.values()))['runs'])} runs each (median; min-max)")
-        print(f"  {'tool':<8} {'wall s':>7} {'min-max':>13} {'MB/s':>6} {'time/recsh':>10} "
+        rate = f"k {unit[1]}/s" if unit else "MB/s"
+        print(f"  {'tool':<{width}} {'wall s':>7} {'min-max':>15} {rate:>12} {'time/recsh':>10} "
               f"{'cpu s':>6} {'cpu/recsh':>9} {'peak RSS MB':>11} {'RSS/file':>8}")
         for tool, row in rows.items():
-            ratio = f"{row['median'] / base['median']:.2f}x" if base else "-"
-            cpu_ratio = f"{row['cpu'] / base['cpu']:.2f}x" if base and base["cpu"] else "-"
-            print(f"  {tool:<8} {row['median']:>7.3f} {row['min']:>6.3f}-{row['max']:<6.3f} "
-                  f"{size / MB / row['median']:>6.1f} {ratio:>10} {row['cpu']:>6.2f} {cpu_ratio:>9} "
+            ratio = f"{row['median'] / base['median']:.2f}x" if base and base["median"] > 0 else "-"
+            cpu_ratio = f"{row['cpu'] / base['cpu']:.2f}x" if base and base["cpu"] > 0 else "-"
+            if row["median"] <= 0:
+                throughput = "-"
+            elif unit:
+                throughput = f"{unit[0] / row['median'] / 1000:.1f}"
+            else:
+                throughput = f"{size / MB / row['median']:.1f}"
+            print(f"  {tool:<{width}} {row['median']:>7.3f} {row['min']:>7.3f}-{row['max']:<7.3f} "
+                  f"{throughput:>12} {ratio:>10} {row['cpu']:>6.2f} {cpu_ratio:>9} "
                   f"{row['rss'] / MB:>11.1f} {row['rss'] / size:>7.2f}x")
         if base and base["runs"][0]["phases"]:
             print_phases(base["runs"], size)
         for kind, tool, target in group["goals"]:
-            ok, text = check(kind, tool, target, rows, size)
+            ok, text = check(kind, tool, target, rows, size, unit)
             held += ok
             missed += not ok
             print(f"  goal {'held  ' if ok else 'MISSED'} {text}")
@@ -113,9 +131,24 @@ def print_phases(runs, size):
           f"in-process total {size / MB / (load + save):.0f} MB/s")
 
 
-def check(kind, tool, target, rows, size):
-    if tool not in rows or "recsh" not in rows:
+def check(kind, tool, target, rows, size, unit):
+    if kind == "stepmem":
+        steps, base = tool.split("|", 1)
+        if steps not in rows or base not in rows or not unit:
+            return False, f"{kind} {tool}: no measurement"
+        per_step = (statistics.median(r["rss"] for r in rows[steps]["runs"])
+                    - statistics.median(r["rss"] for r in rows[base]["runs"])) / unit[0]
+        return per_step <= target, (f"memory per history step ({steps} - {base}) / {unit[0]:,}: "
+                                    f"{per_step:.0f} bytes (goal <= {target:g}, values included)")
+    if tool not in rows or "recsh" not in rows and kind != "atmost":
         return False, f"{kind} {tool}: no measurement"
+    if kind == "atmost":
+        edit = next((name for name in rows if name.endswith("edit phase")
+                     and name.split(":")[0] == tool.split(":")[0]), None)
+        if edit is None:
+            return False, f"{kind} {tool}: no edit phase"
+        ratio = rows[tool]["median"] / rows[edit]["median"]
+        return ratio <= target, f"{tool} / {edit} time {ratio:.2f}x (goal <= {target:g}x)"
     if kind == "speedup":
         ratio = rows[tool]["median"] / rows["recsh"]["median"]
         return ratio >= target, f"{tool}/recsh time {ratio:.2f}x (goal >= {target:g}x)"

@@ -20,6 +20,10 @@ import Testing
     let command = try #require(try make(&editor))
     let after = editor.document
     let encoded = command.encoded()
+    // The journal's direct encoder writes the same bytes as the tree.
+    var direct: [UInt8] = []
+    command.appendEncoded(to: &direct)
+    #expect(direct == encoded.compactUTF8)
     let decoded = try Command<TaskRecord>(decoding: encoded)
     #expect(decoded.encoded() == encoded)
     #expect(decoded.name == command.name)
@@ -69,6 +73,35 @@ import Testing
       try editor.deleteRecord(at: 1)
       try editor.end()
       return try editor.end()
+    }
+  }
+
+  @Test func directEncodingMatchesTheTreeForEveryKindOfCommand() throws {
+    var editor = try Self.sample()
+    var commands: [Command<TaskRecord>] = []
+    func add(_ command: Command<TaskRecord>?) { if let command { commands.append(command) } }
+    add(try editor.set([FieldAssignment("title", .quoted("q\"uote\\ café 👍🏽\n"))], onRecord: "t1"))
+    add(
+      try editor.set(
+        [FieldAssignment("priority", .word("3")), FieldAssignment("due", .word("2026-12-01"))], onRecord: "t2"
+      ))
+    add(try editor.set([FieldAssignment("due", .word("null"))], onRecord: "t2"))
+    add(try editor.unset("n", onRecord: "t1"))
+    add(try editor.set([FieldAssignment("c", .quoted("x"), createsCustomField: true)], onRecord: "t2"))
+    add(try editor.editList("tags", .word("x"), adding: true, onRecord: "t1"))
+    add(try editor.newRecord(id: "t3", [FieldAssignment("title", .quoted("n"))]))
+    add(try editor.deleteRecord(at: 0))
+    editor.begin("named \"group\"")
+    _ = try editor.set([FieldAssignment("title", .word("a"))], onRecord: "t2")
+    editor.begin(nil)
+    _ = try editor.set([FieldAssignment("done", .word("true"))], onRecord: "t2")
+    _ = try editor.end()
+    add(try editor.end())
+    #expect(commands.count == 9)
+    for command in commands {
+      var direct: [UInt8] = []
+      command.appendEncoded(to: &direct)
+      #expect(String(decoding: direct, as: UTF8.self) == command.encoded().compactText)
     }
   }
 

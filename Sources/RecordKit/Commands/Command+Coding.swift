@@ -32,6 +32,36 @@ extension Command {
     return .object(object)
   }
 
+  /// Appends exactly the bytes of `encoded().compactUTF8`, straight from the
+  /// command: the journal's hot path, one edit per typed `set`.
+  public func appendEncoded(to out: inout [UInt8]) {
+    switch self {
+    case .edit(let edit):
+      edit.appendEncoded(to: &out)
+    case .edits(let edits):
+      out += #"{"op": "edits", "edits": ["#.utf8
+      for (index, edit) in edits.enumerated() {
+        if index > 0 { out += ", ".utf8 }
+        edit.appendEncoded(to: &out)
+      }
+      out += "]}".utf8
+    case .group(let name, let commands):
+      out += #"{"op": "group""#.utf8
+      if let name {
+        out += #", "name": "#.utf8
+        JSONValue.appendQuoted(name, to: &out)
+      }
+      out += #", "commands": ["#.utf8
+      for (index, command) in commands.enumerated() {
+        if index > 0 { out += ", ".utf8 }
+        command.appendEncoded(to: &out)
+      }
+      out += "]}".utf8
+    case .insert, .delete:
+      encoded().appendCompact(to: &out)
+    }
+  }
+
   private static func encode(_ edit: any FieldEdit<Root>) -> JSONObject {
     var object = JSONObject()
     object["op"] = .string(edit.action.rawValue)

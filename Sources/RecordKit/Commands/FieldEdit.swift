@@ -12,6 +12,9 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
   var oldJSON: JSONValue? { get }
   /// The value after the edit, as an encoded command holds it; `nil` when the edit removes the field.
   var newJSON: JSONValue? { get }
+  /// Appends this edit as `Command.encoded()` spells it in compact JSON, without
+  /// building a `JSONValue` tree first (the journal encodes every edit).
+  func appendEncoded(to out: inout [UInt8])
 
   func apply(to document: inout Document<Root>)
   func revert(in document: inout Document<Root>)
@@ -47,6 +50,24 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   public var field: any FieldAccessor<Root> { typedField }
   public var oldJSON: JSONValue? { old.map(typedField.codec.encodeForCommand) }
   public var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
+
+  public func appendEncoded(to out: inout [UInt8]) {
+    out += #"{"op": "#.utf8
+    JSONValue.appendQuoted(action.rawValue, to: &out)
+    out += #", "id": "#.utf8
+    JSONValue.appendQuoted(recordID, to: &out)
+    out += (typedField.isCustom ? #", "custom": "# : #", "field": "#).utf8
+    JSONValue.appendQuoted(typedField.name, to: &out)
+    if let old {
+      out += #", "old": "#.utf8
+      typedField.codec.encodeForCommand(old).appendCompact(to: &out)
+    }
+    if let new {
+      out += #", "new": "#.utf8
+      typedField.codec.encodeForCommand(new).appendCompact(to: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+  }
 
   public func apply(to document: inout Document<Root>) {
     document.write(new, to: typedField.keyPath, ofRecord: recordID)

@@ -36,6 +36,31 @@ public struct Document<Root: Record>: Sendable {
 
   public func contains(id: String) -> Bool { positions[id] != nil }
 
+  /// The id of the record at `position`, read in place: in generic code
+  /// `records[position].id` copies the whole record first (a retain per field).
+  public func id(at position: Int) -> String {
+    withRecord(at: position) { $0.pointee.id } ?? ""
+  }
+
+  /// Runs `body` on the record at `position` (`nil` when there is none) through a
+  /// pointer's `pointee` (an addressor), so generic code reads the record in place
+  /// instead of copying it.
+  func withRecord<Result, Failure: Error>(
+    at position: Int, _ body: (UnsafePointer<Root>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    let outcome = records.withUnsafeBufferPointer { buffer -> Swift.Result<Result, Failure>? in
+      guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
+      return Swift.Result { () throws(Failure) in try body(base + position) }
+    }
+    return try outcome?.get()
+  }
+
+  /// The custom keys of the record with `id` (empty when there is none), read in place.
+  public func customKeys(ofRecordWithID id: String) -> [String] {
+    guard let position = positions[id] else { return [] }
+    return withRecord(at: position) { $0.pointee.custom.isEmpty ? [] : $0.pointee.custom.keys } ?? []
+  }
+
   /// Writes `value` through `keyPath` into the record with `id`.
   ///
   /// The history only replays a command on the state it was made for, so the

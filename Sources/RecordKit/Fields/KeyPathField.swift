@@ -22,6 +22,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
+  /// The field's value in a record, made in `init` like the two above: `makeSet`
+  /// (every `set`) reads the old value through it, at the field's offset.
+  private let readValue: (Root) -> Value?
+  /// `makeSet`'s work, made in `init` like the closures above, so that it runs
+  /// specialized: the method itself is reached through the `FieldAccessor`
+  /// existential and runs as unspecialized generic code.
+  private let setMaker:
+    (KeyPathField<Root, Codec>, ValueToken, Root) throws(FieldError) -> PropertyUpdate<Root, Codec>?
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -33,6 +41,32 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.isCustom = isCustom
     self.listEdit = listEdit
     (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
+    readValue = Self.valueReader(keyPath)
+    setMaker = Self.makeSetMaker(Self.valueReader(keyPath), codec)
+  }
+
+  private static func makeSetMaker(_ read: @escaping (Root) -> Value?, _ codec: Codec)
+    -> (KeyPathField<Root, Codec>, ValueToken, Root) throws(FieldError) -> PropertyUpdate<Root, Codec>?
+  {
+    { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+      guard let value = codec.parse(token) else {
+        throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
+      }
+      let old = read(record)
+      guard old != value else { return nil }
+      return PropertyUpdate(recordID: record.id, field: field, old: old, new: value, action: .set)
+    }
+  }
+
+  /// Reads the field's value at its offset in the record when it has one (a
+  /// stored property), through the key path otherwise.
+  private static func valueReader(_ keyPath: WritableKeyPath<Root, Value?>) -> (Root) -> Value? {
+    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
+      return { record in record[keyPath: keyPath] }
+    }
+    return { record in
+      withUnsafeBytes(of: record) { raw in raw.load(fromByteOffset: offset, as: Value?.self) }
+    }
   }
 
   /// The closures behind `json(in:)` and `decode(_:into:)`. A stored property (each
@@ -103,10 +137,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
-    guard let value = codec.parse(token) else {
-      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
-    }
-    return edit(of: record, to: value, action: .set)
+    try setMaker(self, token, record)
   }
 
   public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
@@ -140,7 +171,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   /// The update from the record's current value to `value`, or `nil` when that changes nothing.
   private func edit(of record: Root, to value: Value?, action: EditAction) -> PropertyUpdate<Root, Codec>? {
-    let old = record[keyPath: keyPath]
+    let old = readValue(record)
     guard old != value else { return nil }
     return PropertyUpdate(recordID: record.id, field: self, old: old, new: value, action: action)
   }

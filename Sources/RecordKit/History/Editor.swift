@@ -27,14 +27,23 @@ public struct Editor<Root: Record>: Sendable {
   public mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
     -> Command<Root>?
   {
-    let record = try existingRecord(id)
-    var seen: Set<String> = []
+    guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
+    // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
+    var seen: [String] = []
     var edits: [any FieldEdit<Root>] = []
-    for assignment in assignments {
-      let field = try resolve(assignment, in: record)
-      guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
-      if let edit = try wrap({ () throws(FieldError) in try field.makeSet(assignment.value, for: record) }) {
-        edits.append(edit)
+    // The record is read in place (`pointee`), not copied: in generic code a copy
+    // retains every field of it.
+    try document.withRecord(at: position) { (record) throws(EditError) in
+      for assignment in assignments {
+        let field = try resolve(assignment, in: record.pointee)
+        let name = field.name
+        guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
+        seen.append(name)
+        if let edit = try wrap({ () throws(FieldError) in
+          try field.makeSet(assignment.value, for: record.pointee)
+        }) {
+          edits.append(edit)
+        }
       }
     }
     switch edits.count {

@@ -41,8 +41,20 @@ extension JSONValue {
 
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
-  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+  public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: then their bytes go in with one copy.
+    let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        return false
+      }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if plain == true {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out += "\\\"".utf8

@@ -56,9 +56,29 @@ public final class Journal {
   // MARK: Writing
 
   func append(_ entry: JournalEntry, isStep: Bool = true) {
+    append(isStep: isStep) { $0 += entry.payload }
+  }
+
+  /// Appends a record whose payload `writePayload` appends to the buffer in
+  /// place, framed as `JournalFraming.record` frames it (same bytes), without an
+  /// intermediate array per record: the path of every edit.
+  func append(isStep: Bool = true, payload writePayload: (inout [UInt8]) -> Void) {
     guard failure == nil else { return }
-    buffer += JournalFraming.record(sequence: sequence, payload: entry.payload)
-    sequence += 1
+    let start = buffer.count
+    let header = JournalFraming.recordHeaderSize
+    buffer.append(contentsOf: repeatElement(0, count: header))
+    writePayload(&buffer)
+    let length = UInt32(truncatingIfNeeded: buffer.count - start - header)
+    let sequence = self.sequence
+    let crc = buffer.withUnsafeMutableBytes { raw -> UInt32 in
+      for index in 0..<8 { raw[start + 8 + index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
+      for index in 0..<4 { raw[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+      return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+    }
+    buffer.withUnsafeMutableBytes { raw in
+      for index in 0..<4 { raw[start + 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+    }
+    self.sequence += 1
     if isStep { unsyncedSteps += 1 }
     if buffer.count >= Self.bufferLimit { write() }
   }

@@ -54,6 +54,15 @@ public struct ParseContext: Sendable {
     customFields = selected.map { $0.custom.isEmpty ? [] : $0.custom.keys } ?? []
   }
 
+  /// The same, from the selected record's custom keys (no copy of the record).
+  public init<Root: Record>(kind: Root.Type, customFields: [String]) {
+    let table = Root.fields
+    declaredFields = table.names
+    readOnlyFields = table.readOnlyNames
+    listFields = table.listNames
+    self.customFields = customFields
+  }
+
   /// Checks a field name: declared or a custom key of the selected record;
   /// otherwise an error with a suggestion. `+name` is the explicit new-custom form.
   func field(_ word: String) throws(ParseError) -> (name: String, createsCustom: Bool) {

@@ -45,13 +45,17 @@ public struct ScriptRunner<Root: Record> {
       guard var line = source.nextLine(beforeWaiting: { self.waiting() }) else { return true }
       lineNumber += 1
       let startLine = lineNumber
-      while Tokenizer.needsContinuation(line), let more = source.nextLine(beforeWaiting: { self.waiting() }) {
+      // Tokenized once: the result says whether an open quote or list needs
+      // the next line, and is what the parser then reads.
+      var tokenized = Self.tokenize(line)
+      while Self.needsContinuation(tokenized), let more = source.nextLine(beforeWaiting: { self.waiting() }) {
         lineNumber += 1
         line += "\n" + more
+        tokenized = Self.tokenize(line)
       }
       let location = "\(name):\(startLine)"
       if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { report(.output(line)) }
-      if !runLine(line, location: location, chain: chain) { return false }
+      if !runTokenized(tokenized, location: location, chain: chain) { return false }
       if quitRequested { return false }
     }
   }
@@ -69,11 +73,37 @@ public struct ScriptRunner<Root: Record> {
     emit(event)
   }
 
+  private static func tokenize(_ line: String) -> Result<[TokenizedCommand], TokenizerError> {
+    Result { () throws(TokenizerError) in try Tokenizer.tokenize(line) }
+  }
+
+  /// `Tokenizer.needsContinuation`, from a tokenizing already done.
+  private static func needsContinuation(_ tokenized: Result<[TokenizedCommand], TokenizerError>) -> Bool {
+    guard case .failure(let error) = tokenized else { return false }
+    return error.reason == .unterminatedString || error.reason == .unterminatedList
+  }
+
   /// Runs one line; whether to go on.
   public mutating func runLine(_ line: String, location: String, chain: [String]) -> Bool {
+    runTokenized(Self.tokenize(line), location: location, chain: chain)
+  }
+
+  /// Runs one tokenized line (as `ShellParser.parse` would parse it); whether to go on.
+  private mutating func runTokenized(
+    _ tokenized: Result<[TokenizedCommand], TokenizerError>, location: String, chain: [String]
+  ) -> Bool {
     let commands: [ShellCommand]
-    do {
-      commands = try ShellParser.parse(line, context: session.parseContext)
+    do throws(ParseError) {
+      let context = session.parseContext
+      let tokens: [TokenizedCommand]
+      switch tokenized {
+      case .success(let value): tokens = value
+      case .failure(let error): throw .syntax(error)
+      }
+      var parsed: [ShellCommand] = []
+      parsed.reserveCapacity(tokens.count)
+      for command in tokens { parsed.append(try ShellParser.parse(command, context: context)) }
+      commands = parsed
     } catch {
       return fail(SessionError.parse(error).description, location: location, chain: chain)
     }

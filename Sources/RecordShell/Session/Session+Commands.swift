@@ -30,9 +30,23 @@ extension Session {
     }
   }
 
+  /// The id of the record REF names (the selected one by default), without copying the record.
+  func recordID(_ ref: String?, for command: String) throws(SessionError) -> String {
+    guard let ref else { return try selected(command) }
+    // A whole id is its own answer: no need to read the record.
+    if editor.document.contains(id: ref) { return ref }
+    do {
+      return editor.document.id(at: try editor.document.resolve(ref))
+    } catch {
+      throw .ref(error)
+    }
+  }
+
   func selected(_ command: String) throws(SessionError) -> String {
-    guard let record = selectedRecord else { throw .noSelection(command: command) }
-    return record.id
+    guard let selectedID, editor.document.contains(id: selectedID) else {
+      throw .noSelection(command: command)
+    }
+    return selectedID
   }
 
   /// Runs an edit of the editor and journals the command it made; its error becomes the session's.

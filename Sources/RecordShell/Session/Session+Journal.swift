@@ -122,7 +122,12 @@ extension Session {
   /// A command was performed: a new step, or part of the open group.
   func journalPerform(_ command: Command<Root>) {
     guard let journal else { return }
-    journal.append(.perform(command.encoded()))
+    // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
+    journal.append { out in
+      out += #"{"do": "#.utf8
+      command.appendEncoded(to: &out)
+      out.append(UInt8(ascii: "}"))
+    }
     if editor.history.openGroups.isEmpty { journalPushed(journal) }
   }
 

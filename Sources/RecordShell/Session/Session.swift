@@ -42,7 +42,8 @@ public struct Session<Root: Record> {
   public var isDirty: Bool { editor.isDirty }
   /// What the parser needs: the field table and the selected record's custom keys.
   public var parseContext: ParseContext {
-    ParseContext(kind: Root.self, selected: selectedID.flatMap { editor.document.record(withID: $0) })
+    ParseContext(
+      kind: Root.self, customFields: selectedID.map { editor.document.customKeys(ofRecordWithID: $0) } ?? [])
   }
 
   /// Parses and runs one line.
@@ -68,7 +69,7 @@ public struct Session<Root: Record> {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)
     case .use(let ref):
-      selectedID = try record(ref, for: "use").id
+      selectedID = try recordID(ref, for: "use")
       return []
     case .set(let assignments):
       let id = try selected("set")
