@@ -6,7 +6,9 @@ import PackageDescription
 /// Release builds make the libraries' code available for specialization in the
 /// executables: the shell is generic over the record kind, and unspecialized it
 /// looked up generic type metadata at run time dozens of times per edit.
-let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+let crossModule: [SwiftSetting] = [
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
 
 let package = Package(
   name: "recsh",
