@@ -127,23 +127,7 @@ enum TaskGenerator {
   }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and fully specified, so a seed
-/// means the same data everywhere.
-struct SplitMix64 {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+extension SplitMix64 {
   /// A number in `0..<bound`; the modulo bias is far below what a bench can notice.
   mutating func below(_ bound: Int) -> Int {
     Int(next() % UInt64(bound))

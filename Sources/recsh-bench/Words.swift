@@ -1,3 +1,5 @@
+import RecordKit
+
 /// Word lists for generated tasks: plain English for most words, and enough other
 /// scripts to keep the non-ASCII paths of the reader and writer busy.
 enum Words {
