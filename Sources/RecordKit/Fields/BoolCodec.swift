@@ -1,0 +1,21 @@
+/// A bool field: `true` or `false`.
+public struct BoolCodec: FieldCodec {
+  public init() {}
+  public var type: FieldType { .bool }
+  public var completions: [String] { ["true", "false"] }
+
+  public func parse(_ token: ValueToken) -> Bool? {
+    switch token.text {
+    case "true": true
+    case "false": false
+    default: nil
+    }
+  }
+
+  public func decode(_ json: JSONValue) -> Bool? {
+    if case .bool(let value) = json { value } else { nil }
+  }
+
+  public func encode(_ value: Bool) -> JSONValue { .bool(value) }
+  public func display(_ value: Bool) -> String { value ? "true" : "false" }
+}

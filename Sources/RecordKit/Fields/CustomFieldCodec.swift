@@ -1,0 +1,45 @@
+/// A custom field: any JSON value, whose type the file decides.
+///
+/// Typed input is read the way a user would expect: a quoted token is always a
+/// string; a bare `true`, `false`, `null` or number is that JSON value (its
+/// spelling kept); any other word is a string; a list is an array.
+public struct CustomFieldCodec: FieldCodec {
+  public init() {}
+  public var type: FieldType { .json }
+
+  public func parse(_ token: ValueToken) -> CustomValue? {
+    Self.infer(token).map { CustomValue($0) }
+  }
+
+  static func infer(_ token: ValueToken) -> JSONValue? {
+    switch token {
+    case .quoted(let text): .string(text)
+    case .word("true"): .bool(true)
+    case .word("false"): .bool(false)
+    case .word("null"): .null
+    case .word(let text): JSONValue.isValidNumberSpelling(text) ? .number(text) : .string(text)
+    case .list(let items): .array(items.compactMap(infer))
+    }
+  }
+
+  public func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
+  public func encode(_ value: CustomValue) -> JSONValue { value.json }
+
+  public func display(_ value: CustomValue) -> String {
+    if case .string(let text) = value.json { text } else { value.json.compactText }
+  }
+
+  /// Commands keep the key's place: `{"value": …, "at": 2}`.
+  public func encodeForCommand(_ value: CustomValue) -> JSONValue {
+    var object = JSONObject(["value": value.json])
+    if value.position != .max { object["at"] = .number(String(value.position)) }
+    return .object(object)
+  }
+
+  public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
+    guard case .object(let object) = json, let value = object["value"] else { return nil }
+    guard let at = object["at"] else { return CustomValue(value) }
+    guard case .number(let spelling) = at, let position = Int(spelling), position >= 0 else { return nil }
+    return CustomValue(value, position: position)
+  }
+}

@@ -1,0 +1,16 @@
+/// A date field: ISO 8601 dates and date-times, spelled as the user or the file spelled them.
+public struct DateCodec: FieldCodec {
+  public init() {}
+  public var type: FieldType { .date }
+
+  public func parse(_ token: ValueToken) -> ISODate? {
+    token.text.flatMap(ISODate.init)
+  }
+
+  public func decode(_ json: JSONValue) -> ISODate? {
+    if case .string(let text) = json { ISODate(text) } else { nil }
+  }
+
+  public func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
+  public func display(_ value: ISODate) -> String { value.spelling }
+}

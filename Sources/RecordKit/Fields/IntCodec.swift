@@ -1,0 +1,30 @@
+/// An integer field with a range (`priority` is 0–5).
+public struct IntCodec: FieldCodec {
+  public let range: ClosedRange<Int>
+
+  public init(range: ClosedRange<Int>) {
+    self.range = range
+  }
+
+  public var type: FieldType { .int(range) }
+  public var completions: [String] { range.count <= 10 ? range.map(String.init) : [] }
+
+  public func parse(_ token: ValueToken) -> Int? {
+    guard case .word(let text) = token else { return nil }
+    return checked(text)
+  }
+
+  /// A file's integer must be spelled as one: `2.0` or `2e0` is not a priority.
+  public func decode(_ json: JSONValue) -> Int? {
+    guard case .number(let spelling) = json else { return nil }
+    return checked(spelling)
+  }
+
+  private func checked(_ text: String) -> Int? {
+    guard let value = Int(text), range.contains(value) else { return nil }
+    return value
+  }
+
+  public func encode(_ value: Int) -> JSONValue { .number(String(value)) }
+  public func display(_ value: Int) -> String { String(value) }
+}

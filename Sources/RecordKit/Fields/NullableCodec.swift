@@ -1,0 +1,41 @@
+/// A field of a base type that may also hold JSON `null` (`due`, `birthday`).
+public struct NullableCodec<Base: FieldCodec>: FieldCodec {
+  public let base: Base
+
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  public var type: FieldType { .nullable(base.type) }
+  public var completions: [String] { base.completions + ["null"] }
+
+  public func parse(_ token: ValueToken) -> Nullable<Base.Value>? {
+    if token == .word("null") { return .null }
+    return base.parse(token).map(Nullable.value)
+  }
+
+  public func decode(_ json: JSONValue) -> Nullable<Base.Value>? {
+    if json == .null { return .null }
+    return base.decode(json).map(Nullable.value)
+  }
+
+  public func encode(_ value: Nullable<Base.Value>) -> JSONValue {
+    switch value {
+    case .null: .null
+    case .value(let inner): base.encode(inner)
+    }
+  }
+
+  public func display(_ value: Nullable<Base.Value>) -> String {
+    switch value {
+    case .null: "null"
+    case .value(let inner): base.display(inner)
+    }
+  }
+}
+
+/// A value that may be JSON `null`. Absence is the enclosing `Optional`.
+public enum Nullable<Wrapped: Equatable & Sendable>: Equatable, Sendable {
+  case null
+  case value(Wrapped)
+}

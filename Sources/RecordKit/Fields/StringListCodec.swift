@@ -1,0 +1,55 @@
+/// A list of strings, like `tags`.
+public struct StringListCodec: ListFieldCodec {
+  public init() {}
+  public var type: FieldType { .stringList }
+
+  public func parse(_ token: ValueToken) -> [String]? {
+    guard case .list(let items) = token else { return nil }
+    var result: [String] = []
+    result.reserveCapacity(items.count)
+    for item in items {
+      guard let element = parseElement(item) else { return nil }
+      result.append(element)
+    }
+    return result
+  }
+
+  public func parseElement(_ token: ValueToken) -> String? {
+    StringCodec().parse(token)
+  }
+
+  public func decode(_ json: JSONValue) -> [String]? {
+    guard case .array(let items) = json else { return nil }
+    var result: [String] = []
+    result.reserveCapacity(items.count)
+    for item in items {
+      guard case .string(let text) = item else { return nil }
+      result.append(text)
+    }
+    return result
+  }
+
+  public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
+
+  public func display(_ value: [String]) -> String {
+    "[" + value.map(ValueToken.displayElement).joined(separator: ", ") + "]"
+  }
+
+  public func elements(of value: [String]) -> [String] { value }
+  public func value(from elements: [String]) -> [String] { elements }
+  public func displayElement(_ element: String) -> String { ValueToken.displayElement(element) }
+}
+
+extension ValueToken {
+  /// A list element as the user would type it: bare when it is a plain word.
+  static func displayElement(_ text: String) -> String {
+    let plain =
+      !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        byte > 0x20 && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "[")
+          && byte != UInt8(ascii: "]") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+          && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "#")
+      }
+    return plain ? text : JSONValue.string(text).compactText
+  }
+}
