@@ -9,6 +9,23 @@ enum Shell {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)
     let fileSystem = PosixFileSystem()
+    let readFile = { (path: String) throws(SessionError) -> String in
+      do throws(StorageError) {
+        return String(decoding: try FileReader.readFile(path, using: fileSystem).bytes, as: UTF8.self)
+      } catch {
+        throw .storage(error)
+      }
+    }
+    // The script is read before the data file is opened, so a bad `-s` touches nothing.
+    var scriptText: String?
+    if let script = options.script {
+      do {
+        scriptText = try readFile(script)
+      } catch {
+        sink.streams.err("recsh: error: cannot read the script: \(error)")
+        return 2
+      }
+    }
     var recovery: RecoveryChoice = options.recover ? .recover : options.discardJournal ? .discard : .refuse
     var opened: (session: Session<Root>, warnings: [String])?
     while opened == nil {
@@ -37,26 +54,13 @@ enum Shell {
     for warning in opened.warnings {
       sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
     }
-    var runner = ScriptRunner(
-      session: session,
-      readFile: { (path) throws(SessionError) -> String in
-        do throws(StorageError) {
-          return String(decoding: try FileReader.readFile(path, using: fileSystem).bytes, as: UTF8.self)
-        } catch {
-          throw .storage(error)
-        }
-      },
-      emit: sink.handle)
+    var runner = ScriptRunner(session: session, readFile: readFile, emit: sink.handle)
     runner.keepGoing = options.keepGoing || interactive
     runner.echo = options.echo
     let name: String
-    if let script = options.script {
+    if let script = options.script, let scriptText {
       name = script
-      guard let text = try? runner.readFile(script) else {
-        sink.streams.err("recsh: error: cannot read the script \"\(script)\"")
-        return 2
-      }
-      var lines = TextLines(text)
+      var lines = TextLines(scriptText)
       runner.run(&lines, name: script)
     } else if !options.commands.isEmpty {
       name = "<command>"

@@ -121,6 +121,15 @@ import Testing
     #expect(try RecshBinary.run(["--kind", "robot"]).status == 2)
   }
 
+  @Test func aMissingScriptIsBadUsageAndTouchesNothing() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["-s", "nope.rsh", "t.json"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "recsh: error: cannot read the script: cannot read \"nope.rsh\": no such file\n")
+    #expect(!folder.exists(".t.json.recsh-journal"))
+  }
+
   @Test func exitStatusThreeForAnInvalidDataFileWhichStaysUntouched() throws {
     let folder = try TempFolder()
     let text = "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"priority\": \"high\"}\n]\n"
