@@ -5,6 +5,27 @@
 /// after its declared ones), then the custom keys in the order they were read.
 /// A nested object with nothing in it is not written.
 extension FieldTable {
+  /// Writes the record's members, in `encode`'s order, straight to `writer`:
+  /// saving a flat kind builds no object per record.
+  func write(_ record: Root, to writer: inout JSONWriter) {
+    guard !hasNestedObjects else {
+      for member in encode(record).members {
+        writer.key(member.key)
+        writer.value(member.value)
+      }
+      return
+    }
+    for field in fields {
+      guard let value = field.json(in: record) else { continue }
+      writer.key(field.name)
+      writer.value(value)
+    }
+    for member in record.custom.members {
+      writer.key(member.key)
+      writer.value(member.value)
+    }
+  }
+
   public func encode(_ record: Root) -> JSONObject {
     var object = JSONObject()
     object.members.reserveCapacity(fields.count + record.custom.members.count)

@@ -88,10 +88,7 @@ public enum RecordFile<Root: Record> {
         nextCheck = index * 4
       }
       writer.beginObject()
-      for member in table.encode(record).members {
-        writer.key(member.key)
-        writer.value(member.value)
-      }
+      table.write(record, to: &writer)
       writer.endObject()
     }
     writer.endArray()
