@@ -23,7 +23,11 @@ let package = Package(
     ),
     .target(name: "RecordKit", swiftSettings: crossModule),
     .target(name: "RecordShell", dependencies: ["RecordKit"], swiftSettings: crossModule),
-    .executableTarget(name: "recsh", dependencies: ["RecordShell", "CEditLine"]),
+    .executableTarget(
+      name: "recsh", dependencies: ["RecordShell", "CEditLine"],
+      // A release recsh carries the Swift runtime inside: it starts without
+      // loading six shared libraries, and runs where no toolchain is installed.
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
     .executableTarget(name: "recsh-bench", dependencies: ["RecordShell"]),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
