@@ -60,15 +60,18 @@ public struct JSONObject: Equatable, Hashable, Sendable {
 }
 
 extension JSONValue {
-  /// The kind of value, as error messages name it ("found a string").
-  public var kindDescription: String {
+  /// The kind of value, as `peek()` reports it.
+  public var kind: JSONReader.Kind {
     switch self {
-    case .null: "null"
-    case .bool: "a boolean"
-    case .number: "a number"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
+    case .null: .null
+    case .bool: .bool
+    case .number: .number
+    case .string: .string
+    case .array: .array
+    case .object: .object
     }
   }
+
+  /// The kind of value, as error messages name it ("found a string").
+  public var kindDescription: String { kind.description }
 }

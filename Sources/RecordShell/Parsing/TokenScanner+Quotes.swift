@@ -10,17 +10,7 @@ extension TokenScanner {
   mutating func readSingleQuoted() throws(TokenizerError) -> String {
     let open = position
     index += 1
-    let begin = index
-    let (lineBefore, continuationsBefore) = (line, continuationBytes)
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == ASCII.singleQuote {
-        index += 1
-        return text(
-          begin..<index - 1, isASCII: isASCIISince(line: lineBefore, continuationBytes: continuationsBefore))
-      }
-      pass(byte)
-    }
+    if let text = scanPlain(to: ASCII.singleQuote, stoppingAtBackslash: false) { return text }
     throw error(.unterminatedString, at: open)
   }
 
@@ -29,17 +19,7 @@ extension TokenScanner {
     let open = position
     index += 1
     let begin = index
-    let (lineBefore, continuationsBefore) = (line, continuationBytes)
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == ASCII.doubleQuote {
-        index += 1
-        return text(
-          begin..<index - 1, isASCII: isASCIISince(line: lineBefore, continuationBytes: continuationsBefore))
-      }
-      if byte == ASCII.backslash { break }
-      pass(byte)
-    }
+    if let text = scanPlain(to: ASCII.doubleQuote, stoppingAtBackslash: true) { return text }
     var unescaped = Array(UnsafeBufferPointer(rebasing: bytes[begin..<index]))
     while index < bytes.count {
       let byte = bytes[index]
@@ -55,6 +35,25 @@ extension TokenScanner {
       }
     }
     throw error(.unterminatedString, at: open)
+  }
+
+  /// The fast path of both quotes: from just after the opening quote to `quote`,
+  /// the text straight from its bytes. `nil` when it stops first, at the end of
+  /// the input or (for `"…"`) at a backslash, with the index there.
+  private mutating func scanPlain(to quote: UInt8, stoppingAtBackslash: Bool) -> String? {
+    let begin = index
+    let (lineBefore, continuationsBefore) = (line, continuationBytes)
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == quote {
+        index += 1
+        return text(
+          begin..<index - 1, isASCII: isASCIISince(line: lineBefore, continuationBytes: continuationsBefore))
+      }
+      if stoppingAtBackslash && byte == ASCII.backslash { return nil }
+      pass(byte)
+    }
+    return nil
   }
 
   /// Steps over one byte inside a string, keeping the line and column count.

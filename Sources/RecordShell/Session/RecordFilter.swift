@@ -16,7 +16,7 @@ enum RecordFilter {
       }
     }
     if field.type == .stringList {
-      guard let element = filter.value.textValue else {
+      guard let element = filter.value.text else {
         throw .invalidValue(field: field.name, expected: "a list element", found: filter.value.description)
       }
       return { record in
@@ -26,14 +26,5 @@ enum RecordFilter {
     }
     let expected = try field.parseJSON(filter.value)
     return { record in field.json(in: record) == expected }
-  }
-}
-
-extension ValueToken {
-  var textValue: String? {
-    switch self {
-    case .word(let text), .quoted(let text): text
-    case .list: nil
-    }
   }
 }

@@ -10,11 +10,11 @@ extension Session {
   }
 
   mutating func delete(_ ref: String?) throws(SessionError) -> [Reply] {
-    let target = try record(ref, for: "delete")
-    guard let position = editor.document.position(ofID: target.id) else { return [] }
+    let id = try recordID(ref, for: "delete")
+    guard let position = editor.document.position(ofID: id) else { return [] }
     try edit { (editor) throws(EditError) in try editor.deleteRecord(at: position) }
-    if selectedID == target.id { selectedID = nil }
-    return [.info("Deleted record \(target.id)")]
+    if selectedID == id { selectedID = nil }
+    return [.info("Deleted record \(id)")]
   }
 
   /// The record a REF names, or the selected one when there is no REF.
@@ -58,14 +58,6 @@ extension Session {
     }
   }
 
-  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>) throws(SessionError) {
-    do {
-      journalPerform(try body(&editor))
-    } catch {
-      throw .edit(error)
-    }
-  }
-
   func list(_ filters: [ListFilter]) throws(SessionError) -> String {
     var records = editor.document.records.enumerated().map { (position: $0.offset, record: $0.element) }
     for filter in filters {
@@ -98,7 +90,7 @@ extension Session {
     do {
       let (group, reverted) = try editor.rollback()
       journalRollback()
-      if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
+      dropStaleSelection()
       return [
         .info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")
       ]
@@ -107,23 +99,13 @@ extension Session {
     }
   }
 
-  mutating func undo(_ count: Int) throws(SessionError) -> [Reply] {
+  /// `undo N` / `redo N`.
+  mutating func move(_ count: Int, undo: Bool) throws(SessionError) -> [Reply] {
     do {
-      let names = try editor.undo(count)
-      journalMoved(count: names.count, undo: true)
+      let names = undo ? try editor.undo(count) : try editor.redo(count)
+      journalMoved(count: names.count, undo: undo)
       dropStaleSelection()
-      return [.output(Self.describe("Undid", names, asked: count))]
-    } catch {
-      throw .history(error)
-    }
-  }
-
-  mutating func redo(_ count: Int) throws(SessionError) -> [Reply] {
-    do {
-      let names = try editor.redo(count)
-      journalMoved(count: names.count, undo: false)
-      dropStaleSelection()
-      return [.output(Self.describe("Redid", names, asked: count))]
+      return [.output(Self.describe(undo ? "Undid" : "Redid", names, asked: count))]
     } catch {
       throw .history(error)
     }

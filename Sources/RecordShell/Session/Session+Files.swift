@@ -70,12 +70,7 @@ extension Session {
     case .unreadable(let error):
       throw .journalUnreadable(path: target, error)
     case .unavailable(let error):
-      return (
-        nil,
-        [
-          "cannot create the journal beside \"\(target)\" (\(error.summary)); crash recovery is off for this file"
-        ]
-      )
+      return (nil, [Self.journalUnavailable(target, error)])
     }
   }
 

@@ -25,9 +25,7 @@ extension Session {
       self.journal = journal
       return []
     case .unavailable(let error):
-      return [
-        "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
-      ]
+      return [Self.journalUnavailable(path, error)]
     case .unreadable(let error):
       throw .journalUnreadable(path: path, error)
     case .damaged(let journal, let bytes, let error):
@@ -42,23 +40,16 @@ extension Session {
         journal.abandon()
         throw .journalFound(path: path, leftover)
       case .discard:
-        let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
-        do {
-          try AtomicFile.save(bytes: leftover.bytes, to: backup, using: fileSystem)
-          try journal.reset(base: base, kind: Root.kind)
-        } catch {
-          journal.abandon()
-          throw .storage(
-            .failed(.save, path: backup, cause: (error as? StorageError)?.cause ?? error.systemCallError))
-        }
-        self.journal = journal
-        return [
-          "set the journal aside as \"\(backup)\"; its \(leftover.changeCount) changes were not applied"
-        ]
+        return try discard(journal, bytes: leftover.bytes, changes: leftover.changeCount, base: base)
       case .recover:
         return try recover(leftover, journal: journal, base: base)
       }
     }
+  }
+
+  /// The one warning for a journal that cannot be created.
+  static func journalUnavailable(_ path: String, _ error: SystemCallError) -> String {
+    "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
   }
 
   /// `--discard-journal`: the journal's bytes go to a backup file beside it, then it starts clean.

@@ -93,8 +93,8 @@ public struct Session<Root: Record> {
       return []
     case .end: return try endGroup()
     case .rollback: return try rollback()
-    case .undo(let count): return try undo(count)
-    case .redo(let count): return try redo(count)
+    case .undo(let count): return try move(count, undo: true)
+    case .redo(let count): return try move(count, undo: false)
     case .history: return [.output(HistoryRenderer.render(editor.history))]
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
