@@ -5,13 +5,21 @@ import RecordKit
 public enum ShellParser {
   /// The commands on one line (`;` separates them; blank and comment-only lines give none).
   public static func parse(_ line: String, context: ParseContext) throws(ParseError) -> [ShellCommand] {
+    try parse(Result { () throws(TokenizerError) in try Tokenizer.tokenize(line) }, context: context)
+  }
+
+  /// The commands of a line already tokenized (the script runner tokenizes once
+  /// to learn whether a line continues).
+  static func parse(_ tokenized: Result<[TokenizedCommand], TokenizerError>, context: ParseContext)
+    throws(ParseError) -> [ShellCommand]
+  {
     let commands: [TokenizedCommand]
-    do {
-      commands = try Tokenizer.tokenize(line)
-    } catch {
-      throw .syntax(error)
+    switch tokenized {
+    case .success(let value): commands = value
+    case .failure(let error): throw .syntax(error)
     }
     var result: [ShellCommand] = []
+    result.reserveCapacity(commands.count)
     for command in commands {
       result.append(try parse(command, context: context))
     }

@@ -32,10 +32,10 @@ public struct ScriptRunner<Root: Record> {
   }
 
   /// Runs `source` to its end, a `quit`, or (without `-k`) the first failure.
-  /// `name` is how diagnostics call it; `chain` the `source` lines that led here.
+  /// `name` is how diagnostics call it; `chain` the `source` lines that led here;
+  /// `firstLine` numbers the first line read (the prompt reads one line per call).
   /// Returns whether to go on with whatever comes after.
   @discardableResult
-  /// `firstLine` numbers the first line read (the prompt reads one line per call).
   public mutating func run(
     _ source: inout some LineSource, name: String, chain: [String] = [], firstLine: Int = 1
   ) -> Bool {
@@ -88,22 +88,13 @@ public struct ScriptRunner<Root: Record> {
     runTokenized(Self.tokenize(line), location: location, chain: chain)
   }
 
-  /// Runs one tokenized line (as `ShellParser.parse` would parse it); whether to go on.
+  /// Runs one tokenized line; whether to go on.
   private mutating func runTokenized(
     _ tokenized: Result<[TokenizedCommand], TokenizerError>, location: String, chain: [String]
   ) -> Bool {
     let commands: [ShellCommand]
-    do throws(ParseError) {
-      let context = session.parseContext
-      let tokens: [TokenizedCommand]
-      switch tokenized {
-      case .success(let value): tokens = value
-      case .failure(let error): throw .syntax(error)
-      }
-      var parsed: [ShellCommand] = []
-      parsed.reserveCapacity(tokens.count)
-      for command in tokens { parsed.append(try ShellParser.parse(command, context: context)) }
-      commands = parsed
+    do {
+      commands = try ShellParser.parse(tokenized, context: session.parseContext)
     } catch {
       return fail(SessionError.parse(error).description, location: location, chain: chain)
     }
