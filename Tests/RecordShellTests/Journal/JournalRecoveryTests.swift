@@ -36,18 +36,27 @@ import Testing
     }.session
   }
 
+  /// A session on the start file runs `lines`, writes its journal (everything is
+  /// acknowledged) and is killed; what it had.
+  @discardableResult
+  static func killedSession(in folder: TestDirectory, running lines: [String]) throws -> [TaskRecord] {
+    try folder.write("t.json", start)
+    var session = try open(folder)
+    try run(&session, lines)
+    session.writeJournal()
+    let records = session.document.records
+    session.simulateKill()
+    return records
+  }
+
   static func run(_ session: inout TaskSession, _ lines: [String]) throws {
     for line in lines { _ = try session.run(line: line) }
   }
 
   @Test func killedSessionIsRecoveredWithItsStepsUndoable() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title edited", "new title three", "use b2", "delete"])
-      session.writeJournal()
-      let expected = session.document.records
-      session.simulateKill()
+      let expected = try Self.killedSession(
+        in: folder, running: ["use a1", "set title edited", "new title three", "use b2", "delete"])
       #expect(try folder.read("t.json") == Self.start, "nothing saved")
       #expect(throws: SessionError.self) { _ = try Self.open(folder) }
       var recovered = try Self.open(folder, recovery: .recover)
@@ -63,11 +72,7 @@ import Testing
 
   @Test func refusalNamesRecoverAndDiscard() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title x"])
-      session.writeJournal()
-      session.simulateKill()
+      try Self.killedSession(in: folder, running: ["use a1", "set title x"])
       do {
         _ = try Self.open(folder)
         Issue.record("opened a file with a leftover journal")
@@ -82,11 +87,7 @@ import Testing
 
   @Test func discardSetsTheJournalAsideAsABackup() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title x"])
-      session.writeJournal()
-      session.simulateKill()
+      try Self.killedSession(in: folder, running: ["use a1", "set title x"])
       let journal = try folder.read(".t.json.recsh-journal")
       var fresh = try Self.open(folder, recovery: .discard)
       #expect(fresh.document.records == (try RecordFile<TaskRecord>.decode(Self.start)).document.records)
@@ -101,12 +102,8 @@ import Testing
 
   @Test func groupsOpenAtTheCrashAreClosedAndKept() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(
-        &session, ["begin outer", "use a1", "set title A", "begin inner", "use b2", "set title B"])
-      session.writeJournal()
-      session.simulateKill()
+      try Self.killedSession(
+        in: folder, running: ["begin outer", "use a1", "set title A", "begin inner", "use b2", "set title B"])
       var recovered = try Self.open(folder, recovery: .recover)
       #expect(recovered.document.records.map(\.title) == ["A", "B"])
       #expect(recovered.editor.history.openGroups.isEmpty)
@@ -117,11 +114,7 @@ import Testing
 
   @Test func aCleanSaveResetsTheJournal() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title x", "save"])
-      session.writeJournal()
-      session.simulateKill()
+      try Self.killedSession(in: folder, running: ["use a1", "set title x", "save"])
       // Nothing after the save: the file opens without asking.
       var again = try Self.open(folder)
       #expect(again.document.records.first?.title == "x")
@@ -131,13 +124,9 @@ import Testing
 
   @Test func undoPastTheSavePointIsRecoveredThroughASnapshot() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(
-        &session, ["use a1", "set title x", "set title y", "save", "undo", "undo", "redo", "new title z"])
-      session.writeJournal()
-      let expected = session.document.records
-      session.simulateKill()
+      let expected = try Self.killedSession(
+        in: folder,
+        running: ["use a1", "set title x", "set title y", "save", "undo", "undo", "redo", "new title z"])
       var recovered = try Self.open(folder, recovery: .recover)
       #expect(recovered.document.records == expected)
       recovered.close()
@@ -146,11 +135,7 @@ import Testing
 
   @Test func aJournalForAnotherVersionOfTheFileIsNotApplied() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", Self.start)
-      var session = try Self.open(folder)
-      try Self.run(&session, ["use a1", "set title x"])
-      session.writeJournal()
-      session.simulateKill()
+      try Self.killedSession(in: folder, running: ["use a1", "set title x"])
       try folder.write("t.json", Self.start + Array("\n".utf8))
       #expect(throws: SessionError.journal(.baseMismatch)) { _ = try Self.open(folder, recovery: .recover) }
       #expect(try folder.read("t.json") == Self.start + Array("\n".utf8), "the file is untouched")
