@@ -9,23 +9,17 @@ enum ShellQuoting {
     -> String
   {
     if style == nil, isBare(text), !(isText && text == "null") { return text }
-    let close = closed
     if style == "'", !text.unicodeScalars.contains(where: { $0 == "'" || TextCell.needsEscape($0) }) {
-      return "'" + text + (close ? "'" : "")
+      return "'" + text + (closed ? "'" : "")
     }
-    var out = "\""
+    // `\` and `"` first; then TextCell's escapes (`\n`, `\t`, `\r`, `\u{…}`), which
+    // are the tokenizer's own.
+    var out = ""
     for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where TextCell.needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
-      default: out.unicodeScalars.append(scalar)
-      }
+      if scalar == "\\" || scalar == "\"" { out += "\\" }
+      out.unicodeScalars.append(scalar)
     }
-    return out + (close ? "\"" : "")
+    return "\"" + TextCell.escaped(out) + (closed ? "\"" : "")
   }
 
   /// Whether `text` reads back as itself when typed bare: one word, nothing
