@@ -10,6 +10,7 @@ do throws(BenchError) {
   let command = try BenchCommand(arguments: Array(CommandLine.arguments.dropFirst()))
   print(try command.run())
 } catch {
-  FileHandleOutput.standardError("recsh-bench: \(error)\n")
+  let message = Array("recsh-bench: \(error)\n".utf8)
+  _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
   exit(error.isUsage ? 2 : 1)
 }

@@ -15,7 +15,7 @@ let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-  FileHandleOutput.standardError("recsh: \(error)\nTry 'recsh --help'.\n")
+  StandardStreams.writeAll(2, Array("recsh: \(error)\nTry 'recsh --help'.\n".utf8))
   exit(2)
 }
 if options.help {
