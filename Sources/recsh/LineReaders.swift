@@ -12,17 +12,8 @@ struct StandardInputLines: LineSource {
 
   mutating func nextLine(beforeWaiting: () -> Void) -> String? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[start..<newline], as: UTF8.self)
-        start = newline + 1
-        return line.hasSuffix("\r") ? String(line.dropLast()) : line
-      }
-      if atEnd {
-        guard start < buffer.count else { return nil }
-        let line = String(decoding: buffer[start...], as: UTF8.self)
-        start = buffer.count
-        return line
-      }
+      if let line = takeLine(atEnd: atEnd) { return line }
+      if atEnd { return nil }
       if start > 0 {
         buffer.removeFirst(start)
         start = 0
@@ -38,6 +29,30 @@ struct StandardInputLines: LineSource {
         buffer += chunk[0..<count]
       }
     }
+  }
+
+  /// The next whole line in the buffer without its line feed (or carriage return and
+  /// line feed); at the end of input, also a last line without one.
+  private mutating func takeLine(atEnd: Bool) -> String? {
+    let (line, next) = buffer.withUnsafeBufferPointer { bytes -> (String?, Int) in
+      guard let base = bytes.baseAddress, start < bytes.count else { return (nil, start) }
+      let rest = bytes.count - start
+      guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else {
+        guard atEnd else { return (nil, start) }
+        return (
+          String(decoding: UnsafeBufferPointer(start: base + start, count: rest), as: UTF8.self), bytes.count
+        )
+      }
+      let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+      var end = newline
+      if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      return (
+        String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self),
+        newline + 1
+      )
+    }
+    start = next
+    return line
   }
 }
 

@@ -52,29 +52,15 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   public var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
 
   public func appendEncoded(to out: inout [UInt8]) {
-    out += #"{"op": "#.utf8
-    JSONValue.appendQuoted(action.rawValue, to: &out)
-    out += #", "id": "#.utf8
-    JSONValue.appendQuoted(recordID, to: &out)
-    out += (typedField.isCustom ? #", "custom": "# : #", "field": "#).utf8
-    JSONValue.appendQuoted(typedField.name, to: &out)
-    if let old {
-      out += #", "old": "#.utf8
-      typedField.codec.encodeForCommand(old).appendCompact(to: &out)
-    }
-    if let new {
-      out += #", "new": "#.utf8
-      typedField.codec.encodeForCommand(new).appendCompact(to: &out)
-    }
-    out.append(UInt8(ascii: "}"))
+    typedField.encodeUpdate(self, &out)
   }
 
   public func apply(to document: inout Document<Root>) {
-    document.write(new, to: typedField.keyPath, ofRecord: recordID)
+    typedField.writeUpdate(self, &document, true)
   }
 
   public func revert(in document: inout Document<Root>) {
-    document.write(old, to: typedField.keyPath, ofRecord: recordID)
+    typedField.writeUpdate(self, &document, false)
   }
 
   public func isApplicable(to document: Document<Root>) -> Bool {

@@ -70,6 +70,14 @@ public struct Document<Root: Record>: Sendable {
     records[index][keyPath: keyPath] = value
   }
 
+  /// Runs `body` on the record with `id` in place (nothing when there is none).
+  mutating func withMutableRecord(id: String, _ body: (UnsafeMutablePointer<Root>) -> Void) {
+    guard let index = positions[id] else { return }
+    records.withUnsafeMutableBufferPointer { buffer in
+      if let base = buffer.baseAddress { body(base + index) }
+    }
+  }
+
   mutating func insert(_ record: Root, at position: Int) {
     records.insert(record, at: position)
     reindex(from: position)

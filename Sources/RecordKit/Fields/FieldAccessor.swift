@@ -27,6 +27,10 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 
   /// The edit that sets the field to what `token` means; `nil` if it already has that value.
   func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
+  /// The same for a record read in place (the edit path: no copy of the record).
+  func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError) -> (
+    any FieldEdit<Root>
+  )?
   /// The edit that removes the field; `nil` if it is already absent.
   func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
   /// The edit that adds (or removes) one list element; `nil` when adding one already there.
@@ -35,6 +39,14 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// An edit read back from its plain-data encoding.
   func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
+}
+
+extension FieldAccessor {
+  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    try makeSet(token, for: record.pointee)
+  }
 }
 
 /// What an edit did to its field; names the undo step ("Set title", "Add to tags").

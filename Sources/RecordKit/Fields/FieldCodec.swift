@@ -20,12 +20,18 @@ public protocol FieldCodec: Sendable {
   /// codec needs more (a custom field's place).
   func encodeForCommand(_ value: Value) -> JSONValue
   func decodeFromCommand(_ json: JSONValue) -> Value?
+  /// Appends `encodeForCommand(value)` in compact JSON: the journal writes every edit's
+  /// values so, and a codec may do it without making a `JSONValue` first.
+  func appendForCommand(_ value: Value, to out: inout [UInt8])
 }
 
 extension FieldCodec {
   public var completions: [String] { [] }
   public func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
   public func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
+  public func appendForCommand(_ value: Value, to out: inout [UInt8]) {
+    encodeForCommand(value).appendCompact(to: &out)
+  }
 }
 
 /// A codec whose values are lists, so one element can be added or removed.

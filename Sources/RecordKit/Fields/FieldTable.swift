@@ -44,6 +44,12 @@ public struct FieldTable<Root: Record>: Sendable {
     names.count <= 16 ? names.firstIndex(of: name) : positions[name]
   }
 
+  /// The declared field `name`, found by `index(ofField:)` (the edit path: no hashing).
+  @inline(__always)
+  func declaredField(named name: String) -> (any FieldAccessor<Root>)? {
+    index(ofField: name).map { fields[$0] }
+  }
+
   /// The field `name` refers to in `record`: a declared one, or a custom key the
   /// record has. Anything else is an error with a suggestion, never a new field.
   public func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {

@@ -26,5 +26,8 @@ public struct IntCodec: FieldCodec {
   }
 
   public func encode(_ value: Int) -> JSONValue { .number(String(value)) }
+  public func appendForCommand(_ value: Int, to out: inout [UInt8]) {
+    JSONValue.appendDecimal(value, to: &out)
+  }
   public func display(_ value: Int) -> String { String(value) }
 }

@@ -22,14 +22,22 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
-  /// The field's value in a record, made in `init` like the two above: `makeSet`
-  /// (every `set`) reads the old value through it, at the field's offset.
+  /// The field's value in a record, made in `init` like the two above: `unset` and the
+  /// list edits read the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
   /// `makeSet`'s work, made in `init` like the closures above, so that it runs
   /// specialized: the method itself is reached through the `FieldAccessor`
   /// existential and runs as unspecialized generic code.
   private let setMaker:
-    (KeyPathField<Root, Codec>, ValueToken, Root) throws(FieldError) -> PropertyUpdate<Root, Codec>?
+    (KeyPathField<Root, Codec>, ValueToken, UnsafePointer<Root>) throws(FieldError) -> PropertyUpdate<
+      Root, Codec
+    >?
+  /// `PropertyUpdate`'s `apply`/`revert` (the new value when the flag is true, else the
+  /// old one) and its journal encoding, made here like `setMaker`. The update's methods
+  /// are reached through the `FieldEdit` existential and run as unspecialized generic
+  /// code; they only hand themselves to these, so no generic code touches the values.
+  let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
+  let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -42,19 +50,71 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.listEdit = listEdit
     (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
     readValue = Self.valueReader(keyPath)
-    setMaker = Self.makeSetMaker(Self.valueReader(keyPath), codec)
+    setMaker = Self.makeSetMaker(keyPath, codec)
+    writeUpdate = Self.makeUpdateWriter(keyPath)
+    encodeUpdate = Self.makeUpdateEncoder(codec)
   }
 
-  private static func makeSetMaker(_ read: @escaping (Root) -> Value?, _ codec: Codec)
-    -> (KeyPathField<Root, Codec>, ValueToken, Root) throws(FieldError) -> PropertyUpdate<Root, Codec>?
+  private static func makeSetMaker(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+    -> (KeyPathField<Root, Codec>, ValueToken, UnsafePointer<Root>) throws(FieldError) -> PropertyUpdate<
+      Root, Codec
+    >?
   {
-    { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+    let offset = MemoryLayout<Root>.offset(of: keyPath)
+    return { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
-      let old = read(record)
+      // Read in place: the record is not copied (a copy retains every field of it).
+      let old: Value? =
+        if let offset {
+          UnsafeRawPointer(record).load(fromByteOffset: offset, as: Value?.self)
+        } else {
+          record.pointee[keyPath: keyPath]
+        }
       guard old != value else { return nil }
-      return PropertyUpdate(recordID: record.id, field: field, old: old, new: value, action: .set)
+      return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
+    }
+  }
+
+  /// Writes an update's value into its record: at the field's offset for a stored
+  /// property, through the key path otherwise (a custom field's subscript).
+  private static func makeUpdateWriter(_ keyPath: WritableKeyPath<Root, Value?>)
+    -> (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
+  {
+    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
+      return { update, document, forward in
+        document.write(forward ? update.new : update.old, to: keyPath, ofRecord: update.recordID)
+      }
+    }
+    return { update, document, forward in
+      document.withMutableRecord(id: update.recordID) { record in
+        (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self).pointee =
+          forward ? update.new : update.old
+      }
+    }
+  }
+
+  /// An update as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`).
+  private static func makeUpdateEncoder(_ codec: Codec) -> (PropertyUpdate<Root, Codec>, inout [UInt8]) ->
+    Void
+  {
+    { update, out in
+      out.append(contentsOf: EncodedEditText.opening)
+      JSONValue.appendQuoted(update.action.rawValue, to: &out)
+      out.append(contentsOf: EncodedEditText.id)
+      JSONValue.appendQuoted(update.recordID, to: &out)
+      out.append(contentsOf: update.typedField.isCustom ? EncodedEditText.custom : EncodedEditText.field)
+      JSONValue.appendQuoted(update.typedField.name, to: &out)
+      if let old = update.old {
+        out.append(contentsOf: EncodedEditText.old)
+        codec.appendForCommand(old, to: &out)
+      }
+      if let new = update.new {
+        out.append(contentsOf: EncodedEditText.new)
+        codec.appendForCommand(new, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
     }
   }
 
@@ -137,6 +197,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    try withUnsafePointer(to: record) { (pointer) throws(FieldError) in try setMaker(self, token, pointer) }
+  }
+
+  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
     try setMaker(self, token, record)
   }
 
@@ -199,4 +265,14 @@ extension KeyPathField where Codec: ListFieldCodec {
         return codec.value(from: elements)
       })
   }
+}
+
+/// The fixed parts of an encoded edit, as bytes made once.
+private enum EncodedEditText {
+  static let opening = Array(#"{"op": "#.utf8)
+  static let id = Array(#", "id": "#.utf8)
+  static let custom = Array(#", "custom": "#.utf8)
+  static let field = Array(#", "field": "#.utf8)
+  static let old = Array(#", "old": "#.utf8)
+  static let new = Array(#", "new": "#.utf8)
 }

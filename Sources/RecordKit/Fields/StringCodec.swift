@@ -16,5 +16,8 @@ public struct StringCodec: FieldCodec {
   }
 
   public func encode(_ value: String) -> JSONValue { .string(value) }
+  public func appendForCommand(_ value: String, to out: inout [UInt8]) {
+    JSONValue.appendQuoted(value, to: &out)
+  }
   public func display(_ value: String) -> String { value }
 }

@@ -28,24 +28,39 @@ public struct Editor<Root: Record>: Sendable {
     -> Command<Root>?
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
+    return try set(assignments, at: position)
+  }
+
+  /// `set(_:onRecord:)` for the record at `position` (the shell knows it from the selection).
+  @discardableResult
+  public mutating func set(_ assignments: [FieldAssignment], at position: Int) throws(EditError)
+    -> Command<Root>?
+  {
+    // The record is read in place (a pointer), not copied: in generic code a copy
+    // retains every field of it. One field is the common case, and needs no arrays.
+    if assignments.count == 1 {
+      let made = try document.withRecord(at: position) { (record) throws(EditError) in
+        let field = try resolve(assignments[0], in: record)
+        return try wrap { () throws(FieldError) in try field.makeSet(assignments[0].value, in: record) }
+      }
+      guard let made else { throw .noSuchPosition(position) }
+      return made.map { perform(.edit($0)) }
+    }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
     var edits: [any FieldEdit<Root>] = []
-    // The record is read in place (`pointee`), not copied: in generic code a copy
-    // retains every field of it.
-    try document.withRecord(at: position) { (record) throws(EditError) in
+    let found: Void? = try document.withRecord(at: position) { (record) throws(EditError) in
       for assignment in assignments {
-        let field = try resolve(assignment, in: record.pointee)
+        let field = try resolve(assignment, in: record)
         let name = field.name
         guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
         seen.append(name)
-        if let edit = try wrap({ () throws(FieldError) in
-          try field.makeSet(assignment.value, for: record.pointee)
-        }) {
+        if let edit = try wrap({ () throws(FieldError) in try field.makeSet(assignment.value, in: record) }) {
           edits.append(edit)
         }
       }
     }
+    guard found != nil else { throw .noSuchPosition(position) }
     switch edits.count {
     case 0: return nil
     case 1: return perform(.edit(edits[0]))
@@ -111,6 +126,15 @@ public struct Editor<Root: Record>: Sendable {
   private func existingRecord(_ id: String) throws(EditError) -> Root {
     guard let record = document.record(withID: id) else { throw .noSuchRecord(id) }
     return record
+  }
+
+  private func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)
+    -> any FieldAccessor<Root>
+  {
+    if !assignment.createsCustomField, let field = Root.fields.declaredField(named: assignment.field) {
+      return field
+    }
+    return try resolve(assignment, in: record.pointee)
   }
 
   private func resolve(_ assignment: FieldAssignment, in record: Root) throws(EditError)

@@ -39,13 +39,30 @@ extension JSONValue {
     }
   }
 
+  /// The decimal digits of `value`, as `String(value)` spells them, without making a `String`.
+  public static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
+    withUnsafeMutableBytes(of: &digits) { raw in
+      var index = raw.count
+      repeat {
+        index -= 1
+        raw[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[index...]))
+    }
+  }
+
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
   public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: then their bytes go in with one copy.
     let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      var sawNonASCII = false
+      guard JSONStringScan.firstSpecial(in: bytes, from: 0, sawNonASCII: &sawNonASCII) == bytes.count else {
         return false
       }
       out.append(contentsOf: bytes)

@@ -1,18 +1,50 @@
 /// CRC-32 (IEEE 802.3, as zlib computes it), written here so the journal needs
 /// no library: each journal record carries one over its sequence number and payload.
+///
+/// Slicing-by-8: eight tables let the loop take eight bytes per step instead of one,
+/// about four times fewer instructions (every journaled edit is checksummed). The
+/// tables live in one allocation made once, read through a pointer: a Swift array
+/// would check bounds on each of the eight lookups per step.
 enum CRC32 {
-  private static let table: [UInt32] = (0..<256).map { index in
-    var value = UInt32(index)
-    for _ in 0..<8 {
-      value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+  /// `tables[k * 256 + b]`: the CRC of byte `b` followed by `k` zero bytes. Written
+  /// once while the lazy global is initialized (which Swift makes thread-safe), only
+  /// read after: `nonisolated(unsafe)` because a pointer is not `Sendable`.
+  nonisolated(unsafe) private static let tables: UnsafePointer<UInt32> = {
+    let tables = UnsafeMutablePointer<UInt32>.allocate(capacity: 8 * 256)
+    for index in 0..<256 {
+      var value = UInt32(index)
+      for _ in 0..<8 {
+        value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+      }
+      tables[index] = value
     }
-    return value
-  }
+    for index in 0..<256 {
+      for slice in 1..<8 {
+        let previous = tables[(slice - 1) * 256 + index]
+        tables[slice * 256 + index] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
+      }
+    }
+    return UnsafePointer(tables)
+  }()
 
   static func checksum(_ bytes: UnsafeRawBufferPointer, startingWith seed: UInt32 = 0) -> UInt32 {
     var crc = ~seed
-    for byte in bytes {
-      crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+    guard let base = bytes.baseAddress else { return seed }
+    let table = tables
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let low = crc ^ UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+      let high = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+      crc =
+        table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+        ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+        ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+        ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+      offset += 8
+    }
+    while offset < bytes.count {
+      crc = table[Int((crc ^ UInt32(base.load(fromByteOffset: offset, as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
+      offset += 1
     }
     return ~crc
   }

@@ -64,24 +64,30 @@ public final class Journal {
   /// intermediate array per record: the path of every edit.
   func append(isStep: Bool = true, payload writePayload: (inout [UInt8]) -> Void) {
     guard failure == nil else { return }
-    let start = buffer.count
+    // The buffer is moved out and back: each access to a class's stored property is
+    // checked for exclusivity at run time, and this runs for every edit.
+    var out: [UInt8] = []
+    swap(&out, &buffer)
+    let start = out.count
     let header = JournalFraming.recordHeaderSize
-    buffer.append(contentsOf: repeatElement(0, count: header))
-    writePayload(&buffer)
-    let length = UInt32(truncatingIfNeeded: buffer.count - start - header)
+    out.append(contentsOf: Self.emptyHeader)
+    writePayload(&out)
+    let length = UInt32(truncatingIfNeeded: out.count - start - header)
     let sequence = self.sequence
-    let crc = buffer.withUnsafeMutableBytes { raw -> UInt32 in
-      for index in 0..<8 { raw[start + 8 + index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
-      for index in 0..<4 { raw[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
-      return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+    out.withUnsafeMutableBytes { raw in
+      raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+      raw.storeBytes(of: sequence.littleEndian, toByteOffset: start + 8, as: UInt64.self)
+      let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
     }
-    buffer.withUnsafeMutableBytes { raw in
-      for index in 0..<4 { raw[start + 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
-    }
-    self.sequence += 1
+    let full = out.count >= Self.bufferLimit
+    swap(&out, &buffer)
+    self.sequence = sequence + 1
     if isStep { unsyncedSteps += 1 }
-    if buffer.count >= Self.bufferLimit { write() }
+    if full { write() }
   }
+
+  private static let emptyHeader = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize)
 
   /// Puts the buffer in the file: after this, a killed process loses nothing.
   public func write() {

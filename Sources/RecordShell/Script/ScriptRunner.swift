@@ -19,6 +19,7 @@ public struct ScriptRunner<Root: Record> {
   public var readFile: (String) throws(SessionError) -> String
   private let emit: (ScriptEvent) -> Void
   private var sourceStack: [String] = []
+  private let quickParser = QuickParser(kind: Root.self)
 
   static var sourceDepthLimit: Int { 64 }
 
@@ -45,6 +46,12 @@ public struct ScriptRunner<Root: Record> {
       guard var line = source.nextLine(beforeWaiting: { self.waiting() }) else { return true }
       lineNumber += 1
       let startLine = lineNumber
+      if let command = quickParser.parse(line) {
+        let place = Place(name: name, line: startLine)
+        if echo { report(.output(line)) }
+        if !run(command, at: place, chain: chain) || quitRequested { return false }
+        continue
+      }
       // Tokenized once: the result says whether an open quote or list needs
       // the next line, and is what the parser then reads.
       var tokenized = Self.tokenize(line)
@@ -53,9 +60,9 @@ public struct ScriptRunner<Root: Record> {
         line += "\n" + more
         tokenized = Self.tokenize(line)
       }
-      let location = "\(name):\(startLine)"
+      let place = Place(name: name, line: startLine)
       if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { report(.output(line)) }
-      if !runTokenized(tokenized, location: location, chain: chain) { return false }
+      if !runTokenized(tokenized, at: place, chain: chain) { return false }
       if quitRequested { return false }
     }
   }
@@ -85,44 +92,58 @@ public struct ScriptRunner<Root: Record> {
 
   /// Runs one line; whether to go on.
   public mutating func runLine(_ line: String, location: String, chain: [String]) -> Bool {
-    runTokenized(Self.tokenize(line), location: location, chain: chain)
+    runTokenized(Self.tokenize(line), at: Place(name: location, line: nil), chain: chain)
   }
 
   /// Runs one tokenized line; whether to go on.
   private mutating func runTokenized(
-    _ tokenized: Result<[TokenizedCommand], TokenizerError>, location: String, chain: [String]
+    _ tokenized: Result<[TokenizedCommand], TokenizerError>, at place: Place, chain: [String]
   ) -> Bool {
     let commands: [ShellCommand]
     do {
       commands = try ShellParser.parse(tokenized, context: session.parseContext)
     } catch {
-      return fail(SessionError.parse(error).description, location: location, chain: chain)
+      return fail(SessionError.parse(error).description, location: place.text, chain: chain)
     }
     for command in commands {
       // Each command is parsed against the selection as it is when it runs.
-      let replies: [Reply]
-      do {
-        replies = try session.execute(command, origin: location)
-      } catch {
-        if !fail(error.description, location: location, chain: chain) { return false }
-        continue
-      }
-      if let warning = session.journalFailureReport() {
-        report(.diagnostic(Diagnostic(.warning, warning, at: location)))
-      }
-      for reply in replies {
-        switch reply {
-        case .output(let text): report(.output(text))
-        case .info(let text): report(.info(text))
-        case .warning(let text): report(.diagnostic(Diagnostic(.warning, text, at: location, chain: chain)))
-        case .quit: quitRequested = true
-        case .source(let file):
-          if !runSource(file, location: location, chain: chain) { return false }
-        }
-        if quitRequested { return false }
-      }
+      if !run(command, at: place, chain: chain) { return false }
     }
     return true
+  }
+
+  /// Runs one command and reports its replies; whether to go on.
+  private mutating func run(_ command: ShellCommand, at place: Place, chain: [String]) -> Bool {
+    let replies: [Reply]
+    do {
+      replies = try session.execute(command, origin: place.text)
+    } catch {
+      return fail(error.description, location: place.text, chain: chain)
+    }
+    if let warning = session.journalFailureReport() {
+      report(.diagnostic(Diagnostic(.warning, warning, at: place.text)))
+    }
+    for reply in replies {
+      switch reply {
+      case .output(let text): report(.output(text))
+      case .info(let text): report(.info(text))
+      case .warning(let text): report(.diagnostic(Diagnostic(.warning, text, at: place.text, chain: chain)))
+      case .quit: quitRequested = true
+      case .source(let file):
+        if !runSource(file, location: place.text, chain: chain) { return false }
+      }
+      if quitRequested { return false }
+    }
+    return true
+  }
+
+  /// Where a line came from: `name:line` (`script.rsh:3`), or a name alone. Its text is
+  /// made only when something needs it (an error, a group's origin), not for every line.
+  private struct Place {
+    let name: String
+    let line: Int?
+
+    var text: String { line.map { "\(name):\($0)" } ?? name }
   }
 
   /// A nested script. A group it opens must be closed in it: one left open is

@@ -42,6 +42,32 @@ extension Session {
     }
   }
 
+  /// `recordID(_:for:)` with where the record is.
+  func recordIDAndPosition(_ ref: String, for command: String) throws(SessionError) -> (String, Int) {
+    // A whole id is its own answer: no need to read the record.
+    if let position = editor.document.position(ofID: ref) { return (ref, position) }
+    do {
+      let position = try editor.document.resolve(ref)
+      return (editor.document.id(at: position), position)
+    } catch {
+      throw .ref(error)
+    }
+  }
+
+  /// The selected record's position: the hint when it still holds the selected
+  /// id (a compare of two short strings), else a lookup.
+  mutating func selectedRecordPosition(_ command: String) throws(SessionError) -> Int {
+    guard let selectedID else { throw .noSelection(command: command) }
+    if selectedPosition < editor.document.count, editor.document.id(at: selectedPosition) == selectedID {
+      return selectedPosition
+    }
+    guard let position = editor.document.position(ofID: selectedID) else {
+      throw .noSelection(command: command)
+    }
+    selectedPosition = position
+    return position
+  }
+
   func selected(_ command: String) throws(SessionError) -> String {
     guard let selectedID, editor.document.contains(id: selectedID) else {
       throw .noSelection(command: command)

@@ -10,6 +10,9 @@ public struct Session<Root: Record> {
   /// What the file was when read or last saved; `nil` when there was no file.
   var identity: FileIdentity?
   public internal(set) var selectedID: String?
+  /// Where the selected record was last seen: a hint, checked against `selectedID`
+  /// before use, so that `set` after `use` finds the record without hashing its id.
+  var selectedPosition = 0
   let fileSystem: any FileSystem
   /// Scripts leave at `quit` with a warning; at the prompt `quit` refuses once.
   let isInteractive: Bool
@@ -61,19 +64,21 @@ public struct Session<Root: Record> {
     return replies
   }
 
-  /// Runs one command. On failure nothing has changed.
-  public mutating func execute(_ command: ShellCommand, origin: String? = nil) throws(SessionError) -> [Reply]
+  /// Runs one command. On failure nothing has changed. `origin` (where the line came
+  /// from) is read only by `begin`, so a script does not format it for every line.
+  public mutating func execute(_ command: ShellCommand, origin: @autoclosure () -> String? = nil)
+    throws(SessionError) -> [Reply]
   {
     if case .quit = command {} else { quitRefused = false }
     switch command {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)
     case .use(let ref):
-      selectedID = try recordID(ref, for: "use")
+      (selectedID, selectedPosition) = try recordIDAndPosition(ref, for: "use")
       return []
     case .set(let assignments):
-      let id = try selected("set")
-      try edit { (editor) throws(EditError) in try editor.set(assignments, onRecord: id) }
+      let position = try selectedRecordPosition("set")
+      try edit { (editor) throws(EditError) in try editor.set(assignments, at: position) }
       return []
     case .unset(let field):
       let id = try selected("unset")
@@ -88,6 +93,7 @@ public struct Session<Root: Record> {
     case .show(let ref): return [.output(RecordRenderer.show(try record(ref, for: "show")))]
     case .list(let filters): return [.output(try list(filters))]
     case .begin(let name):
+      let origin = origin()
       editor.begin(name, origin: origin)
       journalBegin(name, origin: origin)
       return []

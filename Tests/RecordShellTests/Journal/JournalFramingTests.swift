@@ -1,3 +1,4 @@
+import RecordKit
 import Testing
 
 @testable import RecordShell
@@ -81,6 +82,29 @@ import Testing
 
   @Test func crc32MatchesTheStandardCheckValue() {
     #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+  }
+
+  /// Slicing-by-8 against the bit-at-a-time definition, for every length up to 70 (the
+  /// eight-byte steps and the tail), at unaligned starts and with a seed carried on.
+  @Test func crc32AgreesWithTheBitwiseDefinition() {
+    func bitwise(_ bytes: ArraySlice<UInt8>, seed: UInt32) -> UInt32 {
+      var crc = ~seed
+      for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+      }
+      return ~crc
+    }
+    var generator = SplitMix64(seed: 32)
+    let bytes = (0..<80).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    for start in 0..<3 {
+      for length in 0...70 {
+        let slice = bytes[start..<(start + length)]
+        let seed = UInt32(truncatingIfNeeded: generator.next())
+        let fast = slice.withUnsafeBytes { CRC32.checksum($0, startingWith: seed) }
+        #expect(fast == bitwise(slice, seed: seed), "start \(start), length \(length)")
+      }
+    }
   }
 
   @Test func contentHashTellsFilesApart() {
