@@ -11,8 +11,21 @@ struct StandardInputLines: LineSource {
   private var atEnd = false
 
   mutating func nextLine(beforeWaiting: () -> Void) -> String? {
+    withNextLine(beforeWaiting: beforeWaiting) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The next line's bytes without its line feed (or carriage return and line feed),
+  /// lent from the buffer; at the end of input also a last line without one.
+  mutating func withNextLine<Result>(
+    beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result? {
     while true {
-      if let line = takeLine(atEnd: atEnd) { return line }
+      if let line = nextLineRange() {
+        defer { start = line.next }
+        return buffer.withUnsafeBufferPointer { bytes in
+          body(UnsafeBufferPointer(rebasing: bytes[line.bytes]))
+        }
+      }
       if atEnd { return nil }
       if start > 0 {
         buffer.removeFirst(start)
@@ -31,28 +44,18 @@ struct StandardInputLines: LineSource {
     }
   }
 
-  /// The next whole line in the buffer without its line feed (or carriage return and
-  /// line feed); at the end of input, also a last line without one.
-  private mutating func takeLine(atEnd: Bool) -> String? {
-    let (line, next) = buffer.withUnsafeBufferPointer { bytes -> (String?, Int) in
-      guard let base = bytes.baseAddress, start < bytes.count else { return (nil, start) }
-      let rest = bytes.count - start
-      guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else {
-        guard atEnd else { return (nil, start) }
-        return (
-          String(decoding: UnsafeBufferPointer(start: base + start, count: rest), as: UTF8.self), bytes.count
-        )
+  /// Where the next whole line's bytes are in the buffer, and where the line after starts.
+  private func nextLineRange() -> (bytes: Range<Int>, next: Int)? {
+    buffer.withUnsafeBufferPointer { bytes -> (bytes: Range<Int>, next: Int)? in
+      guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+      guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
+        return atEnd ? (start..<bytes.count, bytes.count) : nil
       }
       let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
       var end = newline
       if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-      return (
-        String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self),
-        newline + 1
-      )
+      return (start..<end, newline + 1)
     }
-    start = next
-    return line
   }
 }
 

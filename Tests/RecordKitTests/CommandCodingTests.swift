@@ -89,6 +89,8 @@ import Testing
     add(try editor.unset("n", onRecord: "t1"))
     add(try editor.set([FieldAssignment("c", .quoted("x"), createsCustomField: true)], onRecord: "t2"))
     add(try editor.editList("tags", .word("x"), adding: true, onRecord: "t1"))
+    add(try editor.editList("tags", .word("x"), adding: false, onRecord: "t1"))
+    add(try editor.set([FieldAssignment("title", .quoted("tab\t \"q\" \\ é"))], onRecord: "t1"))
     add(try editor.newRecord(id: "t3", [FieldAssignment("title", .quoted("n"))]))
     add(try editor.deleteRecord(at: 0))
     editor.begin("named \"group\"")
@@ -97,12 +99,19 @@ import Testing
     _ = try editor.set([FieldAssignment("done", .word("true"))], onRecord: "t2")
     _ = try editor.end()
     add(try editor.end())
-    #expect(commands.count == 9)
+    #expect(commands.count == 11)
     for command in commands {
       var direct: [UInt8] = []
       command.appendEncoded(to: &direct)
       #expect(String(decoding: direct, as: UTF8.self) == command.encoded().compactText)
     }
+  }
+
+  @Test(arguments: [0, 1, -1, 9, 10, -10, 12_345, Int.max, Int.min, Int.max - 1, Int.min + 1])
+  func decimalsAreSpelledAsStringSpellsThem(value: Int) {
+    var bytes: [UInt8] = [UInt8(ascii: "x")]
+    JSONValue.appendDecimal(value, to: &bytes)
+    #expect(bytes == Array(("x" + String(value)).utf8))
   }
 
   @Test func theEncodingIsReadablePlainData() throws {

@@ -53,6 +53,16 @@ extension FieldAccessor {
 public enum EditAction: String, Sendable, CaseIterable {
   case set, unset, add, remove
 
+  /// The position in `allCases`.
+  var index: Int {
+    switch self {
+    case .set: 0
+    case .unset: 1
+    case .add: 2
+    case .remove: 3
+    }
+  }
+
   public var verb: String {
     switch self {
     case .set: "Set"

@@ -52,7 +52,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readValue = Self.valueReader(keyPath)
     setMaker = Self.makeSetMaker(keyPath, codec)
     writeUpdate = Self.makeUpdateWriter(keyPath)
-    encodeUpdate = Self.makeUpdateEncoder(codec)
+    encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
   }
 
   private static func makeSetMaker(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
@@ -96,16 +96,21 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   /// An update as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`).
-  private static func makeUpdateEncoder(_ codec: Codec) -> (PropertyUpdate<Root, Codec>, inout [UInt8]) ->
-    Void
+  /// What is the same for every edit of the field (`, "field": "title"`) is encoded once.
+  private static func makeUpdateEncoder(name: String, isCustom: Bool, _ codec: Codec)
+    -> (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
   {
-    { update, out in
-      out.append(contentsOf: EncodedEditText.opening)
-      JSONValue.appendQuoted(update.action.rawValue, to: &out)
-      out.append(contentsOf: EncodedEditText.id)
+    var fieldPart = Array((isCustom ? #", "custom": "# : #", "field": "#).utf8)
+    JSONValue.appendQuoted(name, to: &fieldPart)
+    let openings = EditAction.allCases.map { action in
+      var bytes = Array(#"{"op": "#.utf8)
+      JSONValue.appendQuoted(action.rawValue, to: &bytes)
+      return bytes + Array(#", "id": "#.utf8)
+    }
+    return { update, out in
+      out.append(contentsOf: openings[update.action.index])
       JSONValue.appendQuoted(update.recordID, to: &out)
-      out.append(contentsOf: update.typedField.isCustom ? EncodedEditText.custom : EncodedEditText.field)
-      JSONValue.appendQuoted(update.typedField.name, to: &out)
+      out.append(contentsOf: fieldPart)
       if let old = update.old {
         out.append(contentsOf: EncodedEditText.old)
         codec.appendForCommand(old, to: &out)
@@ -269,10 +274,6 @@ extension KeyPathField where Codec: ListFieldCodec {
 
 /// The fixed parts of an encoded edit, as bytes made once.
 private enum EncodedEditText {
-  static let opening = Array(#"{"op": "#.utf8)
-  static let id = Array(#", "id": "#.utf8)
-  static let custom = Array(#", "custom": "#.utf8)
-  static let field = Array(#", "field": "#.utf8)
   static let old = Array(#", "old": "#.utf8)
   static let new = Array(#", "new": "#.utf8)
 }

@@ -26,7 +26,9 @@ struct QuickParser {
     line.utf8.withContiguousStorageIfAvailable { parse(bytes: $0) } ?? nil
   }
 
-  private func parse(bytes: UnsafeBufferPointer<UInt8>) -> ShellCommand? {
+  /// The same for a line's UTF-8 bytes (bytes that are not UTF-8 are read as
+  /// `String(decoding:as:)` reads them, as the line's `String` would hold them).
+  func parse(bytes: UnsafeBufferPointer<UInt8>) -> ShellCommand? {
     var scanner = Scanner(bytes: bytes)
     scanner.skipSpace()
     guard let name = scanner.bareWord(), name.count == 3 else { return nil }

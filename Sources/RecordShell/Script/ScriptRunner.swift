@@ -43,14 +43,27 @@ public struct ScriptRunner<Root: Record> {
     var lineNumber = firstLine - 1
     defer { lastLineNumber = lineNumber }
     while true {
-      guard var line = source.nextLine(beforeWaiting: { self.waiting() }) else { return true }
+      // The fast lane reads the line's bytes where the source holds them; any other
+      // line becomes a `String` for the tokenizer.
+      let read = source.withNextLine(beforeWaiting: { self.waiting() }) { bytes -> QuickRead in
+        if let command = quickParser.parse(bytes: bytes) {
+          return .command(command, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
+        }
+        return .line(String(decoding: bytes, as: UTF8.self))
+      }
+      guard let read else { return true }
       lineNumber += 1
       let startLine = lineNumber
-      if let command = quickParser.parse(line) {
-        let place = Place(name: name, line: startLine)
-        if echo { report(.output(line)) }
-        if !run(command, at: place, chain: chain) || quitRequested { return false }
+      var line: String
+      switch read {
+      case .command(let command, let echoed):
+        if let echoed { report(.output(echoed)) }
+        if !run(command, at: Place(name: name, line: startLine), chain: chain) || quitRequested {
+          return false
+        }
         continue
+      case .line(let text):
+        line = text
       }
       // Tokenized once: the result says whether an open quote or list needs
       // the next line, and is what the parser then reads.
@@ -135,6 +148,13 @@ public struct ScriptRunner<Root: Record> {
       if quitRequested { return false }
     }
     return true
+  }
+
+  /// A line as read: a command the fast lane parsed (with its text when `-e` echoes
+  /// it), or the text for the tokenizer.
+  private enum QuickRead {
+    case command(ShellCommand, echoed: String?)
+    case line(String)
   }
 
   /// Where a line came from: `name:line` (`script.rsh:3`), or a name alone. Its text is
