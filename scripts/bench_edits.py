@@ -5,6 +5,7 @@
       OUTDIR/edits.tsv        id, field, value per line (the Python driver's input)
       OUTDIR/group.recsh      begin / K `use ID` + `set FIELD VALUE` pairs / end
       OUTDIR/steps.recsh      the same pairs without a group (K undo steps)
+      OUTDIR/int-steps.recsh  K steps that each set an integer (priority) on a random record
       OUTDIR/updates.sql      BEGIN; K UPDATEs; COMMIT; (sqlite3 default pragmas)
       OUTDIR/updates-tuned.sql  the same after cache_size, journal_mode=MEMORY, synchronous=OFF
       OUTDIR/tasks.sqlite     a table tasks(id PRIMARY KEY, title, priority) of the records
@@ -64,6 +65,15 @@ def make(tasks_path, count, outdir):
         f.write("end\n")
     with open(os.path.join(outdir, "steps.recsh"), "w", encoding="utf-8") as f:
         recsh_lines(f)
+    # The same number of steps, each setting an integer: values held inline, so the
+    # memory such steps take is what a step costs beyond its values.
+    priorities = {r["id"]: r.get("priority", 0) for r in records}
+    int_rng = random.Random(7)
+    with open(os.path.join(outdir, "int-steps.recsh"), "w", encoding="utf-8") as f:
+        for _ in range(count):
+            rid = ids[int_rng.randrange(len(ids))]
+            priorities[rid] = (priorities[rid] + 1 + int_rng.randrange(5)) % 6
+            f.write(f"use {rid}\nset priority {priorities[rid]}\n")
 
     def sql_lines(f):
         f.write("BEGIN;\n")

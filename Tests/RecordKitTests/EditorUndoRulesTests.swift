@@ -285,6 +285,36 @@ import Testing
     #expect(editor.history.redoName == "Set title")
   }
 
+  /// Times are kept to the second, once per second: steps recorded after an undo
+  /// replace the undone steps' times, and steps the limit drops take theirs along.
+  @Test func stepTimesSurviveUndoNewStepsAndTheLimit() throws {
+    var editor = try Self.editor()
+    var now = 0.0
+    editor.clock = { [now] in now }
+    func step(at time: Double, _ title: String) throws {
+      now = time
+      editor.clock = { [now] in now }
+      try editor.set([FieldAssignment("title", .word(title))], onRecord: "t1")
+    }
+    try step(at: 10.2, "a")
+    try step(at: 10.7, "b")
+    try step(at: 11.0, "c")
+    try step(at: 12.5, "d")
+    #expect(editor.history.keptSteps.map(\.step.time) == [10, 10, 11, 12])
+    _ = try editor.undo(2)
+    try step(at: 12.9, "e")
+    #expect(editor.history.keptSteps.map(\.step.time) == [10, 10, 12])
+    try step(at: 13.1, "f")
+    editor.setUndoLimit(2)
+    #expect(editor.history.keptSteps.map(\.number) == [3, 4])
+    #expect(editor.history.keptSteps.map(\.step.time) == [12, 13])
+    for index in 0..<5000 { try step(at: 20 + Double(index) / 1000, "g\(index)") }
+    #expect(editor.history.keptSteps.map(\.step.time) == [24, 24])
+    _ = try editor.undo(2)
+    editor.setUndoLimit(1)
+    #expect(editor.history.keptSteps.map(\.step.time) == [24])
+  }
+
   @Test func editsOfAMissingRecordAreRefused() throws {
     var editor = try Self.editor()
     #expect(throws: EditError.noSuchRecord("zz")) {

@@ -7,7 +7,8 @@
 /// Positions are absolute: state `k` is the document after the first `k` steps
 /// ever recorded, so a save point stays meaningful when old steps are dropped.
 public struct History<Root: Record>: Sendable {
-  /// One undo step: a command and when it was recorded (seconds since 1970).
+  /// One undo step: a command and when it was recorded (seconds since 1970, to the
+  /// second: what `history` shows).
   public struct Step: Sendable {
     public let command: Command<Root>
     public let time: Double
@@ -24,7 +25,13 @@ public struct History<Root: Record>: Sendable {
     public var displayName: String { name.map { "'\($0)'" } ?? "unnamed group" }
   }
 
-  private var steps: [Step] = []
+  /// The steps' commands. Their times are kept apart, in `seconds`.
+  private var steps: [Command<Root>] = []
+  /// When the steps were recorded, run-length coded: each entry names the first step
+  /// (by its absolute index, 0-based) recorded in a new second, and that second. A script
+  /// records many thousands of steps a second, so this costs next to nothing where a
+  /// `Double` beside each command was a third of a step's own memory.
+  private var seconds: [(step: Int, second: Double)] = []
   /// `steps[..<first]` were dropped by the limit and are removed in batches.
   private var first = 0
   /// `steps[first..<cursor]` can be undone, `steps[cursor...]` redone.
@@ -51,13 +58,16 @@ public struct History<Root: Record>: Sendable {
   /// The steps still kept, oldest first, with their absolute numbers (1-based:
   /// step `n` leads from state `n - 1` to state `n`).
   public var keptSteps: [(number: Int, step: Step)] {
-    steps[first...].enumerated().map { (droppedCount + $0.offset + 1, $0.element) }
+    steps[first...].enumerated().map { offset, command in
+      let index = droppedCount + offset
+      return (index + 1, Step(command: command, time: second(ofStep: index)))
+    }
   }
 
   /// The name of the step `undo` would revert.
-  public var undoName: String? { canUndo ? steps[cursor - 1].command.name : nil }
+  public var undoName: String? { canUndo ? steps[cursor - 1].name : nil }
   /// The name of the step `redo` would apply again.
-  public var redoName: String? { canRedo ? steps[cursor].command.name : nil }
+  public var redoName: String? { canRedo ? steps[cursor].name : nil }
 
   /// Whether the document equals the saved file: at the save point, nothing pending in a group.
   public var isClean: Bool {
@@ -68,34 +78,56 @@ public struct History<Root: Record>: Sendable {
   /// (which discards the redoable steps).
   mutating func record(_ command: Command<Root>, at time: Double) {
     if openGroups.isEmpty {
-      push(Step(command: command, time: time))
+      push(command, at: time)
     } else {
       openGroups[openGroups.count - 1].commands.append(command)
     }
   }
 
-  private mutating func push(_ step: Step) {
+  private mutating func push(_ command: Command<Root>, at time: Double) {
     if canRedo {
       steps.removeSubrange(cursor...)
+      forgetSeconds(fromStep: absoluteIndex(cursor))
       if let save = savePosition, save > position { savePosition = nil }
     }
-    steps.append(step)
+    let second = time.rounded(.down)
+    if seconds.last?.second != second { seconds.append((absoluteIndex(steps.count), second)) }
+    steps.append(command)
     cursor += 1
     enforceLimit()
+  }
+
+  /// The absolute index (0-based, counting dropped steps) of `steps[index]`.
+  private func absoluteIndex(_ index: Int) -> Int { droppedCount - first + index }
+
+  /// The second step `index` (absolute) was recorded in: the last entry at or before it.
+  private func second(ofStep index: Int) -> Double {
+    var low = 0
+    var high = seconds.count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if seconds[middle].step <= index { low = middle } else { high = middle }
+    }
+    return seconds.isEmpty ? 0 : seconds[low].second
+  }
+
+  /// Forgets the times of steps from `index` (absolute) on, which were just removed.
+  private mutating func forgetSeconds(fromStep index: Int) {
+    while let last = seconds.last, last.step >= index { seconds.removeLast() }
   }
 
   /// Moves back one step and returns the command to revert.
   mutating func stepBack() -> Command<Root>? {
     guard canUndo else { return nil }
     cursor -= 1
-    return steps[cursor].command
+    return steps[cursor]
   }
 
   /// Moves forward one step and returns the command to apply again.
   mutating func stepForward() -> Command<Root>? {
     guard canRedo else { return nil }
     cursor += 1
-    return steps[cursor - 1].command
+    return steps[cursor - 1]
   }
 
   mutating func markSaved() {
@@ -122,6 +154,7 @@ public struct History<Root: Record>: Sendable {
         droppedCount += 1
       } else {
         steps.removeLast()
+        forgetSeconds(fromStep: absoluteIndex(steps.count))
       }
     }
     // Dropped steps leave the array in batches, so a full history costs O(1) per step.
@@ -129,6 +162,10 @@ public struct History<Root: Record>: Sendable {
       steps.removeFirst(first)
       cursor -= first
       first = 0
+      // Keep the last time at or before the first kept step: it dates that step.
+      if let kept = seconds.lastIndex(where: { $0.step <= droppedCount }), kept > 0 {
+        seconds.removeFirst(kept)
+      }
     }
   }
 }
