@@ -103,7 +103,8 @@ extension Journal {
         return .damaged(journal, bytes: bytes, error)
       case .success:
         do throws(SystemCallError) {
-          try journal.reset(base: base, kind: kind)
+          // A journal without steps (new, or left with none): nothing to lose, no fsync yet.
+          try journal.reset(base: base, kind: kind, durably: false)
         } catch {
           try? fileSystem.close(file)
           return .unavailable(error)

@@ -149,7 +149,12 @@ public final class Journal {
 
   /// Empties the journal and starts it again for `base` (after a clean save,
   /// or a new journal). In place, so the lock stays.
-  func reset(base: String?, kind: String) throws(SystemCallError) {
+  ///
+  /// `durably: false` leaves the new header to the first step's `fsync`: right for a
+  /// journal that held no steps, where whatever a power cut leaves of the file (nothing,
+  /// part of the header, the old stepless header) also holds no steps to recover. After
+  /// a save the old journal's steps must not come back, so that reset is flushed.
+  func reset(base: String?, kind: String, durably: Bool = true) throws(SystemCallError) {
     buffer.removeAll()
     failure = nil
     reportedFailure = false
@@ -162,7 +167,7 @@ public final class Journal {
       append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
       try writeAll(buffer)
       buffer.removeAll(keepingCapacity: true)
-      try fileSystem.fsync(file)
+      if durably { try fileSystem.fsync(file) }
     } catch {
       // A journal that could not be started is off until the next save: nothing
       // is appended to a file whose beginning may be missing.
