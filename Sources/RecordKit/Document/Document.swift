@@ -70,6 +70,17 @@ public struct Document<Root: Record>: Sendable {
     records[index][keyPath: keyPath] = value
   }
 
+  /// Runs `body` on the record at `position` in place (`nil` when there is none).
+  mutating func withMutableRecord<Result, Failure: Error>(
+    at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    let outcome = records.withUnsafeMutableBufferPointer { buffer -> Swift.Result<Result, Failure>? in
+      guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
+      return Swift.Result { () throws(Failure) in try body(base + position) }
+    }
+    return try outcome?.get()
+  }
+
   /// Runs `body` on the record with `id` in place (nothing when there is none).
   mutating func withMutableRecord(id: String, _ body: (UnsafeMutablePointer<Root>) -> Void) {
     guard let index = positions[id] else { return }

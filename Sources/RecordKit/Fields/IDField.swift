@@ -26,6 +26,12 @@ public final class IDField<Root: Record>: FieldAccessor {
     throw .readOnly(name)
   }
 
+  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    throw .readOnly(name)
+  }
+
   public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }

@@ -32,6 +32,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     (KeyPathField<Root, Codec>, ValueToken, UnsafePointer<Root>) throws(FieldError) -> PropertyUpdate<
       Root, Codec
     >?
+  /// `applySet`'s work, made in `init` for the same reason.
+  private let setApplier:
+    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>) throws(FieldError) -> PropertyUpdate<
+      Root, Codec
+    >?
   /// `PropertyUpdate`'s `apply`/`revert` (the new value when the flag is true, else the
   /// old one) and its journal encoding, made here like `setMaker`. The update's methods
   /// are reached through the `FieldEdit` existential and run as unspecialized generic
@@ -51,6 +56,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
     readValue = Self.valueReader(keyPath)
     setMaker = Self.makeSetMaker(keyPath, codec)
+    setApplier = Self.makeSetApplier(keyPath, codec)
     writeUpdate = Self.makeUpdateWriter(keyPath)
     encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
   }
@@ -73,6 +79,34 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
           record.pointee[keyPath: keyPath]
         }
       guard old != value else { return nil }
+      return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
+    }
+  }
+
+  /// The set-and-write of `applySet`: at the field's offset the old value is moved out
+  /// of the record (no retain) and the new one put in its place.
+  private static func makeSetApplier(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>) throws(FieldError) ->
+    PropertyUpdate<
+      Root, Codec
+    >?
+  {
+    let offset = MemoryLayout<Root>.offset(of: keyPath)
+    return { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+      guard let value = codec.parse(token) else {
+        throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
+      }
+      let old: Value?
+      if let offset {
+        let slot = (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self)
+        guard slot.pointee != value else { return nil }
+        old = slot.move()
+        slot.initialize(to: value)
+      } else {
+        old = record.pointee[keyPath: keyPath]
+        guard old != value else { return nil }
+        record.pointee[keyPath: keyPath] = value
+      }
       return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
     }
   }
@@ -209,6 +243,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (any FieldEdit<Root>)?
   {
     try setMaker(self, token, record)
+  }
+
+  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    try setApplier(self, token, record)
   }
 
   public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {

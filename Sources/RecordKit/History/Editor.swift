@@ -39,23 +39,31 @@ public struct Editor<Root: Record>: Sendable {
     // The record is read in place (a pointer), not copied: in generic code a copy
     // retains every field of it. One field is the common case, and needs no arrays.
     if assignments.count == 1 {
-      let made = try document.withRecord(at: position) { (record) throws(EditError) in
-        let field = try resolve(assignments[0], in: record)
-        return try wrap { () throws(FieldError) in try field.makeSet(assignments[0].value, in: record) }
+      let assignment = assignments[0]
+      let made = try document.withMutableRecord(at: position) { (record) throws(EditError) in
+        let field = try Self.resolve(assignment, in: UnsafePointer(record))
+        return try Self.wrap { () throws(FieldError) in try field.applySet(assignment.value, in: record) }
       }
       guard let made else { throw .noSuchPosition(position) }
-      return made.map { perform(.edit($0)) }
+      // Already in the document: `applySet` wrote it as it made it.
+      return made.map { edit in
+        let command = Command.edit(edit)
+        history.record(command, at: clock())
+        return command
+      }
     }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
     var edits: [any FieldEdit<Root>] = []
     let found: Void? = try document.withRecord(at: position) { (record) throws(EditError) in
       for assignment in assignments {
-        let field = try resolve(assignment, in: record)
+        let field = try Self.resolve(assignment, in: record)
         let name = field.name
         guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
         seen.append(name)
-        if let edit = try wrap({ () throws(FieldError) in try field.makeSet(assignment.value, in: record) }) {
+        if let edit = try Self.wrap({ () throws(FieldError) in try field.makeSet(assignment.value, in: record)
+          })
+        {
           edits.append(edit)
         }
       }
@@ -72,8 +80,10 @@ public struct Editor<Root: Record>: Sendable {
   @discardableResult
   public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
     let record = try existingRecord(id)
-    let field = try resolve(FieldAssignment(fieldName, .word("")), in: record)
-    return try wrap { () throws(FieldError) in try field.makeUnset(for: record) }.map { perform(.edit($0)) }
+    let field = try Self.resolve(FieldAssignment(fieldName, .word("")), in: record)
+    return try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record) }.map {
+      perform(.edit($0))
+    }
   }
 
   /// Adds one element to a list field, or removes one (`tag`/`untag`).
@@ -82,8 +92,8 @@ public struct Editor<Root: Record>: Sendable {
     throws(EditError) -> Command<Root>?
   {
     let record = try existingRecord(id)
-    let field = try resolve(FieldAssignment(fieldName, element), in: record)
-    return try wrap { () throws(FieldError) in
+    let field = try Self.resolve(FieldAssignment(fieldName, element), in: record)
+    return try Self.wrap { () throws(FieldError) in
       try field.makeListEdit(element, adding: adding, for: record)
     }.map { perform(.edit($0)) }
   }
@@ -99,9 +109,9 @@ public struct Editor<Root: Record>: Sendable {
     var seen: Set<String> = []
     for assignment in assignments {
       let record = scratch.records[0]
-      let field = try resolve(assignment, in: record)
+      let field = try Self.resolve(assignment, in: record)
       guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
-      try wrap { () throws(FieldError) in try field.makeSet(assignment.value, for: record) }?
+      try Self.wrap { () throws(FieldError) in try field.makeSet(assignment.value, for: record) }?
         .apply(to: &scratch)
     }
     return perform(.insert(scratch.records[0], at: document.count))
@@ -128,26 +138,26 @@ public struct Editor<Root: Record>: Sendable {
     return record
   }
 
-  private func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)
+  private static func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)
     -> any FieldAccessor<Root>
   {
     if !assignment.createsCustomField, let field = Root.fields.declaredField(named: assignment.field) {
       return field
     }
-    return try resolve(assignment, in: record.pointee)
+    return try Self.resolve(assignment, in: record.pointee)
   }
 
-  private func resolve(_ assignment: FieldAssignment, in record: Root) throws(EditError)
+  private static func resolve(_ assignment: FieldAssignment, in record: Root) throws(EditError)
     -> any FieldAccessor<Root>
   {
-    try wrap { () throws(FieldError) in
+    try Self.wrap { () throws(FieldError) in
       assignment.createsCustomField
         ? try Root.fields.newCustomField(assignment.field, in: record)
         : try Root.fields.resolve(assignment.field, in: record)
     }
   }
 
-  private func wrap<T>(_ body: () throws(FieldError) -> T) throws(EditError) -> T {
+  private static func wrap<T>(_ body: () throws(FieldError) -> T) throws(EditError) -> T {
     do {
       return try body()
     } catch {
