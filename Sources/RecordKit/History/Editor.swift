@@ -61,11 +61,8 @@ public struct Editor<Root: Record>: Sendable {
         let name = field.name
         guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
         seen.append(name)
-        if let edit = try Self.wrap({ () throws(FieldError) in try field.makeSet(assignment.value, in: record)
-          })
-        {
-          edits.append(edit)
-        }
+        let made = try Self.wrap { () throws(FieldError) in try field.makeSet(assignment.value, in: record) }
+        if let made { edits.append(made) }
       }
     }
     guard found != nil else { throw .noSuchPosition(position) }
