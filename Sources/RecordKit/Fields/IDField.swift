@@ -22,6 +22,11 @@ public final class IDField<Root: Record>: FieldAccessor {
     throw .readOnly(name)
   }
 
+  /// The id is read before any field, by the table, never through here.
+  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+    false
+  }
+
   public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }

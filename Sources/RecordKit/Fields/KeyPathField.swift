@@ -22,6 +22,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
+  /// Sets the field from the value at the reader, read straight from the file's bytes
+  /// (`FieldCodec.read(from:)`): loading builds no `JSONValue` per field. False when the
+  /// value does not fit.
+  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
   /// The field's value in a record, made in `init` like the two above: `makeSet`
   /// (every `set`) reads the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -40,7 +44,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
+    (readJSON, writeJSON, readFile) = Self.fileAccessors(keyPath, codec)
     readValue = Self.valueReader(keyPath)
     setMaker = Self.makeSetMaker(Self.valueReader(keyPath), codec)
   }
@@ -75,7 +79,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// runtime's generic key-path code, which was half the cost of reading a field. Other
   /// key paths (a custom field's subscript) are applied as usual.
   private static func fileAccessors(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
-    -> (read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool)
+    -> (
+      read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
+      readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+    )
   {
     guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
       let read = { (record: Root) -> JSONValue? in
@@ -87,7 +94,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
         record[keyPath: keyPath] = value
         return true
       }
-      return (read, write)
+      let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
+        guard let value = try codec.read(from: &reader) else { return false }
+        record[keyPath: keyPath] = value
+        return true
+      }
+      return (read, write, readFile)
     }
     let read = { (record: Root) -> JSONValue? in
       withUnsafeBytes(of: record) { raw in
@@ -97,13 +109,24 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
     let write = { (json: JSONValue, record: inout Root) -> Bool in
       guard let value = codec.decode(json) else { return false }
-      withUnsafeMutableBytes(of: &record) { raw in
-        guard let base = raw.baseAddress else { return }
-        (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
-      }
+      store(value, at: offset, in: &record)
       return true
     }
-    return (read, write)
+    let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
+      guard let value = try codec.read(from: &reader) else { return false }
+      store(value, at: offset, in: &record)
+      return true
+    }
+    return (read, write, readFile)
+  }
+
+  /// Sets the stored property at `offset` in `record`.
+  @inline(__always)
+  private static func store(_ value: Value, at offset: Int, in record: inout Root) {
+    withUnsafeMutableBytes(of: &record) { raw in
+      guard let base = raw.baseAddress else { return }
+      (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
+    }
   }
 
   /// A declared field.
@@ -128,6 +151,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
     }
     return codec.encode(value)
+  }
+
+  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+    try readFile(&reader, &record)
   }
 
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {

@@ -15,6 +15,11 @@ public struct StringCodec: FieldCodec {
     if case .string(let text) = json { text } else { nil }
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> String? {
+    guard try reader.peek() == .string else { return nil }
+    return try reader.readStringToken()
+  }
+
   public func encode(_ value: String) -> JSONValue { .string(value) }
   public func display(_ value: String) -> String { value }
 }

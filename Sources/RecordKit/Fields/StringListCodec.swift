@@ -29,6 +29,17 @@ public struct StringListCodec: ListFieldCodec {
     return result
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
+    guard try reader.peek() == .array else { return nil }
+    guard try reader.enterArray() else { return [] }
+    var result: [String] = []
+    repeat {
+      guard try reader.peek() == .string else { return nil }
+      result.append(try reader.readStringToken())
+    } while try reader.advanceInArray()
+    return result
+  }
+
   public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
 
   public func display(_ value: [String]) -> String {

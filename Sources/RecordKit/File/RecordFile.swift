@@ -18,12 +18,15 @@ public enum RecordFile<Root: Record> {
   }
 
   public static func decode(_ bytes: [UInt8]) throws(RecordFileError) -> Loaded {
+    try decode(bytes, streaming: true)
+  }
+
+  /// `decode(_:)`; with `streaming` false every record goes the slow way, through a
+  /// tree, so that tests can check that both ways load and refuse files alike.
+  static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
     if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
     let table = Root.fields
     var records: [Root] = []
-    // Where each record starts, as a byte offset: turned into a line and column only
-    // for an error, since counting them for every record is a second pass over the file.
-    var starts: [Int] = []
     do {
       try JSONReader.withReader(over: bytes) { (reader) throws in
         let kind = try reader.peek()
@@ -32,6 +35,12 @@ public enum RecordFile<Root: Record> {
         }
         try reader.readArray { element in
           let start = element.tokenStart
+          let mark = element.mark
+          if streaming, let record = try table.readRecord(from: &element) {
+            records.append(record)
+            return
+          }
+          element.rewind(to: mark)
           let value = try element.readValue()
           guard case .object(let object) = value else {
             throw RecordFileError.record(
@@ -40,7 +49,6 @@ public enum RecordFile<Root: Record> {
           }
           do {
             records.append(try table.decode(object))
-            starts.append(start)
           } catch let error as RecordDecodingError {
             var id: String?
             if case .string(let text)? = object["id"] { id = text }
@@ -63,12 +71,26 @@ public enum RecordFile<Root: Record> {
     } catch {
       switch error {
       case .duplicateID(let id, let first, let second):
-        let start = starts[second - 1]
-        let position = JSONReader.withReader(over: bytes) { $0.position(at: start) }
-        throw .duplicateID(id, first: first, second: second, at: position)
+        throw .duplicateID(id, first: first, second: second, at: position(ofRecord: second, in: bytes))
       }
     }
     return Loaded(document: document, warnings: kindWarnings(records))
+  }
+
+  /// Where record `number` (1-based) starts, for the one error that names a record after
+  /// all were read. Found by reading the array again: keeping every record's start would
+  /// cost a word per record for an error that is rare.
+  private static func position(ofRecord number: Int, in bytes: [UInt8]) -> JSONPosition {
+    JSONReader.withReader(over: bytes) { reader in
+      var count = 0
+      var start = 0
+      try? reader.readArray { element in
+        count += 1
+        if count == number { start = element.tokenStart }
+        try element.skipValue()
+      }
+      return reader.position(at: start)
+    }
   }
 
   /// Encodes the records: the bytes `save` writes.
