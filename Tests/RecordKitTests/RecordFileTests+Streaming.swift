@@ -102,3 +102,16 @@ extension RecordFileTests {
     }
   }
 }
+
+extension RecordFileTests {
+  @Test(arguments: [1, 7, 300, 4096, RecordFile<TaskRecord>.defaultChunkSize])
+  func savingInChunksWritesTheSameBytes(chunkSize: Int) throws {
+    var generator = SplitMix64(seed: 0xC4_0001)
+    let records = (0..<300).map { Self.randomTask($0, using: &generator) }
+    var chunks: [[UInt8]] = []
+    RecordFile<TaskRecord>.encode(records, chunkSize: chunkSize) { chunks.append(Array($0)) }
+    #expect(chunks.joined().elementsEqual(RecordFile<TaskRecord>.encode(records)))
+    #expect(chunks.dropLast().allSatisfy { $0.count >= chunkSize })
+    #expect(chunks.count <= max(1, RecordFile<TaskRecord>.encode(records).count / chunkSize + 1))
+  }
+}

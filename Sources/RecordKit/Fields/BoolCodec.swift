@@ -22,5 +22,6 @@ public struct BoolCodec: FieldCodec {
   }
 
   public func encode(_ value: Bool) -> JSONValue { .bool(value) }
+  public func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
   public func display(_ value: Bool) -> String { value ? "true" : "false" }
 }

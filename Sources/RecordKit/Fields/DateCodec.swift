@@ -17,5 +17,6 @@ public struct DateCodec: FieldCodec {
   }
 
   public func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
+  public func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
   public func display(_ value: ISODate) -> String { value.spelling }
 }

@@ -16,6 +16,9 @@ public protocol FieldCodec: Sendable {
   /// `decode` of the value read whole, which is what the default does.
   func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value?
   func encode(_ value: Value) -> JSONValue
+  /// Writes the value as `encode` makes it, straight to the writer: saving builds no
+  /// `JSONValue` per field.
+  func write(_ value: Value, to writer: inout JSONWriter)
   /// The value as `show` and `list` print it.
   func display(_ value: Value) -> String
   /// Values worth offering to tab completion (`true`/`false`).
@@ -30,6 +33,9 @@ extension FieldCodec {
   public var completions: [String] { [] }
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
+  }
+  public func write(_ value: Value, to writer: inout JSONWriter) {
+    writer.value(encode(value))
   }
   public func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
   public func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }

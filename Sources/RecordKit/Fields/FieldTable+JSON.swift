@@ -15,10 +15,8 @@ extension FieldTable {
       }
       return
     }
-    for field in fields {
-      guard let value = field.json(in: record) else { continue }
-      writer.key(field.name)
-      writer.value(value)
+    fields.withUnsafeBufferPointer { fields in
+      for field in fields { field.write(record, to: &writer) }
     }
     for member in record.custom.members {
       writer.key(member.key)
@@ -138,38 +136,36 @@ extension FieldTable {
     else { return nil }
     let id = try reader.readStringToken()
     guard !id.isEmpty else { return nil }
-    var record = Root(id: id)
-    var custom: [JSONObject.Member] = []
-    var customKeys = JSONKeySet(base: reader.keyStack.count)
-    // The declared fields read so far, one bit each: a second one is a duplicate key.
-    var seen: UInt64 = 1
-    let complete = try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Bool in
+    return try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Root? in
+      var record = Root(id: id)
+      var custom: [JSONObject.Member] = []
+      var customKeys = JSONKeySet(base: reader.keyStack.count)
+      // The declared fields read so far, one bit each: a second one is a duplicate key.
+      var seen: UInt64 = 1
       while try reader.advanceInObject() {
         switch try reader.readMemberKey(in: keyTable) {
         case .name(let index):
           let bit: UInt64 = 1 << UInt64(index)
-          guard seen & bit == 0, try declared[index].read(from: &reader, into: &record) else { return false }
+          guard seen & bit == 0, try declared[index].read(from: &reader, into: &record) else { return nil }
           seen |= bit
         case .other(let key):
-          guard customKeys.insert(key, into: &reader.keyStack) else { return false }
+          guard customKeys.insert(key, into: &reader.keyStack) else { return nil }
           let value = try reader.readValue()
           if hasNestedObjects, let spec = nestedObject(key) {
             do throws(RecordDecodingError) {
               try decodeNested(spec, value, into: &record)
             } catch {
-              return false
+              return nil
             }
           } else {
             custom.append(JSONObject.Member(key: key, value: value))
           }
         }
       }
-      return true
+      customKeys.removeAll(from: &reader.keyStack)
+      if !custom.isEmpty { record.custom = CustomFields(custom) }
+      return record
     }
-    guard complete else { return nil }
-    customKeys.removeAll(from: &reader.keyStack)
-    if !custom.isEmpty { record.custom = CustomFields(custom) }
-    return record
   }
 
   private func nestedObject(_ name: String) -> NestedObject<Root>? {

@@ -1,5 +1,7 @@
 /// The read-only `id` field: shown, listed and completed like any field, never edited.
 public final class IDField<Root: Record>: FieldAccessor {
+  private let key = JSONWriter.Key("id")
+
   public init() {}
 
   public var name: String { "id" }
@@ -10,6 +12,11 @@ public final class IDField<Root: Record>: FieldAccessor {
 
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
+
+  public func write(_ record: Root, to writer: inout JSONWriter) {
+    writer.key(key)
+    writer.string(record.id)
+  }
 
   public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
     guard let text = StringCodec().parse(token) else {

@@ -32,5 +32,6 @@ public struct IntCodec: FieldCodec {
   }
 
   public func encode(_ value: Int) -> JSONValue { .number(String(value)) }
+  public func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
   public func display(_ value: Int) -> String { String(value) }
 }

@@ -26,6 +26,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// (`FieldCodec.read(from:)`): loading builds no `JSONValue` per field. False when the
   /// value does not fit.
   private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  /// Writes the field as a member, its key encoded once, straight to the writer
+  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
+  private let writeFile: (Root, inout JSONWriter) -> Void
   /// The field's value in a record, made in `init` like the two above: `makeSet`
   /// (every `set`) reads the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -44,7 +47,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    (readJSON, writeJSON, readFile) = Self.fileAccessors(keyPath, codec)
+    (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, keyPath, codec)
     readValue = Self.valueReader(keyPath)
     setMaker = Self.makeSetMaker(Self.valueReader(keyPath), codec)
   }
@@ -78,12 +81,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
   /// runtime's generic key-path code, which was half the cost of reading a field. Other
   /// key paths (a custom field's subscript) are applied as usual.
-  private static func fileAccessors(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+  private static func fileAccessors(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
     -> (
       read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
-      readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+      readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
+      writeFile: (Root, inout JSONWriter) -> Void
     )
   {
+    let key = JSONWriter.Key(name)
     guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
       let read = { (record: Root) -> JSONValue? in
         guard let value = record[keyPath: keyPath] else { return nil }
@@ -99,7 +104,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
         record[keyPath: keyPath] = value
         return true
       }
-      return (read, write, readFile)
+      let writeFile = { (record: Root, writer: inout JSONWriter) in
+        guard let value = record[keyPath: keyPath] else { return }
+        writer.key(key)
+        codec.write(value, to: &writer)
+      }
+      return (read, write, readFile, writeFile)
     }
     let read = { (record: Root) -> JSONValue? in
       withUnsafeBytes(of: record) { raw in
@@ -117,7 +127,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       store(value, at: offset, in: &record)
       return true
     }
-    return (read, write, readFile)
+    let writeFile = { (record: Root, writer: inout JSONWriter) in
+      withUnsafeBytes(of: record) { raw in
+        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return }
+        writer.key(key)
+        codec.write(value, to: &writer)
+      }
+    }
+    return (read, write, readFile, writeFile)
   }
 
   /// Sets the stored property at `offset` in `record`.
@@ -140,6 +157,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public func json(in record: Root) -> JSONValue? {
     readJSON(record)
+  }
+
+  public func write(_ record: Root, to writer: inout JSONWriter) {
+    writeFile(record, &writer)
   }
 
   public func display(in record: Root) -> String? {

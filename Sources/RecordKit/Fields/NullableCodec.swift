@@ -34,6 +34,13 @@ public struct NullableCodec<Base: FieldCodec>: FieldCodec {
     }
   }
 
+  public func write(_ value: Nullable<Base.Value>, to writer: inout JSONWriter) {
+    switch value {
+    case .null: writer.null()
+    case .value(let inner): base.write(inner, to: &writer)
+    }
+  }
+
   public func display(_ value: Nullable<Base.Value>) -> String {
     switch value {
     case .null: "null"

@@ -21,5 +21,6 @@ public struct StringCodec: FieldCodec {
   }
 
   public func encode(_ value: String) -> JSONValue { .string(value) }
+  public func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
   public func display(_ value: String) -> String { value }
 }

@@ -42,6 +42,12 @@ public struct StringListCodec: ListFieldCodec {
 
   public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
 
+  public func write(_ value: [String], to writer: inout JSONWriter) {
+    writer.beginArray()
+    for element in value { writer.string(element) }
+    writer.endArray()
+  }
+
   public func display(_ value: [String]) -> String {
     "[" + value.map(ValueToken.displayElement).joined(separator: ", ") + "]"
   }

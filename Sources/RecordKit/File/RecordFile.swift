@@ -93,37 +93,38 @@ public enum RecordFile<Root: Record> {
     }
   }
 
-  /// Encodes the records: the bytes `save` writes.
-  ///
-  /// The buffer is sized from the records written so far: a guess made up front is
-  /// either too big or, when it falls short, doubles the buffer, and for a moment
-  /// both copies are alive, which was most of a save's peak memory.
+  /// Encodes the records: the bytes `save` writes, in one array.
   public static func encode(_ records: [Root]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    encode(records) { chunk in bytes.append(contentsOf: chunk) }
+    return bytes
+  }
+
+  /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.
+  public static var defaultChunkSize: Int { 1 << 20 }
+
+  /// Encodes the records, handing the bytes to `sink` in chunks of about `chunkSize`
+  /// (a record is never split; the last chunk may be shorter), so that a save holds
+  /// one chunk in memory instead of the whole new file beside the records.
+  public static func encode<Failure: Error>(
+    _ records: [Root], chunkSize: Int = defaultChunkSize,
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
     let table = Root.fields
-    var writer = JSONWriter(reservingCapacity: min(records.count, 64) * 512 + 16)
-    var nextCheck = min(records.count, 64)
+    var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4)
     writer.beginArray()
-    for index in records.indices {
-      let record = records[index]
-      if index == nextCheck {
-        Self.reserve(&writer, written: index, of: records.count)
-        nextCheck = index * 4
+    try records.withUnsafeBufferPointer { (records) throws(Failure) in
+      // Indices, not `for record in records`, which copies each record (a retain per field).
+      for index in records.indices {
+        writer.beginObject()
+        table.write(records[index], to: &writer)
+        writer.endObject()
+        if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }
-      writer.beginObject()
-      table.write(record, to: &writer)
-      writer.endObject()
     }
     writer.endArray()
     writer.finish()
-    return writer.bytes
-  }
-
-  /// Reserves what the whole file will take at the size per record written so far,
-  /// plus an eighth, unless the buffer already holds that much.
-  private static func reserve(_ writer: inout JSONWriter, written: Int, of count: Int) {
-    let perRecord = Double(writer.bytes.count) / Double(written)
-    let expected = Int(perRecord * Double(count) * 1.125) + 4096
-    if expected > writer.bytes.capacity { writer.bytes.reserveCapacity(expected) }
+    try writer.drain(into: sink)
   }
 
   /// A file whose records carry none of the kind's declared fields was probably

@@ -61,42 +61,49 @@ extension JSONReader {
   }
 }
 
-/// The keys a caller of `readMemberKey` expects, as UTF-8 bytes in one buffer.
+/// The keys a caller of `readMemberKey` expects, as UTF-8 bytes.
 ///
-/// Records have a handful of declared keys, so a scan comparing lengths first finds one
-/// faster than hashing the key would.
+/// Records have a handful of declared keys, mostly eight bytes or shorter, so each name
+/// is kept as its length and its first eight bytes in a word: a key is found by
+/// comparing words, and only longer names compare the rest byte by byte.
 struct JSONNameTable: Sendable {
-  /// Every name's bytes, one after the other.
-  private let utf8: [UInt8]
-  /// Where each name starts in `utf8`, and one more entry for the end of the last.
-  private let starts: [Int]
+  private struct Entry: Sendable {
+    let count: Int
+    /// The first eight bytes, little-endian, zero past the end.
+    let head: UInt64
+    /// The bytes after the first eight.
+    let tail: [UInt8]
+  }
+
+  private let entries: [Entry]
   private let names: [String]
 
   init(_ names: [String]) {
     self.names = names
-    var utf8: [UInt8] = []
-    var starts = [0]
-    for name in names {
-      utf8 += name.utf8
-      starts.append(utf8.count)
+    entries = names.map { name in
+      let utf8 = Array(name.utf8)
+      return Entry(count: utf8.count, head: Self.head(of: utf8.prefix(8)), tail: Array(utf8.dropFirst(8)))
     }
-    self.utf8 = utf8
-    self.starts = starts
+  }
+
+  private static func head(of bytes: some Collection<UInt8>) -> UInt64 {
+    var word: UInt64 = 0
+    for (shift, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
+    return word
   }
 
   /// The index of the name whose bytes are `key`.
   @inline(__always)
   func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-    starts.withUnsafeBufferPointer { starts in
-      utf8.withUnsafeBufferPointer { utf8 in
-        for index in 0..<starts.count - 1 where starts[index + 1] - starts[index] == key.count {
-          let start = starts[index]
-          var offset = 0
-          while offset < key.count, utf8[start + offset] == key[offset] { offset += 1 }
-          if offset == key.count { return index }
-        }
-        return nil
+    let count = key.count
+    var head: UInt64 = 0
+    for offset in 0..<min(count, 8) { head |= UInt64(key[offset]) &<< (8 &* UInt64(offset)) }
+    return entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices where entries[index].count == count && entries[index].head == head {
+        guard count > 8 else { return index }
+        if entries[index].tail.elementsEqual(UnsafeBufferPointer(rebasing: key[8...])) { return index }
       }
+      return nil
     }
   }
 
