@@ -9,8 +9,12 @@ import RecordShell
 /// phase: the bench's measure of recsh's open + save.
 ///
 /// It checks nothing: the script compares the output with the input. The input's bytes
-/// are dropped once decoded, like the shell drops them after loading, so peak memory is
-/// the larger of "file bytes + records" (decoding) and "records + new bytes" (saving).
+/// are dropped once decoded, like the shell drops them after loading, and the save
+/// encodes a chunk at a time into the temporary file, as the shell's does; both hash
+/// their bytes for the journal, as the shell does.
+///
+/// The save interleaves encoding and writing: `write` is the time spent in the chunks'
+/// `write` calls and in the `fsync`s and renames after them, `encode` the rest.
 enum RoundTrip {
   /// The phase times in seconds, and the process's peak resident set.
   struct Report {
@@ -55,18 +59,31 @@ enum RoundTrip {
     } catch {
       throw .file(path: input, error)
     }
+    var loadHasher = ContentHasher()
+    bytes.withUnsafeBytes { loadHasher.combine($0) }
+    _ = loadHasher.finalize()
     bytes = []
     let decoded = clock.now
-    let encoded = RecordFile<TaskRecord>.encode(loaded.document.records)
-    let encodedAt = clock.now
+    var writing = Duration.zero
+    var encodedAt = decoded
+    var saveHasher = ContentHasher()
     _ = try storage { () throws(StorageError) in
-      try AtomicFile.save(bytes: encoded, to: output, using: fileSystem)
+      try AtomicFile.save(to: output, using: fileSystem) { (write) throws(SystemCallError) in
+        try RecordFile<TaskRecord>.encode(loaded.document.records) { (chunk) throws(SystemCallError) in
+          saveHasher.combine(chunk)
+          let before = clock.now
+          try write(chunk)
+          writing += clock.now - before
+        }
+        encodedAt = clock.now
+      }
     }
-    let written = clock.now
+    _ = saveHasher.finalize()
+    let saved = clock.now
     return Report(
       records: loaded.document.count, bytes: size,
       read: seconds(read - start), decode: seconds(decoded - read),
-      encode: seconds(encodedAt - decoded), write: seconds(written - encodedAt),
+      encode: seconds(encodedAt - decoded - writing), write: seconds(writing + (saved - encodedAt)),
       peakKiB: peakResidentKiB())
   }
 

@@ -1,7 +1,7 @@
 import RecordKit
 
 /// A data file on disk: read through the storage seam and decoded, or a new
-/// (missing) file that the first save creates.
+/// (missing) file that the first save creates; and records encoded and saved to one.
 enum DataFile<Root: Record> {
   struct Loaded {
     var document: Document<Root>
@@ -30,5 +30,22 @@ enum DataFile<Root: Record> {
     } catch {
       throw .file(path: path, error)
     }
+  }
+
+  /// Saves `records` atomically to `path`, encoding them a chunk at a time straight into
+  /// the temporary file, so that a save needs one chunk of memory beside the records,
+  /// not the whole new file. Returns the outcome and the `ContentHash` of the bytes
+  /// written, which the journal starts again from.
+  static func save(_ records: [Root], to path: String, using fileSystem: any FileSystem) throws(StorageError)
+    -> (SaveOutcome, hash: String)
+  {
+    var hasher = ContentHasher()
+    let outcome = try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
+      try RecordFile<Root>.encode(records) { (chunk) throws(SystemCallError) in
+        hasher.combine(chunk)
+        try write(chunk)
+      }
+    }
+    return (outcome, hasher.finalize())
   }
 }
