@@ -21,42 +21,59 @@ public enum RecordFile<Root: Record> {
     try decode(bytes, streaming: true)
   }
 
+  /// Decodes `bytes`, front to back, calling `passed` after each record with the offset
+  /// the reader has reached: the bytes before it are not read again unless there is an
+  /// error to place, so a caller that maps the file can let their memory go.
+  public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, passing passed: (Int) -> Void)
+    throws(RecordFileError) -> Loaded
+  {
+    try decode(bytes, streaming: true, passing: passed)
+  }
+
   /// `decode(_:)`; with `streaming` false every record goes the slow way, through a
   /// tree, so that tests can check that both ways load and refuse files alike.
   static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(RecordFileError) in
+      try decode(buffer, streaming: streaming, passing: { _ in })
+    }
+  }
+
+  private static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> Loaded {
     if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
     let table = Root.fields
     var records: [Root] = []
     do {
-      try JSONReader.withReader(over: bytes) { (reader) throws in
-        let kind = try reader.peek()
-        guard kind == .array else {
-          throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
-        }
-        try reader.readArray { element in
-          let start = element.tokenStart
-          let mark = element.mark
-          if streaming, let record = try table.readRecord(from: &element) {
-            records.append(record)
-            return
-          }
-          element.rewind(to: mark)
-          let value = try element.readValue()
-          guard case .object(let object) = value else {
-            throw RecordFileError.record(
-              records.count + 1, id: nil, .notAnObject(found: value.kindDescription),
-              at: element.position(at: start))
-          }
-          do {
-            records.append(try table.decode(object))
-          } catch let error as RecordDecodingError {
-            var id: String?
-            if case .string(let text)? = object["id"] { id = text }
-            throw RecordFileError.record(records.count + 1, id: id, error, at: element.position(at: start))
-          }
-        }
-        try reader.finish()
+      var reader = JSONReader(unsafeBytes: bytes)
+      let kind = try reader.peek()
+      guard kind == .array else {
+        throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
       }
+      try reader.readArray { element in
+        defer { passed(element.index) }
+        let start = element.tokenStart
+        let mark = element.mark
+        if streaming, let record = try table.readRecord(from: &element) {
+          records.append(record)
+          return
+        }
+        element.rewind(to: mark)
+        let value = try element.readValue()
+        guard case .object(let object) = value else {
+          throw RecordFileError.record(
+            records.count + 1, id: nil, .notAnObject(found: value.kindDescription),
+            at: element.position(at: start))
+        }
+        do {
+          records.append(try table.decode(object))
+        } catch let error as RecordDecodingError {
+          var id: String?
+          if case .string(let text)? = object["id"] { id = text }
+          throw RecordFileError.record(records.count + 1, id: id, error, at: element.position(at: start))
+        }
+      }
+      try reader.finish()
     } catch let error as RecordFileError {
       throw error
     } catch let error as JSONSyntaxError {
@@ -80,17 +97,16 @@ public enum RecordFile<Root: Record> {
   /// Where record `number` (1-based) starts, for the one error that names a record after
   /// all were read. Found by reading the array again: keeping every record's start would
   /// cost a word per record for an error that is rare.
-  private static func position(ofRecord number: Int, in bytes: [UInt8]) -> JSONPosition {
-    JSONReader.withReader(over: bytes) { reader in
-      var count = 0
-      var start = 0
-      try? reader.readArray { element in
-        count += 1
-        if count == number { start = element.tokenStart }
-        try element.skipValue()
-      }
-      return reader.position(at: start)
+  private static func position(ofRecord number: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONPosition {
+    var reader = JSONReader(unsafeBytes: bytes)
+    var count = 0
+    var start = 0
+    try? reader.readArray { element in
+      count += 1
+      if count == number { start = element.tokenStart }
+      try element.skipValue()
     }
+    return reader.position(at: start)
   }
 
   /// Encodes the records: the bytes `save` writes, in one array.

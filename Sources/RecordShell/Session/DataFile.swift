@@ -12,11 +12,14 @@ enum DataFile<Root: Record> {
     var warnings: [String]
   }
 
+  /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
+  /// its bytes are not all held in memory while the records are made.
   static func load(_ path: String, using fileSystem: any FileSystem) throws(SessionError) -> Loaded {
-    let bytes: [UInt8]
-    let identity: FileIdentity
+    let scanned: (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
-      (bytes, identity) = try FileReader.readFile(path, using: fileSystem)
+      scanned = try FileReader.scanFile(path, using: fileSystem) { bytes, passed in
+        Result { () throws(RecordFileError) in try RecordFile<Root>.decode(bytes, passing: passed) }
+      }
     } catch {
       if case .notFound = error {
         return Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
@@ -24,9 +27,9 @@ enum DataFile<Root: Record> {
       throw .storage(error)
     }
     do {
-      let loaded = try RecordFile<Root>.decode(bytes)
+      let loaded = try scanned.result.get()
       return Loaded(
-        document: loaded.document, identity: identity, hash: ContentHash.of(bytes), warnings: loaded.warnings)
+        document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings)
     } catch {
       throw .file(path: path, error)
     }
