@@ -56,7 +56,9 @@ enum RoundTrip {
       try FileReader.scanFile(input, using: fileSystem) { bytes, passed in
         size = bytes.count
         read = clock.now
-        return Result { () throws(RecordFileError) in try RecordFile<TaskRecord>.decode(bytes, passing: passed) }
+        return Result { () throws(RecordFileError) in
+          try RecordFile<TaskRecord>.decode(bytes, passing: passed)
+        }
       }
     }
     let loaded: RecordFile<TaskRecord>.Loaded

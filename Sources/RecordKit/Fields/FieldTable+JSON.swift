@@ -138,7 +138,9 @@ extension FieldTable {
     guard !id.isEmpty else { return nil }
     return try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Root? in
       var record = Root(id: id)
-      var custom: [JSONObject.Member] = []
+      // Custom members go on the reader's stack and come off it at their exact count.
+      let customBase = reader.memberStack.count
+      defer { reader.memberStack.removeSubrange(customBase...) }
       var customKeys = JSONKeySet(base: reader.keyStack.count)
       // The declared fields read so far, one bit each: a second one is a duplicate key.
       var seen: UInt64 = 1
@@ -158,12 +160,15 @@ extension FieldTable {
               return nil
             }
           } else {
-            custom.append(JSONObject.Member(key: key, value: value))
+            reader.memberStack.append(JSONObject.Member(key: key, value: value))
           }
         }
       }
       customKeys.removeAll(from: &reader.keyStack)
-      if !custom.isEmpty { record.custom = CustomFields(custom) }
+      if reader.memberStack.count > customBase {
+        record.custom = CustomFields(
+          reader.memberStack.moveSuffix(from: customBase, leaving: JSONObject.Member(key: "", value: .null)))
+      }
       return record
     }
   }

@@ -30,14 +30,7 @@ public struct StringListCodec: ListFieldCodec {
   }
 
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
-    guard try reader.peek() == .array else { return nil }
-    guard try reader.enterArray() else { return [] }
-    var result: [String] = []
-    repeat {
-      guard try reader.peek() == .string else { return nil }
-      result.append(try reader.readStringToken())
-    } while try reader.advanceInArray()
-    return result
+    try reader.readStringArray()
   }
 
   public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }

@@ -117,7 +117,7 @@ public enum RecordFile<Root: Record> {
   }
 
   /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.
-  public static var defaultChunkSize: Int { 1 << 20 }
+  public static var defaultChunkSize: Int { 1 << 18 }
 
   /// Encodes the records, handing the bytes to `sink` in chunks of about `chunkSize`
   /// (a record is never split; the last chunk may be shorter), so that a save holds

@@ -39,6 +39,22 @@ extension JSONReader {
     return key
   }
 
+  /// Reads an array of strings (a list field) straight into `[String]`, made once at its
+  /// exact size: growing it element by element reallocated it and left up to half of it
+  /// unused, for every record. `nil`, with the reader inside the array, when it is not
+  /// an array or holds anything but strings.
+  mutating func readStringArray() throws(JSONSyntaxError) -> [String]? {
+    guard try peek() == .array else { return nil }
+    guard try enterArray() else { return [] }
+    let base = stringStack.count
+    defer { stringStack.removeSubrange(base...) }
+    repeat {
+      guard try peek() == .string else { return nil }
+      stringStack.append(try readStringToken())
+    } while try advanceInArray()
+    return stringStack.moveSuffix(from: base, leaving: "")
+  }
+
   /// Where the reader is, to come back to with `rewind(to:)`.
   struct Mark {
     fileprivate let index: Int

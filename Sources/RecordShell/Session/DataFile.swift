@@ -15,7 +15,8 @@ enum DataFile<Root: Record> {
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
   /// its bytes are not all held in memory while the records are made.
   static func load(_ path: String, using fileSystem: any FileSystem) throws(SessionError) -> Loaded {
-    let scanned: (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
+    let scanned:
+      (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem) { bytes, passed in
         Result { () throws(RecordFileError) in try RecordFile<Root>.decode(bytes, passing: passed) }

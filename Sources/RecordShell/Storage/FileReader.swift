@@ -124,7 +124,7 @@ public enum FileReader {
     return (result, FileIdentity(status), hasher.finalize())
   }
 
-  /// How much a scan passes before it drops pages: one `madvise` per few hundred pages.
-  private static let dropWindow = 1 << 20
+  /// How much a scan passes before it drops pages: one `madvise` per 64 pages.
+  private static let dropWindow = 1 << 18
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 }

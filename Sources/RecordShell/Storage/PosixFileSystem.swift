@@ -130,7 +130,9 @@ public struct PosixFileSystem: FileSystem, Sendable {
   }
 
   public func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
-    _ = try retrying(.munmap, file.path) { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+    _ = try retrying(.munmap, file.path) {
+      munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count)
+    }
   }
 
   /// Runs `body` until it succeeds or fails with something other than `EINTR`.
