@@ -130,10 +130,12 @@ public enum RecordFile<Root: Record> {
     var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4)
     writer.beginArray()
     try records.withUnsafeBufferPointer { (records) throws(Failure) in
-      // Indices, not `for record in records`, which copies each record (a retain per field).
+      guard let base = records.baseAddress else { return }
+      // Each record through a pointer's `pointee` (an addressor): `records[index]` or
+      // `for record in records` copy the record first, a retain and release per field.
       for index in records.indices {
         writer.beginObject()
-        table.write(records[index], to: &writer)
+        table.write((base + index).pointee, to: &writer)
         writer.endObject()
         if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }

@@ -19,13 +19,9 @@ extension JSONReader {
       throw unexpected(.key, at: index, inside: .object)
     }
     let keyStart = index
-    var ignored = false
-    let stop = JSONStringScan.firstSpecial(in: bytes, from: keyStart + 1, sawNonASCII: &ignored)
     let key: MemberKey
-    if stop < bytes.count, bytes[stop] == UInt8(ascii: "\""),
-      let found = names.index(of: UnsafeBufferPointer(rebasing: bytes[keyStart + 1..<stop]))
-    {
-      index = stop + 1
+    if let (found, end) = names.match(in: bytes, at: keyStart + 1) {
+      index = end + 1
       key = .name(found)
     } else {
       let text = try readStringToken()
@@ -108,19 +104,51 @@ struct JSONNameTable: Sendable {
     return word
   }
 
-  /// The index of the name whose bytes are `key`.
+  /// The name spelled, without escapes, by the string whose text starts at `start` in
+  /// `bytes` (after its opening quote): its index, and the offset of the closing quote.
+  /// `nil` when the string is something else, has an escape, or is not closed.
+  ///
+  /// A key of eight bytes or fewer is found with one load: the first byte that needs
+  /// attention (`JSONStringScan.specialBytes`) must be its closing quote.
   @inline(__always)
-  func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let count = key.count
-    var head: UInt64 = 0
-    for offset in 0..<min(count, 8) { head |= UInt64(key[offset]) &<< (8 &* UInt64(offset)) }
+  func match(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (index: Int, end: Int)? {
+    let count: Int
+    let head: UInt64
+    if start &+ 8 <= bytes.count, let base = bytes.baseAddress {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+      let special = JSONStringScan.specialBytes(word)
+      if special != 0 {
+        count = special.trailingZeroBitCount &>> 3
+        guard bytes[start &+ count] == UInt8(ascii: "\"") else { return nil }
+        head = count == 0 ? 0 : word & (UInt64.max &>> (64 &- 8 &* UInt64(count)))
+      } else {
+        return matchLong(in: bytes, at: start)
+      }
+    } else {
+      return matchLong(in: bytes, at: start)
+    }
     return entries.withUnsafeBufferPointer { entries in
       for index in entries.indices where entries[index].count == count && entries[index].head == head {
-        guard count > 8 else { return index }
-        if entries[index].tail.elementsEqual(UnsafeBufferPointer(rebasing: key[8...])) { return index }
+        return (index, start &+ count)
       }
       return nil
     }
+  }
+
+  /// `match` for keys of more than eight bytes, and near the end of the input.
+  private func matchLong(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (index: Int, end: Int)? {
+    var ignored = false
+    let stop = JSONStringScan.firstSpecial(in: bytes, from: start, sawNonASCII: &ignored)
+    guard stop < bytes.count, bytes[stop] == UInt8(ascii: "\"") else { return nil }
+    let key = UnsafeBufferPointer(rebasing: bytes[start..<stop])
+    var head: UInt64 = 0
+    for offset in 0..<min(key.count, 8) { head |= UInt64(key[offset]) &<< (8 &* UInt64(offset)) }
+    for index in entries.indices where entries[index].count == key.count && entries[index].head == head {
+      if key.count <= 8 || entries[index].tail.elementsEqual(UnsafeBufferPointer(rebasing: key[8...])) {
+        return (index, stop)
+      }
+    }
+    return nil
   }
 
   /// The index of the name equal to `text` (`String`'s `==`).

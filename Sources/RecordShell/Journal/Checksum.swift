@@ -62,9 +62,11 @@ public struct ContentHasher: Sendable {
       pending = 0
       pendingCount = 0
     }
-    while offset + 8 <= bytes.count {
-      mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-      offset += 8
+    if let base = bytes.baseAddress {
+      while offset &+ 8 <= bytes.count {
+        mix(UInt64(littleEndian: (base + offset).loadUnaligned(as: UInt64.self)))
+        offset &+= 8
+      }
     }
     while offset < bytes.count {
       pending |= UInt64(bytes[offset]) << (8 * UInt64(pendingCount))
