@@ -8,9 +8,15 @@ import RecordShell
 /// Opens a task file and saves it again without edits, as the shell does, timing each
 /// phase: the bench's measure of recsh's open + save.
 ///
-/// It checks nothing: the script compares the output with the input. The input's bytes
-/// are dropped once decoded, like the shell drops them after loading, so peak memory is
-/// the larger of "file bytes + records" (decoding) and "records + new bytes" (saving).
+/// It checks nothing: the script compares the output with the input. Like the shell, it
+/// maps the input and lets its pages go as the records are made (`FileReader.scanFile`),
+/// and saves a chunk at a time into the temporary file; both hash their bytes for the
+/// journal, as the shell does.
+///
+/// `read` is the time to open and map the file; reading its pages happens while
+/// decoding, so `decode` holds it. The save interleaves encoding and writing: `write`
+/// is the time spent in the chunks' `write` calls and in the `fsync`s and renames after
+/// them, `encode` the rest.
 enum RoundTrip {
   /// The phase times in seconds, and the process's peak resident set.
   struct Report {
@@ -44,29 +50,44 @@ enum RoundTrip {
     let fileSystem = PosixFileSystem()
     let clock = ContinuousClock()
     let start = clock.now
-    var (bytes, _) = try storage { () throws(StorageError) in
-      try FileReader.readFile(input, using: fileSystem)
+    var size = 0
+    var read = start
+    let scanned = try storage { () throws(StorageError) in
+      try FileReader.scanFile(input, using: fileSystem) { bytes, passed in
+        size = bytes.count
+        read = clock.now
+        return Result { () throws(RecordFileError) in
+          try RecordFile<TaskRecord>.decode(bytes, passing: passed)
+        }
+      }
     }
-    let size = bytes.count
-    let read = clock.now
     let loaded: RecordFile<TaskRecord>.Loaded
     do {
-      loaded = try RecordFile<TaskRecord>.decode(bytes)
+      loaded = try scanned.result.get()
     } catch {
       throw .file(path: input, error)
     }
-    bytes = []
     let decoded = clock.now
-    let encoded = RecordFile<TaskRecord>.encode(loaded.document.records)
-    let encodedAt = clock.now
+    var writing = Duration.zero
+    var encodedAt = decoded
+    var saveHasher = ContentHasher()
     _ = try storage { () throws(StorageError) in
-      try AtomicFile.save(bytes: encoded, to: output, using: fileSystem)
+      try AtomicFile.save(to: output, using: fileSystem) { (write) throws(SystemCallError) in
+        try RecordFile<TaskRecord>.encode(loaded.document.records) { (chunk) throws(SystemCallError) in
+          saveHasher.combine(chunk)
+          let before = clock.now
+          try write(chunk)
+          writing += clock.now - before
+        }
+        encodedAt = clock.now
+      }
     }
-    let written = clock.now
+    _ = saveHasher.finalize()
+    let saved = clock.now
     return Report(
       records: loaded.document.count, bytes: size,
       read: seconds(read - start), decode: seconds(decoded - read),
-      encode: seconds(encodedAt - decoded), write: seconds(written - encodedAt),
+      encode: seconds(encodedAt - decoded - writing), write: seconds(writing + (saved - encodedAt)),
       peakKiB: peakResidentKiB())
   }
 

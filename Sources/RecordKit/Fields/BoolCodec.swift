@@ -16,6 +16,12 @@ public struct BoolCodec: FieldCodec {
     if case .bool(let value) = json { value } else { nil }
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
+    guard try reader.peek() == .bool else { return nil }
+    return try reader.readBoolToken()
+  }
+
   public func encode(_ value: Bool) -> JSONValue { .bool(value) }
+  public func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
   public func display(_ value: Bool) -> String { value ? "true" : "false" }
 }

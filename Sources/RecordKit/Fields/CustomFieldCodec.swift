@@ -24,6 +24,7 @@ public struct CustomFieldCodec: FieldCodec {
 
   public func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
   public func encode(_ value: CustomValue) -> JSONValue { value.json }
+  public func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
 
   public func display(_ value: CustomValue) -> String {
     if case .string(let text) = value.json { text } else { value.json.compactText }

@@ -11,6 +11,12 @@ public struct DateCodec: FieldCodec {
     if case .string(let text) = json { ISODate(text) } else { nil }
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> ISODate? {
+    guard try reader.peek() == .string else { return nil }
+    return ISODate(try reader.readStringToken())
+  }
+
   public func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
+  public func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
   public func display(_ value: ISODate) -> String { value.spelling }
 }

@@ -18,12 +18,18 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 
   /// The field's value in `record` as JSON; `nil` when absent.
   func json(in record: Root) -> JSONValue?
+  /// Writes the field as a member, key and value, when `record` has it (saving).
+  func write(_ record: Root, to writer: inout JSONWriter)
   /// The field's value as `show` prints it; `nil` when absent.
   func display(in record: Root) -> String?
   /// The JSON value `token` means for this field (for filters), without editing anything.
   func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue
   /// Sets the field from a file's value (loading, not an edit).
   func decode(_ json: JSONValue, into record: inout Root) throws(FieldError)
+  /// Sets the field from the value at the reader, read straight from the file's bytes
+  /// (loading, not an edit); false when the value does not fit, and `decode` of the
+  /// value read whole then says why.
+  func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool
 
   /// The edit that sets the field to what `token` means; `nil` if it already has that value.
   func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?

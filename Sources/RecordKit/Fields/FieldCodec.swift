@@ -11,7 +11,14 @@ public protocol FieldCodec: Sendable {
   func parse(_ token: ValueToken) -> Value?
   /// The value a JSON value from the file means, or `nil` when it does not fit.
   func decode(_ json: JSONValue) -> Value?
+  /// The value at the reader, read straight from the file's bytes; `nil` when the value
+  /// there does not fit (the reader may then be anywhere inside it). Same answers as
+  /// `decode` of the value read whole, which is what the default does.
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value?
   func encode(_ value: Value) -> JSONValue
+  /// Writes the value as `encode` makes it, straight to the writer: saving builds no
+  /// `JSONValue` per field.
+  func write(_ value: Value, to writer: inout JSONWriter)
   /// The value as `show` and `list` print it.
   func display(_ value: Value) -> String
   /// Values worth offering to tab completion (`true`/`false`).
@@ -27,6 +34,12 @@ public protocol FieldCodec: Sendable {
 
 extension FieldCodec {
   public var completions: [String] { [] }
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
+    decode(try reader.readValue())
+  }
+  public func write(_ value: Value, to writer: inout JSONWriter) {
+    writer.value(encode(value))
+  }
   public func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
   public func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
   public func appendForCommand(_ value: Value, to out: inout [UInt8]) {

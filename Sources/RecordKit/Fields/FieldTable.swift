@@ -12,6 +12,8 @@ public struct FieldTable<Root: Record>: Sendable {
   /// lookup each time it reaches into `fields` or `nestedObjects` (see `index(ofField:)`).
   public let names: [String]
   let hasNestedObjects: Bool
+  /// The names again as bytes, for matching a file's keys without making strings.
+  let keyTable: JSONNameTable
   /// What the shell's parser checks on every line, computed once.
   public let readOnlyNames: Set<String>
   public let listNames: Set<String>
@@ -25,6 +27,7 @@ public struct FieldTable<Root: Record>: Sendable {
     }
     self.positions = positions
     names = self.fields.map { $0.name }
+    keyTable = JSONNameTable(names)
     hasNestedObjects = !nestedObjects.isEmpty
     readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
     listNames = Set(self.fields.filter { $0.type == .stringList }.map { $0.name })

@@ -1,5 +1,7 @@
 /// The read-only `id` field: shown, listed and completed like any field, never edited.
 public final class IDField<Root: Record>: FieldAccessor {
+  private let key = JSONWriter.Key("id")
+
   public init() {}
 
   public var name: String { "id" }
@@ -11,6 +13,11 @@ public final class IDField<Root: Record>: FieldAccessor {
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
 
+  public func write(_ record: Root, to writer: inout JSONWriter) {
+    writer.key(key)
+    writer.string(record.id)
+  }
+
   public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
     guard let text = StringCodec().parse(token) else {
       throw .invalidValue(field: name, expected: "an id", found: token.description)
@@ -20,6 +27,11 @@ public final class IDField<Root: Record>: FieldAccessor {
 
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
     throw .readOnly(name)
+  }
+
+  /// The id is read before any field, by the table, never through here.
+  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+    false
   }
 
   public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {

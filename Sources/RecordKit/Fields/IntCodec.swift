@@ -20,6 +20,12 @@ public struct IntCodec: FieldCodec {
     return checked(spelling)
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
+    guard try reader.peek() == .number, let value = try reader.readIntegerToken(), range.contains(value)
+    else { return nil }
+    return value
+  }
+
   private func checked(_ text: String) -> Int? {
     guard let value = Int(text), range.contains(value) else { return nil }
     return value
@@ -29,5 +35,6 @@ public struct IntCodec: FieldCodec {
   public func appendForCommand(_ value: Int, to out: inout [UInt8]) {
     JSONValue.appendDecimal(value, to: &out)
   }
+  public func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
   public func display(_ value: Int) -> String { String(value) }
 }

@@ -22,6 +22,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
+  /// Sets the field from the value at the reader, read straight from the file's bytes
+  /// (`FieldCodec.read(from:)`): loading builds no `JSONValue` per field. False when the
+  /// value does not fit.
+  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  /// Writes the field as a member, its key encoded once, straight to the writer
+  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
+  private let writeFile: (Root, inout JSONWriter) -> Void
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -53,7 +60,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    (readJSON, writeJSON) = Self.fileAccessors(keyPath, codec)
+    (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, keyPath, codec)
     readValue = Self.valueReader(keyPath)
     setMaker = Self.makeSetMaker(keyPath, codec)
     setApplier = Self.makeSetApplier(keyPath, codec)
@@ -173,9 +180,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
   /// runtime's generic key-path code, which was half the cost of reading a field. Other
   /// key paths (a custom field's subscript) are applied as usual.
-  private static func fileAccessors(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
-    -> (read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool)
+  private static func fileAccessors(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+    -> (
+      read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
+      readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
+      writeFile: (Root, inout JSONWriter) -> Void
+    )
   {
+    let key = JSONWriter.Key(name)
     guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
       let read = { (record: Root) -> JSONValue? in
         guard let value = record[keyPath: keyPath] else { return nil }
@@ -186,7 +198,17 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
         record[keyPath: keyPath] = value
         return true
       }
-      return (read, write)
+      let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
+        guard let value = try codec.read(from: &reader) else { return false }
+        record[keyPath: keyPath] = value
+        return true
+      }
+      let writeFile = { (record: Root, writer: inout JSONWriter) in
+        guard let value = record[keyPath: keyPath] else { return }
+        writer.key(key)
+        codec.write(value, to: &writer)
+      }
+      return (read, write, readFile, writeFile)
     }
     let read = { (record: Root) -> JSONValue? in
       withUnsafeBytes(of: record) { raw in
@@ -196,13 +218,31 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
     let write = { (json: JSONValue, record: inout Root) -> Bool in
       guard let value = codec.decode(json) else { return false }
-      withUnsafeMutableBytes(of: &record) { raw in
-        guard let base = raw.baseAddress else { return }
-        (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
-      }
+      store(value, at: offset, in: &record)
       return true
     }
-    return (read, write)
+    let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
+      guard let value = try codec.read(from: &reader) else { return false }
+      store(value, at: offset, in: &record)
+      return true
+    }
+    let writeFile = { (record: Root, writer: inout JSONWriter) in
+      withUnsafeBytes(of: record) { raw in
+        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return }
+        writer.key(key)
+        codec.write(value, to: &writer)
+      }
+    }
+    return (read, write, readFile, writeFile)
+  }
+
+  /// Sets the stored property at `offset` in `record`.
+  @inline(__always)
+  private static func store(_ value: Value, at offset: Int, in record: inout Root) {
+    withUnsafeMutableBytes(of: &record) { raw in
+      guard let base = raw.baseAddress else { return }
+      (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
+    }
   }
 
   /// A declared field.
@@ -218,6 +258,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readJSON(record)
   }
 
+  public func write(_ record: Root, to writer: inout JSONWriter) {
+    writeFile(record, &writer)
+  }
+
   public func display(in record: Root) -> String? {
     record[keyPath: keyPath].map(codec.display)
   }
@@ -227,6 +271,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
     }
     return codec.encode(value)
+  }
+
+  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+    try readFile(&reader, &record)
   }
 
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {

@@ -19,10 +19,25 @@ public struct NullableCodec<Base: FieldCodec>: FieldCodec {
     return base.decode(json).map(Nullable.value)
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
+    if try reader.peek() == .null {
+      try reader.readLiteral("null")
+      return .null
+    }
+    return try base.read(from: &reader).map(Nullable.value)
+  }
+
   public func encode(_ value: Nullable<Base.Value>) -> JSONValue {
     switch value {
     case .null: .null
     case .value(let inner): base.encode(inner)
+    }
+  }
+
+  public func write(_ value: Nullable<Base.Value>, to writer: inout JSONWriter) {
+    switch value {
+    case .null: writer.null()
+    case .value(let inner): base.write(inner, to: &writer)
     }
   }
 

@@ -15,9 +15,15 @@ public struct StringCodec: FieldCodec {
     if case .string(let text) = json { text } else { nil }
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> String? {
+    guard try reader.peek() == .string else { return nil }
+    return try reader.readStringToken()
+  }
+
   public func encode(_ value: String) -> JSONValue { .string(value) }
   public func appendForCommand(_ value: String, to out: inout [UInt8]) {
     JSONValue.appendQuoted(value, to: &out)
   }
+  public func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
   public func display(_ value: String) -> String { value }
 }

@@ -29,7 +29,17 @@ public struct StringListCodec: ListFieldCodec {
     return result
   }
 
+  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
+    try reader.readStringArray()
+  }
+
   public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
+
+  public func write(_ value: [String], to writer: inout JSONWriter) {
+    writer.beginArray()
+    for element in value { writer.string(element) }
+    writer.endArray()
+  }
 
   public func display(_ value: [String]) -> String {
     "[" + value.map(ValueToken.displayElement).joined(separator: ", ") + "]"

@@ -18,37 +18,62 @@ public enum RecordFile<Root: Record> {
   }
 
   public static func decode(_ bytes: [UInt8]) throws(RecordFileError) -> Loaded {
+    try decode(bytes, streaming: true)
+  }
+
+  /// Decodes `bytes`, front to back, calling `passed` after each record with the offset
+  /// the reader has reached: the bytes before it are not read again unless there is an
+  /// error to place, so a caller that maps the file can let their memory go.
+  public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, passing passed: (Int) -> Void)
+    throws(RecordFileError) -> Loaded
+  {
+    try decode(bytes, streaming: true, passing: passed)
+  }
+
+  /// `decode(_:)`; with `streaming` false every record goes the slow way, through a
+  /// tree, so that tests can check that both ways load and refuse files alike.
+  static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(RecordFileError) in
+      try decode(buffer, streaming: streaming, passing: { _ in })
+    }
+  }
+
+  private static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> Loaded {
     if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
     let table = Root.fields
     var records: [Root] = []
-    // Where each record starts, as a byte offset: turned into a line and column only
-    // for an error, since counting them for every record is a second pass over the file.
-    var starts: [Int] = []
     do {
-      try JSONReader.withReader(over: bytes) { (reader) throws in
-        let kind = try reader.peek()
-        guard kind == .array else {
-          throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
-        }
-        try reader.readArray { element in
-          let start = element.tokenStart
-          let value = try element.readValue()
-          guard case .object(let object) = value else {
-            throw RecordFileError.record(
-              records.count + 1, id: nil, .notAnObject(found: value.kindDescription),
-              at: element.position(at: start))
-          }
-          do {
-            records.append(try table.decode(object))
-            starts.append(start)
-          } catch let error as RecordDecodingError {
-            var id: String?
-            if case .string(let text)? = object["id"] { id = text }
-            throw RecordFileError.record(records.count + 1, id: id, error, at: element.position(at: start))
-          }
-        }
-        try reader.finish()
+      var reader = JSONReader(unsafeBytes: bytes)
+      let kind = try reader.peek()
+      guard kind == .array else {
+        throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
       }
+      try reader.readArray { element in
+        defer { passed(element.index) }
+        let start = element.tokenStart
+        let mark = element.mark
+        if streaming, let record = try table.readRecord(from: &element) {
+          records.append(record)
+          return
+        }
+        element.rewind(to: mark)
+        let value = try element.readValue()
+        guard case .object(let object) = value else {
+          throw RecordFileError.record(
+            records.count + 1, id: nil, .notAnObject(found: value.kindDescription),
+            at: element.position(at: start))
+        }
+        do {
+          records.append(try table.decode(object))
+        } catch let error as RecordDecodingError {
+          var id: String?
+          if case .string(let text)? = object["id"] { id = text }
+          throw RecordFileError.record(records.count + 1, id: id, error, at: element.position(at: start))
+        }
+      }
+      try reader.finish()
     } catch let error as RecordFileError {
       throw error
     } catch let error as JSONSyntaxError {
@@ -63,45 +88,61 @@ public enum RecordFile<Root: Record> {
     } catch {
       switch error {
       case .duplicateID(let id, let first, let second):
-        let start = starts[second - 1]
-        let position = JSONReader.withReader(over: bytes) { $0.position(at: start) }
-        throw .duplicateID(id, first: first, second: second, at: position)
+        throw .duplicateID(id, first: first, second: second, at: position(ofRecord: second, in: bytes))
       }
     }
     return Loaded(document: document, warnings: kindWarnings(records))
   }
 
-  /// Encodes the records: the bytes `save` writes.
-  ///
-  /// The buffer is sized from the records written so far: a guess made up front is
-  /// either too big or, when it falls short, doubles the buffer, and for a moment
-  /// both copies are alive, which was most of a save's peak memory.
+  /// Where record `number` (1-based) starts, for the one error that names a record after
+  /// all were read. Found by reading the array again: keeping every record's start would
+  /// cost a word per record for an error that is rare.
+  private static func position(ofRecord number: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONPosition {
+    var reader = JSONReader(unsafeBytes: bytes)
+    var count = 0
+    var start = 0
+    try? reader.readArray { element in
+      count += 1
+      if count == number { start = element.tokenStart }
+      try element.skipValue()
+    }
+    return reader.position(at: start)
+  }
+
+  /// Encodes the records: the bytes `save` writes, in one array.
   public static func encode(_ records: [Root]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    encode(records) { chunk in bytes.append(contentsOf: chunk) }
+    return bytes
+  }
+
+  /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.
+  public static var defaultChunkSize: Int { 1 << 18 }
+
+  /// Encodes the records, handing the bytes to `sink` in chunks of about `chunkSize`
+  /// (a record is never split; the last chunk may be shorter), so that a save holds
+  /// one chunk in memory instead of the whole new file beside the records.
+  public static func encode<Failure: Error>(
+    _ records: [Root], chunkSize: Int = defaultChunkSize,
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
     let table = Root.fields
-    var writer = JSONWriter(reservingCapacity: min(records.count, 64) * 512 + 16)
-    var nextCheck = min(records.count, 64)
+    var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4)
     writer.beginArray()
-    for index in records.indices {
-      let record = records[index]
-      if index == nextCheck {
-        Self.reserve(&writer, written: index, of: records.count)
-        nextCheck = index * 4
+    try records.withUnsafeBufferPointer { (records) throws(Failure) in
+      guard let base = records.baseAddress else { return }
+      // Each record through a pointer's `pointee` (an addressor): `records[index]` or
+      // `for record in records` copy the record first, a retain and release per field.
+      for index in records.indices {
+        writer.beginObject()
+        table.write((base + index).pointee, to: &writer)
+        writer.endObject()
+        if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }
-      writer.beginObject()
-      table.write(record, to: &writer)
-      writer.endObject()
     }
     writer.endArray()
     writer.finish()
-    return writer.bytes
-  }
-
-  /// Reserves what the whole file will take at the size per record written so far,
-  /// plus an eighth, unless the buffer already holds that much.
-  private static func reserve(_ writer: inout JSONWriter, written: Int, of count: Int) {
-    let perRecord = Double(writer.bytes.count) / Double(written)
-    let expected = Int(perRecord * Double(count) * 1.125) + 4096
-    if expected > writer.bytes.capacity { writer.bytes.reserveCapacity(expected) }
+    try writer.drain(into: sink)
   }
 
   /// A file whose records carry none of the kind's declared fields was probably

@@ -93,7 +93,7 @@ extension JSONReader {
   }
 
   /// Steps over the current byte, then returns the next byte that is not whitespace.
-  private mutating func skipToContent(in context: JSONSyntaxError.Context) throws(JSONSyntaxError)
+  mutating func skipToContent(in context: JSONSyntaxError.Context) throws(JSONSyntaxError)
     -> UInt8
   {
     index += 1
@@ -102,7 +102,7 @@ extension JSONReader {
 
   /// Skips whitespace and returns the byte after it; the input must not end in `context`.
   @inline(__always)
-  private mutating func content(in context: JSONSyntaxError.Context) throws(JSONSyntaxError) -> UInt8 {
+  mutating func content(in context: JSONSyntaxError.Context) throws(JSONSyntaxError) -> UInt8 {
     skipWhitespace()
     guard index < bytes.count else { throw syntaxError(.unexpectedEndOfInput(context), at: index) }
     return bytes[index]

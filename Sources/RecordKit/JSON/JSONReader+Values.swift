@@ -30,6 +30,11 @@ extension JSONReader {
 
   public mutating func readBool() throws(JSONSyntaxError) -> Bool {
     try expect(.bool)
+    return try readBoolToken()
+  }
+
+  /// Reads `true` or `false` at the current byte, which `peek()` found starts one.
+  mutating func readBoolToken() throws(JSONSyntaxError) -> Bool {
     if bytes[index] == UInt8(ascii: "t") {
       try readLiteral("true")
       return true
@@ -87,6 +92,31 @@ extension JSONReader {
   /// Reads a number token at the current byte (a `-` or a digit) and returns its spelling.
   mutating func readNumberToken() throws(JSONSyntaxError) -> String {
     let start = index
+    _ = try scanNumberToken()
+    return UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+  }
+
+  /// Reads a number token at the current byte and returns it as an `Int` when it is
+  /// spelled as one that fits (what `Int(spelling)` accepts), `nil` otherwise (`2.0`,
+  /// `1e3`, too big). Loading an integer field this way makes no `String` per value.
+  mutating func readIntegerToken() throws(JSONSyntaxError) -> Int? {
+    let start = index
+    guard try scanNumberToken() else { return nil }
+    let negative = bytes[start] == UInt8(ascii: "-")
+    let digits = (negative ? start + 1 : start)..<index
+    // 18 digits always fit; longer ones go through the standard library's overflow checks.
+    guard digits.count <= 18 else {
+      return Int(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+    }
+    var value = 0
+    for offset in digits { value = value &* 10 &+ Int(bytes[offset] &- UInt8(ascii: "0")) }
+    return negative ? -value : value
+  }
+
+  /// Steps over a number token at the current byte, checking it against the grammar;
+  /// true when it has neither a fraction nor an exponent.
+  private mutating func scanNumberToken() throws(JSONSyntaxError) -> Bool {
+    var isInteger = true
     if bytes[index] == UInt8(ascii: "-") {
       index += 1
       guard index < bytes.count, isDigit(bytes[index]) else {
@@ -102,6 +132,7 @@ extension JSONReader {
       skipDigits()
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
       index += 1
       guard index < bytes.count, isDigit(bytes[index]) else {
         throw syntaxError(.missingDigit(.decimalPoint), at: index)
@@ -109,6 +140,7 @@ extension JSONReader {
       skipDigits()
     }
     if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
       index += 1
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
         index += 1
@@ -118,7 +150,7 @@ extension JSONReader {
       }
       skipDigits()
     }
-    return UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    return isInteger
   }
 
   @inline(__always)

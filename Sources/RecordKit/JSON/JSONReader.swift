@@ -54,6 +54,8 @@ public struct JSONReader {
   /// is then made once at its exact size instead of growing its own array.
   var valueStack: [JSONValue] = []
   var memberStack: [JSONObject.Member] = []
+  /// The strings of the array `readStringArray` is reading, for the same reason.
+  var stringStack: [String] = []
   /// The last position computed, so that positions asked in document order cost linear time.
   var lastPosition: JSONPosition
 
@@ -117,11 +119,19 @@ public struct JSONReader {
 
   // MARK: - Shared machinery
 
+  /// Steps over whitespace. After a whitespace byte the spaces that follow, a line's
+  /// indentation in a pretty-printed file, are skipped a word at a time: a `1` bit in
+  /// `word ^ spaces` is a byte that is not a space, so its lowest one ends the run.
   @inline(__always)
   mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index &+= 1
+        if index &+ 8 <= bytes.count, let base = bytes.baseAddress {
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+          index &+= (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
+        }
       default: return
       }
     }

@@ -46,7 +46,7 @@ enum JSONStringScan {
   /// `\` or below 0x20. Higher flags may be false positives (borrows), so callers use
   /// only the lowest; bytes of 0x80 and above are never flagged.
   @inline(__always)
-  private static func specialBytes(_ word: UInt64) -> UInt64 {
+  static func specialBytes(_ word: UInt64) -> UInt64 {
     let quote = zeroBytes(word ^ (ones &* 0x22))
     let backslash = zeroBytes(word ^ (ones &* 0x5C))
     let control = (word &- ones &* 0x20) & ~word & highBits

@@ -5,24 +5,59 @@
 /// everything else, `/`, DEL, U+2028 and all non-ASCII text included, is written as raw
 /// UTF-8, so that files stay readable and diffable in any editor.
 extension JSONWriter {
+  /// Writes `string` in quotes, escaped.
+  ///
+  /// Room for the worst case (every byte a `\u00XX`) is made once; then the text is
+  /// copied eight bytes at a time, each word stored whole before it is checked for a
+  /// byte that needs escaping (`JSONStringScan.specialBytes`), so a string without
+  /// escapes costs a load and a store per eight bytes.
   mutating func appendString(_ string: String) {
-    bytes.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
-      var runStart = 0
-      var ignored = false
-      while true {
-        let stop = JSONStringScan.firstSpecial(in: utf8, from: runStart, sawNonASCII: &ignored)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<stop]))
-        guard stop < utf8.count else { break }
-        appendEscape(for: utf8[stop])
-        runStart = stop + 1
+      let count = utf8.count
+      // Six bytes per input byte at worst, two quotes, and a word's overrun.
+      reserve(count &* 6 &+ 2 &+ 8)
+      var out = end
+      out.pointee = UInt8(ascii: "\"")
+      out += 1
+      var index = 0
+      if let source = utf8.baseAddress {
+        while index &+ 8 <= count {
+          let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+          UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+          let special = JSONStringScan.specialBytes(UInt64(littleEndian: word))
+          if special == 0 {
+            out += 8
+            index &+= 8
+            continue
+          }
+          let clean = special.trailingZeroBitCount &>> 3
+          out += clean
+          index &+= clean
+          out = Self.escape(source[index], at: out)
+          index &+= 1
+        }
+        while index < count {
+          let byte = source[index]
+          if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+            out = Self.escape(byte, at: out)
+          } else {
+            out.pointee = byte
+            out += 1
+          }
+          index &+= 1
+        }
       }
+      out.pointee = UInt8(ascii: "\"")
+      out += 1
+      advance(by: out - end)
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
-  private mutating func appendEscape(for byte: UInt8) {
+  /// Stores the escape for `byte` at `out`; returns where it ends.
+  private static func escape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
+    UInt8
+  > {
     let short: UInt8
     switch byte {
     case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
@@ -33,14 +68,17 @@ extension JSONWriter {
     case 0x0D: short = UInt8(ascii: "r")
     case 0x09: short = UInt8(ascii: "t")
     default:
-      bytes.append(contentsOf: [
-        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-        Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF),
-      ])
-      return
+      out[0] = UInt8(ascii: "\\")
+      out[1] = UInt8(ascii: "u")
+      out[2] = UInt8(ascii: "0")
+      out[3] = UInt8(ascii: "0")
+      out[4] = hexDigit(byte >> 4)
+      out[5] = hexDigit(byte & 0xF)
+      return out + 6
     }
-    bytes.append(UInt8(ascii: "\\"))
-    bytes.append(short)
+    out[0] = UInt8(ascii: "\\")
+    out[1] = short
+    return out + 2
   }
 
   private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -1,7 +1,7 @@
 import RecordKit
 
 /// A data file on disk: read through the storage seam and decoded, or a new
-/// (missing) file that the first save creates.
+/// (missing) file that the first save creates; and records encoded and saved to one.
 enum DataFile<Root: Record> {
   struct Loaded {
     var document: Document<Root>
@@ -12,11 +12,15 @@ enum DataFile<Root: Record> {
     var warnings: [String]
   }
 
+  /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
+  /// its bytes are not all held in memory while the records are made.
   static func load(_ path: String, using fileSystem: any FileSystem) throws(SessionError) -> Loaded {
-    let bytes: [UInt8]
-    let identity: FileIdentity
+    let scanned:
+      (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
-      (bytes, identity) = try FileReader.readFile(path, using: fileSystem)
+      scanned = try FileReader.scanFile(path, using: fileSystem) { bytes, passed in
+        Result { () throws(RecordFileError) in try RecordFile<Root>.decode(bytes, passing: passed) }
+      }
     } catch {
       if case .notFound = error {
         return Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
@@ -24,11 +28,28 @@ enum DataFile<Root: Record> {
       throw .storage(error)
     }
     do {
-      let loaded = try RecordFile<Root>.decode(bytes)
+      let loaded = try scanned.result.get()
       return Loaded(
-        document: loaded.document, identity: identity, hash: ContentHash.of(bytes), warnings: loaded.warnings)
+        document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings)
     } catch {
       throw .file(path: path, error)
     }
+  }
+
+  /// Saves `records` atomically to `path`, encoding them a chunk at a time straight into
+  /// the temporary file, so that a save needs one chunk of memory beside the records,
+  /// not the whole new file. Returns the outcome and the `ContentHash` of the bytes
+  /// written, which the journal starts again from.
+  static func save(_ records: [Root], to path: String, using fileSystem: any FileSystem) throws(StorageError)
+    -> (SaveOutcome, hash: String)
+  {
+    var hasher = ContentHasher()
+    let outcome = try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
+      try RecordFile<Root>.encode(records) { (chunk) throws(SystemCallError) in
+        hasher.combine(chunk)
+        try write(chunk)
+      }
+    }
+    return (outcome, hasher.finalize())
   }
 }

@@ -13,10 +13,10 @@ extension Session {
     if target != filePath {
       (newJournal, journalWarnings) = try journalForSavingAs(target)
     }
-    let bytes = RecordFile<Root>.encode(editor.document.records)
     let outcome: SaveOutcome
+    let hash: String
     do {
-      outcome = try AtomicFile.save(bytes: bytes, to: target, using: fileSystem)
+      (outcome, hash) = try DataFile<Root>.save(editor.document.records, to: target, using: fileSystem)
     } catch {
       newJournal?.remove()
       throw .storage(error)
@@ -28,7 +28,7 @@ extension Session {
     filePath = target
     identity = outcome.identity
     editor.markSaved()
-    journalWarnings += journalSaved(bytes: bytes)
+    journalWarnings += journalSaved(hash: hash)
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }

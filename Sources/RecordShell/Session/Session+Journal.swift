@@ -164,11 +164,12 @@ extension Session {
     }
   }
 
-  /// After a save: the journal starts again from the saved bytes; open groups are re-opened in it.
-  mutating func journalSaved(bytes: [UInt8]) -> [String] {
+  /// After a save: the journal starts again from the saved bytes (their `ContentHash`);
+  /// open groups are re-opened in it.
+  mutating func journalSaved(hash: String) -> [String] {
     guard let journal else { return [] }
     do throws(SystemCallError) {
-      try journal.reset(base: ContentHash.of(bytes), kind: Root.kind)
+      try journal.reset(base: hash, kind: Root.kind)
     } catch {
       return ["cannot reset the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off"]
     }

@@ -8,7 +8,21 @@ import Glibc
 /// `Data.write(options: .atomic)` is not used: it turned a 0600 file into 0644 and does
 /// not flush the folder. Every call goes through a ``FileSystem`` so tests can fail each.
 public enum AtomicFile {
-  /// Replaces the file at `path` with `bytes`, or creates it.
+  /// Replaces the file at `path` with `bytes`, or creates it; see `save(to:using:contents:)`.
+  @discardableResult
+  public static func save(bytes: [UInt8], to path: String, using fileSystem: some FileSystem)
+    throws(StorageError) -> SaveOutcome
+  {
+    try save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
+      try bytes.withUnsafeBufferPointer { (buffer) throws(SystemCallError) in try write(buffer) }
+    }
+  }
+
+  /// Replaces the file at `path` with what `contents` writes, or creates it.
+  ///
+  /// `contents` is called once, with a function that writes one chunk to the new file,
+  /// so that a big file is written as it is encoded instead of being held whole in
+  /// memory first; each chunk is written in full (short writes are continued).
   ///
   /// - A symbolic link is written through: its target is replaced, the link stays.
   /// - An existing file keeps its permission bits and, where the process may set them, its
@@ -17,9 +31,11 @@ public enum AtomicFile {
   /// - Throws only while the original is untouched; the temporary file is then removed.
   ///   A failure to flush the folder after the rename is reported in the outcome instead.
   @discardableResult
-  public static func save(bytes: [UInt8], to path: String, using fileSystem: some FileSystem)
-    throws(StorageError) -> SaveOutcome
-  {
+  public static func save(
+    to path: String, using fileSystem: some FileSystem,
+    contents: (_ write: (UnsafeBufferPointer<UInt8>) throws(SystemCallError) -> Void) throws(SystemCallError)
+      -> Void
+  ) throws(StorageError) -> SaveOutcome {
     let target = try SaveTarget.resolve(path, using: fileSystem)
     var temporary: TemporaryFile
     do throws(SystemCallError) {
@@ -31,7 +47,7 @@ public enum AtomicFile {
     }
     let identity: FileIdentity
     do throws(SystemCallError) {
-      try temporary.write(bytes, using: fileSystem)
+      try contents { (chunk) throws(SystemCallError) in try temporary.write(chunk, using: fileSystem) }
       if let original = target.original {
         try adoptOwnerAndPermissions(of: original, file: temporary.descriptor, using: fileSystem)
       }

@@ -167,4 +167,25 @@ final class FaultInjectingFileSystem: FileSystem {
     try enter(.readlink, path)
     return try base.readlink(path)
   }
+
+  func map(_ file: FileDescriptor, length: Int) throws(SystemCallError) -> UnsafeRawBufferPointer {
+    try enter(.mmap, file.path)
+    return try base.map(file, length: length)
+  }
+
+  func dropPages(_ pages: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
+    try enter(.madvise, file.path)
+    try base.dropPages(pages, of: file)
+  }
+
+  /// An injected failure still unmaps, so that fault-injection runs do not leak mappings.
+  func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
+    do {
+      try enter(.munmap, file.path)
+    } catch {
+      try? base.unmap(mapping, of: file)
+      throw error
+    }
+    try base.unmap(mapping, of: file)
+  }
 }

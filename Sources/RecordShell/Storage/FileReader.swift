@@ -11,6 +11,20 @@ public enum FileReader {
   public static func readFile(_ path: String, using fileSystem: some FileSystem) throws(StorageError)
     -> (bytes: [UInt8], identity: FileIdentity)
   {
+    let (file, status) = try openRegularFile(path, using: fileSystem)
+    // A descriptor opened for reading holds no unwritten data: its close cannot lose any.
+    defer { try? fileSystem.close(file) }
+    let bytes = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
+      try readAll(file, expectedSize: Int(clamping: status.size), using: fileSystem)
+    }
+    return (bytes, FileIdentity(status))
+  }
+
+  /// Opens the file at `path` for reading and takes its status, refusing anything but a
+  /// regular file; the caller closes the descriptor.
+  private static func openRegularFile(_ path: String, using fileSystem: some FileSystem)
+    throws(StorageError) -> (FileDescriptor, FileStatus)
+  {
     let file: FileDescriptor
     do throws(SystemCallError) {
       // O_NONBLOCK: opening a named pipe must not hang; the fstat below then refuses it.
@@ -20,18 +34,18 @@ public enum FileReader {
     } catch {
       throw .failed(.read, path: path, cause: error)
     }
-    // A descriptor opened for reading holds no unwritten data: its close cannot lose any.
-    defer { try? fileSystem.close(file) }
-    let status = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
-      try fileSystem.fstat(file)
+    let status: FileStatus
+    do throws(SystemCallError) {
+      status = try fileSystem.fstat(file)
+    } catch {
+      try? fileSystem.close(file)
+      throw .failed(.read, path: path, cause: error)
     }
     guard status.kind == .regularFile else {
+      try? fileSystem.close(file)
       throw .notRegularFile(.read, path: path, kind: status.kind)
     }
-    let bytes = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
-      try readAll(file, expectedSize: Int(clamping: status.size), using: fileSystem)
-    }
-    return (bytes, FileIdentity(status))
+    return (file, status)
   }
 
   /// Reads until end of file, going on after short reads and past `expectedSize`.
@@ -61,4 +75,56 @@ public enum FileReader {
     bytes.removeSubrange(count...)
     return bytes
   }
+
+  /// Reads the regular file at `path` for `body`, which goes through its bytes once,
+  /// front to back, calling `passed` with how far it has got; returns what `body`
+  /// returns, the file's identity (as `readFile` takes it) and the `ContentHash` of the
+  /// bytes.
+  ///
+  /// The file is mapped rather than read, and the pages `body` has passed are hashed
+  /// and dropped as it goes, so that loading a big file does not hold all of it in
+  /// memory beside the records made from it: `readFile` into one array did, and that
+  /// was a third of a load's peak. A dropped page is read again from the file if
+  /// `body` looks back (to place an error). Where the file cannot be mapped, it is read
+  /// whole as `readFile` does.
+  ///
+  /// A file truncated by another program while it is mapped makes the process fail
+  /// (`SIGBUS`) when the missing pages are touched; the load happens before any edit,
+  /// so no work is lost then, and the journal still holds any from an earlier file.
+  public static func scanFile<Result>(
+    _ path: String, using fileSystem: some FileSystem,
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
+  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String) {
+    let (file, status) = try openRegularFile(path, using: fileSystem)
+    defer { try? fileSystem.close(file) }
+    let size = Int(clamping: status.size)
+    let mapping: UnsafeRawBufferPointer
+    do throws(SystemCallError) {
+      guard size > 0 else { throw SystemCallError(.mmap, code: EINVAL, path: path) }
+      mapping = try fileSystem.map(file, length: size)
+    } catch {
+      let bytes = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
+        try readAll(file, expectedSize: size, using: fileSystem)
+      }
+      let result = bytes.withUnsafeBufferPointer { body($0, { _ in }) }
+      return (result, FileIdentity(status), ContentHash.of(bytes))
+    }
+    defer { try? fileSystem.unmap(mapping, of: file) }
+    var hasher = ContentHasher()
+    var done = 0
+    let result = body(mapping.assumingMemoryBound(to: UInt8.self)) { offset in
+      guard offset - done >= dropWindow else { return }
+      let end = offset / pageSize * pageSize
+      let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
+      hasher.combine(passedPages)
+      try? fileSystem.dropPages(passedPages, of: file)
+      done = end
+    }
+    hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
+    return (result, FileIdentity(status), hasher.finalize())
+  }
+
+  /// How much a scan passes before it drops pages: one `madvise` per 64 pages.
+  private static let dropWindow = 1 << 18
+  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 }

@@ -41,4 +41,12 @@ public protocol FileSystem {
   func realpath(_ path: String) throws(SystemCallError) -> String
   /// `readlink(2)`: the target text of a symbolic link, unresolved.
   func readlink(_ path: String) throws(SystemCallError) -> String
+  /// `mmap(2)` of the first `length` bytes of a file, read-only and private; `length`
+  /// must not be 0. The mapping outlives the descriptor until `unmap`.
+  func map(_ file: FileDescriptor, length: Int) throws(SystemCallError) -> UnsafeRawBufferPointer
+  /// `madvise(MADV_DONTNEED)` over whole pages of a mapping: drops them from memory; a
+  /// mapped file's pages are read again from the file if touched later.
+  func dropPages(_ pages: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError)
+  /// `munmap(2)` of a mapping `map` made.
+  func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError)
 }

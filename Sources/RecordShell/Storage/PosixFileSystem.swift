@@ -117,6 +117,24 @@ public struct PosixFileSystem: FileSystem, Sendable {
     }
   }
 
+  public func map(_ file: FileDescriptor, length: Int) throws(SystemCallError) -> UnsafeRawBufferPointer {
+    guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.rawValue, 0), address != MAP_FAILED
+    else { throw SystemCallError(.mmap, code: errno, path: file.path) }
+    return UnsafeRawBufferPointer(start: address, count: length)
+  }
+
+  public func dropPages(_ pages: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
+    _ = try retrying(.madvise, file.path) {
+      madvise(UnsafeMutableRawPointer(mutating: pages.baseAddress), pages.count, MADV_DONTNEED)
+    }
+  }
+
+  public func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
+    _ = try retrying(.munmap, file.path) {
+      munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count)
+    }
+  }
+
   /// Runs `body` until it succeeds or fails with something other than `EINTR`.
   private func retrying<Result: BinaryInteger>(
     _ call: SystemCall, _ path: String, _ body: () -> Result

@@ -21,6 +21,9 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
   case close
   case realpath
   case readlink
+  case mmap
+  case madvise
+  case munmap
 
   /// The C name of the call, as error messages show it (`openDirectory` is an `open`).
   public var name: String {
@@ -42,6 +45,9 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
     case .close: "close"
     case .realpath: "realpath"
     case .readlink: "readlink"
+    case .mmap: "mmap"
+    case .madvise: "madvise"
+    case .munmap: "munmap"
     }
   }
 }

@@ -32,24 +32,16 @@ struct TemporaryFile {
   }
 
   /// Writes all of `bytes`, going on after short writes.
-  func write(_ bytes: [UInt8], using fileSystem: some FileSystem) throws(SystemCallError) {
-    let file = descriptor
-    let result: Result<Void, SystemCallError> = bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
-        do throws(SystemCallError) {
-          let written = try fileSystem.write(file, from: rest)
-          // A write that makes no progress would loop forever; it is an I/O error.
-          guard written > 0 else { return .failure(SystemCallError(.write, code: EIO, path: path)) }
-          offset += written
-        } catch {
-          return .failure(error)
-        }
-      }
-      return .success(())
+  func write(_ bytes: UnsafeBufferPointer<UInt8>, using fileSystem: some FileSystem) throws(SystemCallError) {
+    let buffer = UnsafeRawBufferPointer(bytes)
+    var offset = 0
+    while offset < buffer.count {
+      let written = try fileSystem.write(
+        descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+      // A write that makes no progress would loop forever; it is an I/O error.
+      guard written > 0 else { throw SystemCallError(.write, code: EIO, path: path) }
+      offset += written
     }
-    try result.get()
   }
 
   /// Closes the descriptor; afterwards it is closed even when this throws.

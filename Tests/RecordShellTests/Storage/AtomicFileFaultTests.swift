@@ -13,7 +13,7 @@ import Testing
 @Suite struct AtomicFileFaultTests {
   /// The situations a save meets, each with its own sequence of calls.
   enum Scenario: CaseIterable, CustomTestStringConvertible {
-    case existingFile, newFile, symbolicLink, shortWrites
+    case existingFile, newFile, symbolicLink, shortWrites, chunks
 
     var testDescription: String {
       switch self {
@@ -21,6 +21,7 @@ import Testing
       case .newFile: "a new file"
       case .symbolicLink: "a symbolic link to a file in another folder"
       case .shortWrites: "an existing file written in short pieces"
+      case .chunks: "an existing file written in chunks, some in short pieces"
       }
     }
   }
@@ -59,7 +60,7 @@ import Testing
   private func prepare(_ scenario: Scenario, in folder: TestDirectory) throws -> (path: String, file: String)
   {
     switch scenario {
-    case .existingFile, .shortWrites:
+    case .existingFile, .shortWrites, .chunks:
       try folder.write("tasks.json", Self.original, mode: 0o640)
       return (folder.path("tasks.json"), "tasks.json")
     case .newFile:
@@ -75,7 +76,28 @@ import Testing
   private func fileSystem(for scenario: Scenario) -> FaultInjectingFileSystem {
     let fileSystem = FaultInjectingFileSystem()
     if scenario == .shortWrites { fileSystem.maximumTransfer = 16 }
+    if scenario == .chunks { fileSystem.maximumTransfer = 12 }
     return fileSystem
+  }
+
+  /// Saves the replacement as the scenario does: in one piece, or in chunks of 0–15 bytes.
+  @discardableResult
+  private func save(_ scenario: Scenario, to path: String, using fileSystem: FaultInjectingFileSystem)
+    throws(StorageError) -> SaveOutcome
+  {
+    guard scenario == .chunks else {
+      return try AtomicFile.save(bytes: Self.replacement, to: path, using: fileSystem)
+    }
+    return try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
+      try Self.replacement.withUnsafeBufferPointer { (bytes) throws(SystemCallError) in
+        var start = 0
+        for size in [5, 0, 15, 3] {
+          try write(UnsafeBufferPointer(rebasing: bytes[start..<start + size]))
+          start += size
+        }
+        try write(UnsafeBufferPointer(rebasing: bytes[start...]))
+      }
+    }
   }
 
   /// Every temporary file left in the scenario's folders.
@@ -88,7 +110,7 @@ import Testing
     try TestDirectory.with { folder throws in
       let (path, _) = try prepare(scenario, in: folder)
       let fileSystem = fileSystem(for: scenario)
-      let outcome = try AtomicFile.save(bytes: Self.replacement, to: path, using: fileSystem)
+      let outcome = try save(scenario, to: path, using: fileSystem)
       #expect(outcome.warning == nil)
       return fileSystem.calls
     }
@@ -127,7 +149,7 @@ import Testing
 
           if number <= renameNumber {
             let error = #expect(throws: StorageError.self, context) {
-              try AtomicFile.save(bytes: Self.replacement, to: path, using: fileSystem)
+              try save(scenario, to: path, using: fileSystem)
             }
             let cause = SystemCallError(failing.call, code: code, path: fileSystem.pathOfCall(number))
             #expect(error?.cause == cause, context)
@@ -141,7 +163,7 @@ import Testing
             #expect(try temporaryFiles(in: folder).count == leftBehind, context)
             #expect(try folder.entries().filter { !isTemporaryName($0) } == entriesBefore, context)
           } else {
-            let outcome = try AtomicFile.save(bytes: Self.replacement, to: path, using: fileSystem)
+            let outcome = try save(scenario, to: path, using: fileSystem)
             let cause = SystemCallError(failing.call, code: code, path: fileSystem.pathOfCall(number))
             #expect(outcome.warning == .folderNotFlushed(path: path, cause: cause), context)
             #expect(try folder.read(file) == Self.replacement, context)
@@ -151,7 +173,7 @@ import Testing
 
           // The same file system, without the fault, saves normally afterwards.
           fileSystem.fault = nil
-          try AtomicFile.save(bytes: Self.replacement, to: path, using: fileSystem)
+          try save(scenario, to: path, using: fileSystem)
           #expect(try folder.read(file) == Self.replacement, context)
           #expect(try temporaryFiles(in: folder).count <= 1, context)
         }

@@ -223,3 +223,22 @@ import Testing
     }
   }
 }
+
+extension AtomicFileTests {
+  @Test func aSaveWrittenInChunksHoldsThemInOrder() throws {
+    try TestDirectory.with { folder throws in
+      let path = try folder.write("tasks.json", [1])
+      let bytes = sampleBytes(1000)
+      let faults = FaultInjectingFileSystem()
+      try AtomicFile.save(to: path, using: faults) { (write) throws(SystemCallError) in
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SystemCallError) in
+          for start in stride(from: 0, to: buffer.count, by: 300) {
+            try write(UnsafeBufferPointer(rebasing: buffer[start..<min(start + 300, buffer.count)]))
+          }
+        }
+      }
+      #expect(try folder.read("tasks.json") == bytes)
+      #expect(faults.calls.filter { $0.call == .write }.count == 4)
+    }
+  }
+}
