@@ -18,9 +18,10 @@ public final class Journal {
   public let path: String
   let fileSystem: any FileSystem
   private let file: FileDescriptor
-  private var buffer: [UInt8] = []
-  private var sequence: UInt64 = 0
-  private var unsyncedSteps = 0
+  /// What was appended and not yet written, with the counters an append moves: one
+  /// stored property, because each access to a class's stored property is checked for
+  /// exclusivity at run time, and every edit appends.
+  private var pending = Pending()
   private var lastSync = Journal.now()
   /// Set when a write failed: the journal is off from then on, and the shell says so once.
   public private(set) var failure: SystemCallError?
@@ -53,7 +54,7 @@ public final class Journal {
   }
 
   /// Whether anything beyond the header was recorded since the journal was (re)started.
-  public var holdsChanges: Bool { sequence > 1 }
+  public var holdsChanges: Bool { pending.sequence > 1 }
 
   // MARK: Writing
 
@@ -66,37 +67,15 @@ public final class Journal {
   /// intermediate array per record: the path of every edit.
   func append(isStep: Bool = true, payload writePayload: (inout [UInt8]) -> Void) {
     guard failure == nil else { return }
-    // The buffer is moved out and back: each access to a class's stored property is
-    // checked for exclusivity at run time, and this runs for every edit.
-    var out: [UInt8] = []
-    swap(&out, &buffer)
-    let start = out.count
-    let header = JournalFraming.recordHeaderSize
-    out.append(contentsOf: Self.emptyHeader)
-    writePayload(&out)
-    let length = UInt32(truncatingIfNeeded: out.count - start - header)
-    let sequence = self.sequence
-    out.withUnsafeMutableBytes { raw in
-      raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
-      raw.storeBytes(of: sequence.littleEndian, toByteOffset: start + 8, as: UInt64.self)
-      let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
-      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
-    }
-    let full = out.count >= Self.bufferLimit
-    swap(&out, &buffer)
-    self.sequence = sequence + 1
-    if isStep { unsyncedSteps += 1 }
-    if full { write() }
+    if pending.append(isStep: isStep, payload: writePayload) >= Self.bufferLimit { write() }
   }
-
-  private static let emptyHeader = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize)
 
   /// Puts the buffer in the file: after this, a killed process loses nothing.
   public func write() {
-    guard failure == nil, !buffer.isEmpty else { return }
+    guard failure == nil, !pending.buffer.isEmpty else { return }
     do throws(SystemCallError) {
-      try writeAll(buffer)
-      buffer.removeAll(keepingCapacity: true)
+      try writeAll(pending.buffer)
+      pending.buffer.removeAll(keepingCapacity: true)
     } catch {
       failure = error
     }
@@ -105,10 +84,12 @@ public final class Journal {
   /// Writes and flushes to the disk: after this, a power cut loses nothing.
   public func sync() {
     write()
-    guard failure == nil, unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else { return }
+    guard failure == nil, pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else {
+      return
+    }
     do throws(SystemCallError) {
       try fileSystem.fsync(file)
-      unsyncedSteps = 0
+      pending.unsyncedSteps = 0
       lastSync = Self.now()
     } catch {
       failure = error
@@ -118,7 +99,8 @@ public final class Journal {
   /// Writes, and syncs when a second or 1,000 steps have passed since the last sync (scripts).
   public func writeBatched() {
     write()
-    if unsyncedSteps >= Self.syncSteps || (unsyncedSteps > 0 && Self.now() - lastSync >= Self.syncInterval) {
+    let steps = pending.unsyncedSteps
+    if steps >= Self.syncSteps || (steps > 0 && Self.now() - lastSync >= Self.syncInterval) {
       sync()
     }
   }
@@ -155,35 +137,34 @@ public final class Journal {
   /// part of the header, the old stepless header) also holds no steps to recover. After
   /// a save the old journal's steps must not come back, so that reset is flushed.
   func reset(base: String?, kind: String, durably: Bool = true) throws(SystemCallError) {
-    buffer.removeAll()
+    pending = Pending()
     failure = nil
     reportedFailure = false
-    sequence = 0
     replayUndoable = 0
     replayRedoable = 0
     do throws(SystemCallError) {
       try fileSystem.ftruncate(file, length: 0)
-      buffer = JournalFraming.magic
+      pending.buffer = JournalFraming.magic
       append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
-      try writeAll(buffer)
-      buffer.removeAll(keepingCapacity: true)
+      try writeAll(pending.buffer)
+      pending.buffer.removeAll(keepingCapacity: true)
       if durably { try fileSystem.fsync(file) }
     } catch {
       // A journal that could not be started is off until the next save: nothing
       // is appended to a file whose beginning may be missing.
-      buffer.removeAll()
+      pending.buffer.removeAll()
       failure = error
       reportedFailure = true
       throw error
     }
     lastSync = Self.now()
-    unsyncedSteps = 0
+    pending.unsyncedSteps = 0
   }
 
   /// Continues a recovered journal: cuts a torn tail, appends after the last good record.
   func resume(validLength: Int, records: Int) throws(SystemCallError) {
     try fileSystem.ftruncate(file, length: Int64(validLength))
-    sequence = UInt64(records)
+    pending.sequence = UInt64(records)
   }
 
   /// A normal exit: the journal goes (removed before its lock is released).
@@ -201,7 +182,7 @@ public final class Journal {
   /// For tests: end as a killed process would — the unwritten buffer is lost,
   /// the file stays, the lock goes with the descriptor.
   func simulateKill() {
-    buffer.removeAll()
+    pending.buffer.removeAll()
     try? fileSystem.close(file)
   }
 
@@ -212,4 +193,35 @@ public final class Journal {
   }
 
   static func wallClock() -> Double { Double(time(nil)) }
+}
+
+extension Journal {
+  /// The journal's unwritten records and its counters.
+  fileprivate struct Pending {
+    var buffer: [UInt8] = []
+    var sequence: UInt64 = 0
+    var unsyncedSteps = 0
+
+    private static let emptyHeader = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize)
+
+    /// Frames a record whose payload `writePayload` appends to the buffer in place, as
+    /// `JournalFraming.record` frames it (same bytes); returns the buffer's size.
+    mutating func append(isStep: Bool, payload writePayload: (inout [UInt8]) -> Void) -> Int {
+      let start = buffer.count
+      let header = JournalFraming.recordHeaderSize
+      buffer.append(contentsOf: Self.emptyHeader)
+      writePayload(&buffer)
+      let length = UInt32(truncatingIfNeeded: buffer.count - start - header)
+      let sequence = self.sequence
+      buffer.withUnsafeMutableBytes { raw in
+        raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+        raw.storeBytes(of: sequence.littleEndian, toByteOffset: start + 8, as: UInt64.self)
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+        raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+      }
+      self.sequence = sequence + 1
+      if isStep { unsyncedSteps += 1 }
+      return buffer.count
+    }
+  }
 }
