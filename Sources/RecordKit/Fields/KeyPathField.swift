@@ -28,7 +28,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
   /// Writes the field as a member, its key encoded once, straight to the writer
   /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
-  private let writeFile: (Root, inout JSONWriter) -> Void
+  private let writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
   /// The field's value in a record, made in `init` like the two above: `makeSet`
   /// (every `set`) reads the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -85,7 +85,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (
       read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
       readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
-      writeFile: (Root, inout JSONWriter) -> Void
+      writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
     )
   {
     let key = JSONWriter.Key(name)
@@ -104,8 +104,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
         record[keyPath: keyPath] = value
         return true
       }
-      let writeFile = { (record: Root, writer: inout JSONWriter) in
-        guard let value = record[keyPath: keyPath] else { return }
+      let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
+        guard let value = record.pointee[keyPath: keyPath] else { return }
         writer.key(key)
         codec.write(value, to: &writer)
       }
@@ -127,12 +127,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       store(value, at: offset, in: &record)
       return true
     }
-    let writeFile = { (record: Root, writer: inout JSONWriter) in
-      withUnsafeBytes(of: record) { raw in
-        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return }
-        writer.key(key)
-        codec.write(value, to: &writer)
-      }
+    let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
+      guard let value = UnsafeRawPointer(record).load(fromByteOffset: offset, as: Value?.self) else { return }
+      writer.key(key)
+      codec.write(value, to: &writer)
     }
     return (read, write, readFile, writeFile)
   }
@@ -159,7 +157,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readJSON(record)
   }
 
-  public func write(_ record: Root, to writer: inout JSONWriter) {
+  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeFile(record, &writer)
   }
 

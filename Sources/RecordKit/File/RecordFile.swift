@@ -54,10 +54,7 @@ public enum RecordFile<Root: Record> {
         defer { passed(element.index) }
         let start = element.tokenStart
         let mark = element.mark
-        if streaming, let record = try table.readRecord(from: &element) {
-          records.append(record)
-          return
-        }
+        if streaming, try table.readRecord(from: &element, appendingTo: &records) { return }
         element.rewind(to: mark)
         let value = try element.readValue()
         guard case .object(let object) = value else {
@@ -135,7 +132,7 @@ public enum RecordFile<Root: Record> {
       // `for record in records` copy the record first, a retain and release per field.
       for index in records.indices {
         writer.beginObject()
-        table.write((base + index).pointee, to: &writer)
+        table.write(base + index, to: &writer)
         writer.endObject()
         if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }
