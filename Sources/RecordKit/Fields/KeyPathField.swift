@@ -22,13 +22,6 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
-  /// Sets the field from the value at the reader, read straight from the file's bytes
-  /// (`FieldCodec.read(from:)`): loading builds no `JSONValue` per field. False when the
-  /// value does not fit.
-  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
-  /// Writes the field as a member, its key encoded once, straight to the writer
-  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
-  private let writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
   /// The field's value in a record, made in `init` like the two above: `makeSet`
   /// (every `set`) reads the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -37,6 +30,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// existential and runs as unspecialized generic code.
   private let setMaker:
     (KeyPathField<Root, Codec>, ValueToken, Root) throws(FieldError) -> PropertyUpdate<Root, Codec>?
+  /// Loading, made in `init` like `readJSON` and `writeJSON`: sets the field from the
+  /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
+  /// so loading builds no `JSONValue` per field. False when the value does not fit.
+  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  /// Writes the field as a member, its key encoded once, straight to the writer
+  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
+  private let writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -76,7 +76,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// The closures behind `json(in:)` and `decode(_:into:)`. A stored property (each
+  /// The closures behind `json(in:)`, `decode(_:into:)`, `read(from:into:)` and
+  /// `write(_:to:)`. A stored property (each
   /// declared field of a flat record) is read and written at its offset in the record,
   /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
   /// runtime's generic key-path code, which was half the cost of reading a field. Other

@@ -75,7 +75,7 @@ extension JSONReader {
 
 /// The keys a caller of `readMemberKey` expects, as UTF-8 bytes.
 ///
-/// Records have a handful of declared keys, mostly eight bytes or shorter, so each name
+/// Records have a handful of declared keys, mostly shorter than eight bytes, so each name
 /// is kept as its length and its first eight bytes in a word: a key is found by
 /// comparing words, and only longer names compare the rest byte by byte.
 struct JSONNameTable: Sendable {
@@ -108,7 +108,7 @@ struct JSONNameTable: Sendable {
   /// `bytes` (after its opening quote): its index, and the offset of the closing quote.
   /// `nil` when the string is something else, has an escape, or is not closed.
   ///
-  /// A key of eight bytes or fewer is found with one load: the first byte that needs
+  /// A key of up to seven bytes is found with one load: the first byte that needs
   /// attention (`JSONStringScan.specialBytes`) must be its closing quote.
   @inline(__always)
   func match(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (index: Int, end: Int)? {
