@@ -3,7 +3,8 @@
 /// file itself is the shell's storage layer.
 ///
 /// - Reading streams the array: one record's object is parsed, checked and
-///   turned into a record at a time, so no tree of the whole file is built.
+///   turned into a record at a time, its values read straight into the record's
+///   fields, so no tree is built, neither of the file nor of a record.
 /// - Writing is pretty-printed with 2-space indents, keys in a stable order
 ///   (`id`, declared fields in table order, then custom keys in file order) and
 ///   a final newline, so a file written by recsh and saved again without edits
