@@ -27,12 +27,24 @@ extension JSONReader {
       let text = try readStringToken()
       key = names.index(ofText: text).map(MemberKey.name) ?? .other(text)
     }
+    tokenStart = keyStart
+    // `": "` then the value, as recsh writes it, is stepped over at once.
+    if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index &+ 1] == UInt8(ascii: " "),
+      !Self.isWhitespace(bytes[index &+ 2])
+    {
+      index &+= 2
+      return key
+    }
     guard try content(in: .object) == UInt8(ascii: ":") else {
       throw unexpected(.colon, at: index, inside: .object)
     }
     _ = try skipToContent(in: .object)
-    tokenStart = keyStart
     return key
+  }
+
+  @inline(__always)
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
   /// Reads an array of strings (a list field) straight into `[String]`, made once at its
