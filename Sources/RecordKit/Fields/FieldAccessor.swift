@@ -18,8 +18,10 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 
   /// The field's value in `record` as JSON; `nil` when absent.
   func json(in record: Root) -> JSONValue?
-  /// Writes the field as a member, key and value, when `record` has it (saving).
-  func write(_ record: Root, to writer: inout JSONWriter)
+  /// Writes the field as a member, key and value, when the record has it (saving). The
+  /// record is passed by address: passing it by value to a field reached through
+  /// `any FieldAccessor` copied it, a retain and release per field of it.
+  func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter)
   /// The field's value as `show` prints it; `nil` when absent.
   func display(in record: Root) -> String?
   /// The JSON value `token` means for this field (for filters), without editing anything.

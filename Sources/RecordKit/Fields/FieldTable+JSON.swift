@@ -6,10 +6,11 @@
 /// A nested object with nothing in it is not written.
 extension FieldTable {
   /// Writes the record's members, in `encode`'s order, straight to `writer`:
-  /// saving a flat kind builds no object per record.
-  func write(_ record: Root, to writer: inout JSONWriter) {
+  /// saving a flat kind builds no object per record. The record is reached through a
+  /// pointer's `pointee` (an addressor): passed by value, it was copied for each record.
+  func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     guard !hasNestedObjects else {
-      for member in encode(record).members {
+      for member in encode(record.pointee).members {
         writer.key(member.key)
         writer.value(member.value)
       }
@@ -18,7 +19,7 @@ extension FieldTable {
     fields.withUnsafeBufferPointer { fields in
       for field in fields { field.write(record, to: &writer) }
     }
-    for member in record.custom.members {
+    for member in record.pointee.custom.members {
       writer.key(member.key)
       writer.value(member.value)
     }
@@ -124,53 +125,75 @@ extension FieldTable {
   /// keys and nested objects become `JSONValue`s. Building a tree per record and mapping
   /// it was a third of a load.
   ///
-  /// `nil` when the record is not the common case of a file recsh wrote: `id` is not the
+  /// False when the record is not the common case of a file recsh wrote: `id` is not the
   /// first key (the record cannot be made before its id is known), a value does not fit
   /// its field, or a key comes twice. The caller then reads the object again as a tree
   /// and `decode(_:)`s it, which finds the same syntax errors at the same places and
   /// words every other error; the reader may be anywhere inside the object. Syntax
   /// errors met on the way are thrown, the same ones the tree would meet first.
-  func readRecord(from reader: inout JSONReader) throws(JSONSyntaxError) -> Root? {
+  ///
+  /// The record is appended to `records` (true) rather than returned.
+  func readRecord(from reader: inout JSONReader, appendingTo records: inout [Root]) throws(JSONSyntaxError)
+    -> Bool
+  {
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
       try reader.readMemberKey(in: keyTable) == .name(0), try reader.peek() == .string
-    else { return nil }
+    else { return false }
     let id = try reader.readStringToken()
-    guard !id.isEmpty else { return nil }
-    return try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Root? in
-      var record = Root(id: id)
-      // Custom members go on the reader's stack and come off it at their exact count.
-      let customBase = reader.memberStack.count
-      defer { reader.memberStack.removeSubrange(customBase...) }
-      var customKeys = JSONKeySet(base: reader.keyStack.count)
-      // The declared fields read so far, one bit each: a second one is a duplicate key.
-      var seen: UInt64 = 1
+    guard !id.isEmpty else { return false }
+    // The record is made in place at the end of `records`: made in a variable and then
+    // appended, it was copied, a retain and release per field.
+    records.append(Root(id: id))
+    let complete = try records.withUnsafeMutableBufferPointer { (stored) throws(JSONSyntaxError) -> Bool in
+      try readMembers(from: &reader, into: &stored[stored.count - 1])
+    }
+    if !complete { records.removeLast() }
+    return complete
+  }
+
+  /// The members after `id` of the object `readRecord` is reading, into `record`; false
+  /// when the record needs the tree (see `readRecord`).
+  private func readMembers(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError)
+    -> Bool
+  {
+    // Custom members go on the reader's stack and come off it at their exact count.
+    let customBase = reader.memberStack.count
+    var customKeys = JSONKeySet(base: reader.keyStack.count)
+    // The declared fields read so far, one bit each: a second one is a duplicate key.
+    var seen: UInt64 = 1
+    let complete = try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Bool in
       while try reader.advanceInObject() {
         switch try reader.readMemberKey(in: keyTable) {
         case .name(let index):
           let bit: UInt64 = 1 << UInt64(index)
-          guard seen & bit == 0, try declared[index].read(from: &reader, into: &record) else { return nil }
+          guard seen & bit == 0, try declared[index].read(from: &reader, into: &record) else { return false }
           seen |= bit
         case .other(let key):
-          guard customKeys.insert(key, into: &reader.keyStack) else { return nil }
+          guard customKeys.insert(key, into: &reader.keyStack) else { return false }
           let value = try reader.readValue()
           if hasNestedObjects, let spec = nestedObject(key) {
             do throws(RecordDecodingError) {
               try decodeNested(spec, value, into: &record)
             } catch {
-              return nil
+              return false
             }
           } else {
             reader.memberStack.append(JSONObject.Member(key: key, value: value))
           }
         }
       }
-      customKeys.removeAll(from: &reader.keyStack)
-      if reader.memberStack.count > customBase {
-        record.custom = CustomFields(
-          reader.memberStack.moveSuffix(from: customBase, leaving: JSONObject.Member(key: "", value: .null)))
-      }
-      return record
+      return true
     }
+    guard complete else {
+      reader.memberStack.removeSubrange(customBase...)
+      return false
+    }
+    customKeys.removeAll(from: &reader.keyStack)
+    if reader.memberStack.count > customBase {
+      record.custom = CustomFields(
+        reader.memberStack.moveSuffix(from: customBase, leaving: JSONObject.Member(key: "", value: .null)))
+    }
+    return true
   }
 
   private func nestedObject(_ name: String) -> NestedObject<Root>? {

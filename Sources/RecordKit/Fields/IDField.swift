@@ -13,9 +13,9 @@ public final class IDField<Root: Record>: FieldAccessor {
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
 
-  public func write(_ record: Root, to writer: inout JSONWriter) {
+  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writer.key(key)
-    writer.string(record.id)
+    writer.string(record.pointee.id)
   }
 
   public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {

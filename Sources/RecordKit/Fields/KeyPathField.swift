@@ -22,13 +22,6 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
-  /// Sets the field from the value at the reader, read straight from the file's bytes
-  /// (`FieldCodec.read(from:)`): loading builds no `JSONValue` per field. False when the
-  /// value does not fit.
-  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
-  /// Writes the field as a member, its key encoded once, straight to the writer
-  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
-  private let writeFile: (Root, inout JSONWriter) -> Void
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
@@ -50,6 +43,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
+  /// Loading, made in `init` like `readJSON` and `writeJSON`: sets the field from the
+  /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
+  /// so loading builds no `JSONValue` per field. False when the value does not fit.
+  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  /// Writes the field as a member, its key encoded once, straight to the writer
+  /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
+  private let writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -175,7 +175,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// The closures behind `json(in:)` and `decode(_:into:)`. A stored property (each
+  /// The closures behind `json(in:)`, `decode(_:into:)`, `read(from:into:)` and
+  /// `write(_:to:)`. A stored property (each
   /// declared field of a flat record) is read and written at its offset in the record,
   /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
   /// runtime's generic key-path code, which was half the cost of reading a field. Other
@@ -184,7 +185,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (
       read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
       readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
-      writeFile: (Root, inout JSONWriter) -> Void
+      writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
     )
   {
     let key = JSONWriter.Key(name)
@@ -203,8 +204,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
         record[keyPath: keyPath] = value
         return true
       }
-      let writeFile = { (record: Root, writer: inout JSONWriter) in
-        guard let value = record[keyPath: keyPath] else { return }
+      let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
+        guard let value = record.pointee[keyPath: keyPath] else { return }
         writer.key(key)
         codec.write(value, to: &writer)
       }
@@ -226,12 +227,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       store(value, at: offset, in: &record)
       return true
     }
-    let writeFile = { (record: Root, writer: inout JSONWriter) in
-      withUnsafeBytes(of: record) { raw in
-        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return }
-        writer.key(key)
-        codec.write(value, to: &writer)
-      }
+    let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
+      guard let value = UnsafeRawPointer(record).load(fromByteOffset: offset, as: Value?.self) else { return }
+      writer.key(key)
+      codec.write(value, to: &writer)
     }
     return (read, write, readFile, writeFile)
   }
@@ -258,7 +257,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readJSON(record)
   }
 
-  public func write(_ record: Root, to writer: inout JSONWriter) {
+  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeFile(record, &writer)
   }
 

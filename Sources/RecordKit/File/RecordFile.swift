@@ -3,7 +3,8 @@
 /// file itself is the shell's storage layer.
 ///
 /// - Reading streams the array: one record's object is parsed, checked and
-///   turned into a record at a time, so no tree of the whole file is built.
+///   turned into a record at a time, its values read straight into the record's
+///   fields, so no tree is built, neither of the file nor of a record.
 /// - Writing is pretty-printed with 2-space indents, keys in a stable order
 ///   (`id`, declared fields in table order, then custom keys in file order) and
 ///   a final newline, so a file written by recsh and saved again without edits
@@ -54,10 +55,7 @@ public enum RecordFile<Root: Record> {
         defer { passed(element.index) }
         let start = element.tokenStart
         let mark = element.mark
-        if streaming, let record = try table.readRecord(from: &element) {
-          records.append(record)
-          return
-        }
+        if streaming, try table.readRecord(from: &element, appendingTo: &records) { return }
         element.rewind(to: mark)
         let value = try element.readValue()
         guard case .object(let object) = value else {
@@ -135,7 +133,7 @@ public enum RecordFile<Root: Record> {
       // `for record in records` copy the record first, a retain and release per field.
       for index in records.indices {
         writer.beginObject()
-        table.write((base + index).pointee, to: &writer)
+        table.write(base + index, to: &writer)
         writer.endObject()
         if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }

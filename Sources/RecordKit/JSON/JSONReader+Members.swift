@@ -27,12 +27,24 @@ extension JSONReader {
       let text = try readStringToken()
       key = names.index(ofText: text).map(MemberKey.name) ?? .other(text)
     }
+    tokenStart = keyStart
+    // `": "` then the value, as recsh writes it, is stepped over at once.
+    if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index &+ 1] == UInt8(ascii: " "),
+      !Self.isWhitespace(bytes[index &+ 2])
+    {
+      index &+= 2
+      return key
+    }
     guard try content(in: .object) == UInt8(ascii: ":") else {
       throw unexpected(.colon, at: index, inside: .object)
     }
     _ = try skipToContent(in: .object)
-    tokenStart = keyStart
     return key
+  }
+
+  @inline(__always)
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
   /// Reads an array of strings (a list field) straight into `[String]`, made once at its
@@ -75,7 +87,7 @@ extension JSONReader {
 
 /// The keys a caller of `readMemberKey` expects, as UTF-8 bytes.
 ///
-/// Records have a handful of declared keys, mostly eight bytes or shorter, so each name
+/// Records have a handful of declared keys, mostly shorter than eight bytes, so each name
 /// is kept as its length and its first eight bytes in a word: a key is found by
 /// comparing words, and only longer names compare the rest byte by byte.
 struct JSONNameTable: Sendable {
@@ -108,7 +120,7 @@ struct JSONNameTable: Sendable {
   /// `bytes` (after its opening quote): its index, and the offset of the closing quote.
   /// `nil` when the string is something else, has an escape, or is not closed.
   ///
-  /// A key of eight bytes or fewer is found with one load: the first byte that needs
+  /// A key of up to seven bytes is found with one load: the first byte that needs
   /// attention (`JSONStringScan.specialBytes`) must be its closing quote.
   @inline(__always)
   func match(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (index: Int, end: Int)? {

@@ -55,9 +55,8 @@ public struct JSONWriter: ~Copyable {
   public mutating func drain<Failure: Error>(
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
-    let count = byteCount
+    try sink(UnsafeBufferPointer(start: storage, count: byteCount))
     byteCount = 0
-    try sink(UnsafeBufferPointer(start: storage, count: count))
   }
 
   /// Ends the document with its final newline.
@@ -120,26 +119,23 @@ public struct JSONWriter: ~Copyable {
   /// Writes an integer in decimal, as `String(value)` spells it.
   public mutating func integer(_ value: Int) {
     startValue()
+    // `Int.min` is the longest: a minus sign and 19 digits.
     reserve(20)
     var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    let count = withUnsafeMutableBytes(of: &digits) { scratch in
-      var start = scratch.count
-      repeat {
-        start -= 1
-        scratch[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude != 0
-      if value < 0 {
-        start -= 1
-        scratch[start] = UInt8(ascii: "-")
-      }
-      (storage + byteCount).update(
-        from: scratch.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + start,
-        count: scratch.count - start)
-      return scratch.count - start
+    var digits = 1
+    var probe = magnitude
+    while probe >= 10 {
+      probe /= 10
+      digits += 1
     }
-    byteCount += count
+    if value < 0 { put(UInt8(ascii: "-")) }
+    var cursor = end + digits
+    repeat {
+      cursor -= 1
+      cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude != 0
+    advance(by: digits)
   }
 
   public mutating func bool(_ value: Bool) {
