@@ -91,3 +91,38 @@ import Testing
     #expect(document.record(withID: "new")?.id == "new")
   }
 }
+
+/// The id index under random inserts and removals at random positions (so probe runs
+/// wrap, grow and close up after deletions): every id is found where the array has it,
+/// and removed ids are not found.
+@Suite struct DocumentIndexTests {
+  @Test func lookupsMatchTheArrayThroughInsertsAndRemovals() throws {
+    var generator = SplitMix64(seed: 41)
+    var document = try Document(records: (0..<20).map { TaskRecord(id: "r\($0)") })
+    var removed: [String] = []
+    var next = 20
+    for step in 0..<3_000 {
+      if document.count > 0, Int.random(in: 0..<5, using: &generator) < 2 {
+        let position = Int.random(in: 0..<document.count, using: &generator)
+        removed.append(document.id(at: position))
+        document.remove(at: position)
+      } else {
+        let position = Int.random(in: 0...document.count, using: &generator)
+        document.insert(TaskRecord(id: "r\(next)"), at: position)
+        next += 1
+      }
+      guard step % 97 == 0 || step > 2_990 else { continue }
+      for (position, record) in document.records.enumerated() {
+        #expect(document.position(ofID: record.id) == position, "step \(step), id \(record.id)")
+      }
+      for id in removed.suffix(50) { #expect(!document.contains(id: id), "step \(step), removed \(id)") }
+    }
+    #expect(document.count > 500)
+  }
+
+  @Test func aDuplicateIDNamesBothPositions() {
+    #expect(throws: DocumentError.duplicateID("b", first: 2, second: 4)) {
+      try Document(records: ["a", "b", "c", "b"].map(TaskRecord.init(id:)))
+    }
+  }
+}

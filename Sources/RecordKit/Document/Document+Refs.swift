@@ -8,7 +8,7 @@ extension Document {
       return number - 1
     }
     guard !ref.isEmpty else { throw .unknown(ref) }
-    if let position = positions[ref] { return position }
+    if let position = position(ofID: ref) { return position }
     var matches: [Int] = []
     for (index, record) in records.enumerated() where record.id.hasPrefix(ref) {
       matches.append(index)

@@ -4,37 +4,42 @@
 /// every change is in the history.
 public struct Document<Root: Record>: Sendable {
   public private(set) var records: [Root]
-  private(set) var positions: [String: Int]
+  private var index: IDIndex<Root>
 
   public init() {
     records = []
-    positions = [:]
+    index = IDIndex()
   }
 
   /// A document of `records`; two records with one id are refused.
   public init(records: [Root]) throws(DocumentError) {
     self.records = records
-    positions = Dictionary(minimumCapacity: records.count)
-    // Indices, not `enumerated()`: in generic code its iterator is not specialized, and
-    // stepping it cost more than hashing the ids when loading a file.
-    for index in records.indices {
-      let id = records[index].id
-      if let first = positions.updateValue(index, forKey: id) {
-        throw .duplicateID(id, first: first + 1, second: index + 1)
+    var index = IDIndex<Root>(capacity: records.count)
+    let duplicate = records.withUnsafeBufferPointer { records -> (first: Int, second: Int)? in
+      for position in records.indices {
+        if let first = index.insert(position: position, in: records) { return (first, position) }
       }
+      return nil
     }
+    if let duplicate {
+      throw .duplicateID(
+        self.records[duplicate.second].id, first: duplicate.first + 1, second: duplicate.second + 1)
+    }
+    self.index = index
   }
 
   public var count: Int { records.count }
 
   /// The position of the record with this exact id.
-  public func position(ofID id: String) -> Int? { positions[id] }
-
-  public func record(withID id: String) -> Root? {
-    positions[id].map { records[$0] }
+  public func position(ofID id: String) -> Int? {
+    records.withUnsafeBufferPointer { index.position(of: id, in: $0) }
   }
 
-  public func contains(id: String) -> Bool { positions[id] != nil }
+  public func record(withID id: String) -> Root? {
+    position(ofID: id).map { records[$0] }
+  }
+
+  public func contains(id: String) -> Bool { position(ofID: id) != nil }
 
   /// The id of the record at `position`, read in place: in generic code
   /// `records[position].id` copies the whole record first (a retain per field).
@@ -57,7 +62,7 @@ public struct Document<Root: Record>: Sendable {
 
   /// The custom keys of the record with `id` (empty when there is none), read in place.
   public func customKeys(ofRecordWithID id: String) -> [String] {
-    guard let position = positions[id] else { return [] }
+    guard let position = position(ofID: id) else { return [] }
     return withRecord(at: position) { $0.pointee.custom.isEmpty ? [] : $0.pointee.custom.keys } ?? []
   }
 
@@ -66,8 +71,8 @@ public struct Document<Root: Record>: Sendable {
   /// The history only replays a command on the state it was made for, so the
   /// record is always there; a missing one is ignored rather than trapped on.
   mutating func write<Value>(_ value: Value, to keyPath: WritableKeyPath<Root, Value>, ofRecord id: String) {
-    guard let index = positions[id] else { return }
-    records[index][keyPath: keyPath] = value
+    guard let position = position(ofID: id) else { return }
+    records[position][keyPath: keyPath] = value
   }
 
   /// Runs `body` on the record at `position` in place (`nil` when there is none).
@@ -83,27 +88,24 @@ public struct Document<Root: Record>: Sendable {
 
   /// Runs `body` on the record with `id` in place (nothing when there is none).
   mutating func withMutableRecord(id: String, _ body: (UnsafeMutablePointer<Root>) -> Void) {
-    guard let index = positions[id] else { return }
+    guard let position = position(ofID: id) else { return }
     records.withUnsafeMutableBufferPointer { buffer in
-      if let base = buffer.baseAddress { body(base + index) }
+      if let base = buffer.baseAddress { body(base + position) }
     }
   }
 
+  /// Inserts `record`, whose id must be new (commands check), at `position`.
   mutating func insert(_ record: Root, at position: Int) {
     records.insert(record, at: position)
-    reindex(from: position)
+    // The records after it moved up one; then the new one goes in.
+    if position < records.count - 1 { index.shiftPositions(from: position, by: 1) }
+    _ = records.withUnsafeBufferPointer { index.insert(position: position, in: $0) }
   }
 
   mutating func remove(at position: Int) {
-    positions[records[position].id] = nil
+    records.withUnsafeBufferPointer { index.remove(position: position, in: $0) }
     records.remove(at: position)
-    reindex(from: position)
-  }
-
-  private mutating func reindex(from start: Int) {
-    for index in start..<records.count {
-      positions[records[index].id] = index
-    }
+    index.shiftPositions(from: position + 1, by: -1)
   }
 }
 
