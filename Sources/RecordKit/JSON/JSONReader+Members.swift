@@ -55,7 +55,7 @@ extension JSONReader {
     guard try peek() == .array else { return nil }
     guard try enterArray() else { return [] }
     let base = stringStack.count
-    defer { stringStack.removeSubrange(base...) }
+    defer { if stringStack.count > base { stringStack.removeSubrange(base...) } }
     repeat {
       guard try peek() == .string else { return nil }
       stringStack.append(try readStringToken())

@@ -68,44 +68,55 @@ enum ContentHash {
 /// `ContentHash` over bytes that come in chunks: a save hashes what it writes as it
 /// writes it, before the length is known, so the length is mixed in at the end. The
 /// result does not depend on where the chunks are cut.
+///
+/// Four lanes take the words of each 32-byte block in turn: one lane's multiply waits
+/// for the one before, so a single lane ran at the multiply's latency, a few
+/// milliseconds per 30 MB loaded or saved; four run side by side.
 public struct ContentHasher: Sendable {
   private static let prime: UInt64 = 0x0000_0100_0000_01B3
-  private var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+  private static let basis: UInt64 = 0xCBF2_9CE4_8422_2325
+  private var lanes: (UInt64, UInt64, UInt64, UInt64) = (basis, basis ^ 1, basis ^ 2, basis ^ 3)
   private var count = 0
-  /// The bytes of an unfinished eight-byte word (little-endian), and how many there are.
-  private var pending: UInt64 = 0
+  /// The bytes of an unfinished 32-byte block, and how many there are.
+  private var pending: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
   private var pendingCount = 0
 
   public init() {}
 
   public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+    count += bytes.count
+    guard let base = bytes.baseAddress else { return }
     var offset = 0
     if pendingCount > 0 {
-      while pendingCount < 8, offset < bytes.count {
-        pending |= UInt64(bytes[offset]) << (8 * UInt64(pendingCount))
-        pendingCount += 1
-        offset += 1
+      let taken = min(32 - pendingCount, bytes.count)
+      withUnsafeMutableBytes(of: &pending) { block in
+        block.baseAddress?.advanced(by: pendingCount).copyMemory(from: base, byteCount: taken)
       }
-      guard pendingCount == 8 else {
-        count += bytes.count
-        return
-      }
-      mix(pending)
-      pending = 0
+      pendingCount += taken
+      offset = taken
+      guard pendingCount == 32 else { return }
+      mixBlock(pending)
+      pending = (0, 0, 0, 0)
       pendingCount = 0
     }
-    if let base = bytes.baseAddress {
-      while offset &+ 8 <= bytes.count {
-        mix(UInt64(littleEndian: (base + offset).loadUnaligned(as: UInt64.self)))
-        offset &+= 8
+    while offset &+ 32 <= bytes.count {
+      let block = base + offset
+      mixBlock(
+        (
+          UInt64(littleEndian: block.loadUnaligned(as: UInt64.self)),
+          UInt64(littleEndian: block.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+          UInt64(littleEndian: block.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+          UInt64(littleEndian: block.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        ))
+      offset &+= 32
+    }
+    let rest = bytes.count - offset
+    if rest > 0 {
+      withUnsafeMutableBytes(of: &pending) { block in
+        block.baseAddress?.copyMemory(from: base + offset, byteCount: rest)
       }
+      pendingCount = rest
     }
-    while offset < bytes.count {
-      pending |= UInt64(bytes[offset]) << (8 * UInt64(pendingCount))
-      pendingCount += 1
-      offset += 1
-    }
-    count += bytes.count
   }
 
   public mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -114,9 +125,11 @@ public struct ContentHasher: Sendable {
 
   /// The hash of all bytes combined, as 16 hex digits.
   public func finalize() -> String {
-    var hash = self.hash
-    for index in 0..<pendingCount {
-      hash = (hash ^ (pending >> (8 * UInt64(index)) & 0xFF)) &* Self.prime
+    var hash = Self.mix(Self.mix(Self.mix(lanes.0, lanes.1), lanes.2), lanes.3)
+    withUnsafeBytes(of: pending) { block in
+      for index in 0..<pendingCount {
+        hash = (hash ^ UInt64(block[index])) &* Self.prime
+      }
     }
     hash = (hash ^ UInt64(count)) &* Self.prime
     hash ^= hash >> 33
@@ -127,8 +140,16 @@ public struct ContentHasher: Sendable {
   }
 
   @inline(__always)
-  private mutating func mix(_ word: UInt64) {
-    hash = (hash ^ word) &* Self.prime
-    hash ^= hash >> 29
+  private mutating func mixBlock(_ words: (UInt64, UInt64, UInt64, UInt64)) {
+    lanes = (
+      Self.mix(lanes.0, words.0), Self.mix(lanes.1, words.1), Self.mix(lanes.2, words.2),
+      Self.mix(lanes.3, words.3)
+    )
+  }
+
+  @inline(__always)
+  private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+    let mixed = (hash ^ word) &* prime
+    return mixed ^ mixed >> 29
   }
 }
