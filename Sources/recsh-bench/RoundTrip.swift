@@ -84,6 +84,9 @@ enum RoundTrip {
     }
     _ = saveHasher.finalize()
     let saved = clock.now
+    // recsh exits with its records alive (the kernel takes the memory back at once);
+    // so does this: a global is never torn down.
+    keptUntilExit = loaded.document
     return Report(
       records: loaded.document.count, bytes: size,
       read: seconds(read - start), decode: seconds(decoded - read),
@@ -111,3 +114,6 @@ enum RoundTrip {
     }
   }
 }
+
+/// The loaded records, kept until the process exits, as recsh keeps its session.
+nonisolated(unsafe) private var keptUntilExit: Document<TaskRecord>?
