@@ -10,15 +10,15 @@ enum Shell {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)
     let fileSystem = PosixFileSystem()
-    let readFile = { (path: String) throws(SessionError) -> String in
+    let readFile = { (path: String) throws(SessionError) -> [UInt8] in
       do throws(StorageError) {
-        return String(decoding: try FileReader.readFile(path, using: fileSystem).bytes, as: UTF8.self)
+        return try FileReader.readFile(path, using: fileSystem).bytes
       } catch {
         throw .storage(error)
       }
     }
     // The script is read before the data file is opened, so a bad `-s` touches nothing.
-    var scriptText: String?
+    var scriptText: [UInt8]?
     if let script = options.script {
       do {
         scriptText = try readFile(script)
@@ -61,7 +61,7 @@ enum Shell {
     let name: String
     if let script = options.script, let scriptText {
       name = script
-      var lines = TextLines(scriptText)
+      var lines = TextLines(bytes: scriptText)
       runner.run(&lines, name: script)
     } else if !options.commands.isEmpty {
       name = "<command>"

@@ -18,6 +18,11 @@ struct RecshBinary {
   }
 
   static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil) throws -> Result {
+    try run(arguments, stdinBytes: Array(stdin.utf8), directory: directory)
+  }
+
+  /// The same with standard input given as bytes (which need not be UTF-8).
+  static func run(_ arguments: [String], stdinBytes: [UInt8], directory: URL? = nil) throws -> Result {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
@@ -35,7 +40,7 @@ struct RecshBinary {
     try process.run()
     ignoreBrokenPipes()
     // recsh may end before reading all of it (a file it cannot open).
-    try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+    try? input.fileHandleForWriting.write(contentsOf: Data(stdinBytes))
     try? input.fileHandleForWriting.close()
     let outData = output.fileHandleForReading.readDataToEndOfFile()
     let errData = errors.fileHandleForReading.readDataToEndOfFile()

@@ -34,6 +34,28 @@ import Testing
     #expect(try folder.read("t.json") == before)
   }
 
+  /// A byte that is not UTF-8 is refused with where it is, never stored as U+FFFD;
+  /// piped and in a `-s` script alike.
+  @Test func bytesThatAreNotUTF8AreRefusedNotReplaced() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let before = try folder.read("t.json")
+    let script = Array("use a1\nset title \"caf".utf8) + [0xE9] + Array("\"\nsave\n".utf8)
+    let piped = try folder.recsh(["t.json"], stdinBytes: script)
+    #expect(piped.status == 1)
+    #expect(piped.stderr.hasPrefix("<stdin>:2: error: column 15: invalid UTF-8 at byte offset 14\n"))
+    #expect(try folder.read("t.json") == before)
+    try Data(script).write(to: folder.url.appendingPathComponent("bad.rsh"))
+    let fromFile = try folder.recsh(["-s", "bad.rsh", "t.json"])
+    #expect(fromFile.status == 1)
+    #expect(fromFile.stderr.hasPrefix("bad.rsh:2: error: column 15: invalid UTF-8 at byte offset 14\n"))
+    #expect(try folder.read("t.json") == before)
+    // The same line in UTF-8 is taken.
+    let good = try folder.recsh(["t.json"], stdin: "use a1\nset title \"café\"\nsave\n")
+    #expect(good.status == 0)
+    #expect(try folder.read("t.json").contains("\"title\": \"café\""))
+  }
+
   @Test func keepGoingRunsEverythingAndStillExitsOne() throws {
     let folder = try TempFolder()
     try folder.threeTasks()

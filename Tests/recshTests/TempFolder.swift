@@ -32,6 +32,10 @@ final class TempFolder {
     try RecshBinary.run(arguments, stdin: stdin, directory: url)
   }
 
+  func recsh(_ arguments: [String], stdinBytes: [UInt8]) throws -> RecshBinary.Result {
+    try RecshBinary.run(arguments, stdinBytes: stdinBytes, directory: url)
+  }
+
   /// A task file with records a1, b2, c3 (titles "one", "two", "three").
   @discardableResult
   func threeTasks(_ name: String = "t.json") throws -> String {

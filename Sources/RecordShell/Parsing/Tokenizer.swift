@@ -39,12 +39,32 @@ public enum Tokenizer {
   public static func tokenize(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError)
     -> [TokenizedCommand]
   {
+    try validateUTF8(bytes)
+    return try scan(bytes)
+  }
+
+  /// Refuses bytes that are not UTF-8, naming where (the script runner checks every line
+  /// it reads, so that no typed or piped byte is silently replaced by U+FFFD).
+  public static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) {
+    // Most lines are ASCII: eight bytes at a time, no high bit, nothing more to check.
+    if let base = bytes.baseAddress {
+      var offset = 0
+      var high: UInt64 = 0
+      while offset + 8 <= bytes.count {
+        high |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        offset += 8
+      }
+      while offset < bytes.count {
+        high |= UInt64(bytes[offset])
+        offset += 1
+      }
+      if high & 0x8080_8080_8080_8080 == 0 { return }
+    }
     do {
       _ = try UTF8Span(validating: Span(_unsafeElements: bytes))
     } catch {
       throw invalidUTF8(in: bytes, at: error.byteOffsets.lowerBound)
     }
-    return try scan(bytes)
   }
 
   /// Whether `line` ends inside an open quote or list, so that the interactive shell

@@ -21,20 +21,43 @@ extension LineSource {
   }
 }
 
-/// Lines of text already in memory (`-c`, a sourced file).
+/// Lines of text already in memory (`-c`, a script file, a sourced file), kept as
+/// bytes so that the runner sees exactly what the file holds.
 public struct TextLines: LineSource {
-  private var lines: [Substring]
+  private let bytes: [UInt8]
+  private var lines: [Range<Int>] = []
   private var index = 0
 
   public init(_ text: String) {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    if text.hasSuffix("\n") { lines.removeLast() }
-    self.lines = lines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    self.init(bytes: Array(text.utf8))
+  }
+
+  /// Lines split at line feeds; a carriage return before one is dropped, and a last
+  /// line feed ends the last line rather than starting an empty one.
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+    var start = 0
+    for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+      lines.append(start..<offset)
+      start = offset + 1
+    }
+    if start < bytes.count { lines.append(start..<bytes.count) }
+    lines = lines.map { line in
+      line.isEmpty || bytes[line.upperBound - 1] != UInt8(ascii: "\r")
+        ? line : line.lowerBound..<(line.upperBound - 1)
+    }
   }
 
   public mutating func nextLine(beforeWaiting: () -> Void) -> String? {
+    withNextLine(beforeWaiting: beforeWaiting) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  public mutating func withNextLine<Result>(
+    beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result? {
     guard index < lines.count else { return nil }
     index += 1
-    return String(lines[index - 1])
+    let line = lines[index - 1]
+    return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[line])) }
   }
 }

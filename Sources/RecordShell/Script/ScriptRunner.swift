@@ -15,8 +15,8 @@ public struct ScriptRunner<Root: Record> {
   public private(set) var lastLineNumber = 0
   /// Whether `quit` was accepted.
   public private(set) var quitRequested = false
-  /// Reads a sourced file; the executable gives the real one, tests a fake.
-  public var readFile: (String) throws(SessionError) -> String
+  /// Reads a sourced file's bytes; the executable gives the real one, tests a fake.
+  public var readFile: (String) throws(SessionError) -> [UInt8]
   private let emit: (ScriptEvent) -> Void
   private var sourceStack: [String] = []
   private let quickParser = QuickParser(kind: Root.self)
@@ -24,7 +24,7 @@ public struct ScriptRunner<Root: Record> {
   static var sourceDepthLimit: Int { 64 }
 
   public init(
-    session: Session<Root>, readFile: @escaping (String) throws(SessionError) -> String,
+    session: Session<Root>, readFile: @escaping (String) throws(SessionError) -> [UInt8],
     emit: @escaping (ScriptEvent) -> Void
   ) {
     self.session = session
@@ -46,6 +46,11 @@ public struct ScriptRunner<Root: Record> {
       // The fast lane reads the line's bytes where the source holds them; any other
       // line becomes a `String` for the tokenizer.
       let read = source.withNextLine(beforeWaiting: { self.waiting() }) { bytes -> QuickRead in
+        do throws(TokenizerError) {
+          try Tokenizer.validateUTF8(bytes)
+        } catch {
+          return .invalid(error, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
+        }
         if let command = quickParser.parse(bytes: bytes) {
           return .command(command, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
         }
@@ -64,6 +69,11 @@ public struct ScriptRunner<Root: Record> {
         continue
       case .line(let text):
         line = text
+      case .invalid(let error, let echoed):
+        if let echoed { report(.output(echoed)) }
+        let message = SessionError.parse(.syntax(error)).description
+        if !fail(message, location: Place(name: name, line: startLine).text, chain: chain) { return false }
+        continue
       }
       // Tokenized once: the result says whether an open quote or list needs
       // the next line, and is what the parser then reads.
@@ -155,6 +165,8 @@ public struct ScriptRunner<Root: Record> {
   private enum QuickRead {
     case command(ShellCommand, echoed: String?)
     case line(String)
+    /// Bytes that are not UTF-8: the line is refused rather than read with U+FFFD in it.
+    case invalid(TokenizerError, echoed: String?)
   }
 
   /// Where a line came from: `name:line` (`script.rsh:3`), or a name alone. Its text is
@@ -173,13 +185,13 @@ public struct ScriptRunner<Root: Record> {
       return fail(
         SessionError.sourceDepth(limit: Self.sourceDepthLimit).description, location: location, chain: chain)
     }
-    let text: String
+    let bytes: [UInt8]
     do {
-      text = try readFile(file)
+      bytes = try readFile(file)
     } catch {
       return fail(error.description, location: location, chain: chain)
     }
-    var lines = TextLines(text)
+    var lines = TextLines(bytes: bytes)
     let depth = session.editor.history.openGroups.count
     let innerChain = [location] + chain
     let goOn = run(&lines, name: file, chain: innerChain)
