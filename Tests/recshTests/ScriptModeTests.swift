@@ -50,6 +50,12 @@ import Testing
     #expect(fromFile.status == 1)
     #expect(fromFile.stderr.hasPrefix("bad.rsh:2: error: column 15: invalid UTF-8 at byte offset 14\n"))
     #expect(try folder.read("t.json") == before)
+    // In the continuation line of an open quote too: the whole command fails.
+    let continued = Array("use a1\nset title \"two\n".utf8) + [0xFF] + Array("\"\nsave\n".utf8)
+    let open = try folder.recsh(["t.json"], stdinBytes: continued)
+    #expect(open.status == 1)
+    #expect(open.stderr.hasPrefix("<stdin>:2: error: line 2, column 1: invalid UTF-8 at byte offset 0\n"))
+    #expect(try folder.read("t.json") == before)
     // The same line in UTF-8 is taken.
     let good = try folder.recsh(["t.json"], stdin: "use a1\nset title \"café\"\nsave\n")
     #expect(good.status == 0)

@@ -78,15 +78,32 @@ public struct ScriptRunner<Root: Record> {
       // Tokenized once: the result says whether an open quote or list needs
       // the next line, and is what the parser then reads.
       var tokenized = Self.tokenize(line)
-      while Self.needsContinuation(tokenized), let more = source.nextLine(beforeWaiting: { self.waiting() }) {
+      while Self.needsContinuation(tokenized),
+        let more = source.withNextLine(beforeWaiting: { self.waiting() }, Self.checkedText)
+      {
         lineNumber += 1
-        line += "\n" + more
-        tokenized = Self.tokenize(line)
+        switch more {
+        case .success(let text):
+          line += "\n" + text
+          tokenized = Self.tokenize(line)
+        case .failure(let error):
+          // A continuation line that is not UTF-8 fails the whole command, at its line.
+          tokenized = .failure(
+            TokenizerError(error.reason, line: lineNumber - startLine + 1, column: error.column))
+        }
       }
       let place = Place(name: name, line: startLine)
       if echo, !line.allSatisfy({ $0 == " " || $0 == "\t" }) { report(.output(line)) }
       if !runTokenized(tokenized, at: place, chain: chain) { return false }
       if quitRequested { return false }
+    }
+  }
+
+  /// A line's text, or why its bytes are not UTF-8.
+  private static func checkedText(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<String, TokenizerError> {
+    Result { () throws(TokenizerError) in
+      try Tokenizer.validateUTF8(bytes)
+      return String(decoding: bytes, as: UTF8.self)
     }
   }
 
