@@ -89,9 +89,7 @@ public struct Document<Root: Record>: Sendable {
   /// Runs `body` on the record with `id` in place (nothing when there is none).
   mutating func withMutableRecord(id: String, _ body: (UnsafeMutablePointer<Root>) -> Void) {
     guard let position = position(ofID: id) else { return }
-    records.withUnsafeMutableBufferPointer { buffer in
-      if let base = buffer.baseAddress { body(base + position) }
-    }
+    withMutableRecord(at: position, body)
   }
 
   /// Inserts `record`, whose id must be new (commands check), at `position`.

@@ -25,20 +25,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it, at the field's offset.
   private let readValue: (Root) -> Value?
-  /// `makeSet`'s work, made in `init` like the closures above, so that it runs
-  /// specialized: the method itself is reached through the `FieldAccessor`
-  /// existential and runs as unspecialized generic code.
-  private let setMaker:
-    (KeyPathField<Root, Codec>, ValueToken, UnsafePointer<Root>) throws(FieldError) -> PropertyUpdate<
-      Root, Codec
-    >?
-  /// `applySet`'s work, made in `init` for the same reason.
-  private let setApplier:
-    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>) throws(FieldError) -> PropertyUpdate<
-      Root, Codec
-    >?
+  /// `makeSet` and `applySet`, made in `init` like the closures above, so that they run
+  /// specialized: the methods are reached through the `FieldAccessor` existential and
+  /// run as unspecialized generic code. Writes the new value only when the flag is true.
+  private let setter:
+    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, Bool) throws(FieldError) ->
+      PropertyUpdate<Root, Codec>?
   /// `PropertyUpdate`'s `apply`/`revert` (the new value when the flag is true, else the
-  /// old one) and its journal encoding, made here like `setMaker`. The update's methods
+  /// old one) and its journal encoding, made here like `setter`. The update's methods
   /// are reached through the `FieldEdit` existential and run as unspecialized generic
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
@@ -62,44 +56,21 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.listEdit = listEdit
     (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, keyPath, codec)
     readValue = Self.valueReader(keyPath)
-    setMaker = Self.makeSetMaker(keyPath, codec)
-    setApplier = Self.makeSetApplier(keyPath, codec)
+    setter = Self.makeSetter(keyPath, codec)
     writeUpdate = Self.makeUpdateWriter(keyPath)
     encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
   }
 
-  private static func makeSetMaker(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
-    -> (KeyPathField<Root, Codec>, ValueToken, UnsafePointer<Root>) throws(FieldError) -> PropertyUpdate<
-      Root, Codec
-    >?
+  /// Parses and checks the token, compares it with the field's value read in place (the
+  /// record is not copied: a copy retains every field of it) and makes the update. When
+  /// writing, the old value moves out of the record into the update (no retain, so its
+  /// memory is not touched) and the new one takes its place.
+  private static func makeSetter(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, Bool) throws(FieldError) ->
+    PropertyUpdate<Root, Codec>?
   {
     let offset = MemoryLayout<Root>.offset(of: keyPath)
-    return { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
-      guard let value = codec.parse(token) else {
-        throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
-      }
-      // Read in place: the record is not copied (a copy retains every field of it).
-      let old: Value? =
-        if let offset {
-          UnsafeRawPointer(record).load(fromByteOffset: offset, as: Value?.self)
-        } else {
-          record.pointee[keyPath: keyPath]
-        }
-      guard old != value else { return nil }
-      return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
-    }
-  }
-
-  /// The set-and-write of `applySet`: at the field's offset the old value is moved out
-  /// of the record (no retain) and the new one put in its place.
-  private static func makeSetApplier(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
-    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>) throws(FieldError) ->
-    PropertyUpdate<
-      Root, Codec
-    >?
-  {
-    let offset = MemoryLayout<Root>.offset(of: keyPath)
-    return { (field, token, record) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+    return { (field, token, record, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
@@ -107,12 +78,16 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       if let offset {
         let slot = (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self)
         guard slot.pointee != value else { return nil }
-        old = slot.move()
-        slot.initialize(to: value)
+        if writing {
+          old = slot.move()
+          slot.initialize(to: value)
+        } else {
+          old = slot.pointee
+        }
       } else {
         old = record.pointee[keyPath: keyPath]
         guard old != value else { return nil }
-        record.pointee[keyPath: keyPath] = value
+        if writing { record.pointee[keyPath: keyPath] = value }
       }
       return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
     }
@@ -283,19 +258,21 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
-    try withUnsafePointer(to: record) { (pointer) throws(FieldError) in try setMaker(self, token, pointer) }
+    try withUnsafePointer(to: record) { (pointer) throws(FieldError) in
+      try setter(self, token, UnsafeMutablePointer(mutating: pointer), false)
+    }
   }
 
   public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
-    try setMaker(self, token, record)
+    try setter(self, token, UnsafeMutablePointer(mutating: record), false)
   }
 
   public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
-    try setApplier(self, token, record)
+    try setter(self, token, record, true)
   }
 
   public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
