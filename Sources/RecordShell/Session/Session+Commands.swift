@@ -10,8 +10,7 @@ extension Session {
   }
 
   mutating func delete(_ ref: String?) throws(SessionError) -> [Reply] {
-    let id = try recordID(ref, for: "delete")
-    guard let position = editor.document.position(ofID: id) else { return [] }
+    let (id, position) = try target(ref, for: "delete")
     try edit { (editor) throws(EditError) in try editor.deleteRecord(at: position) }
     if selectedID == id { selectedID = nil }
     return [.info("Deleted record \(id)")]
@@ -30,20 +29,15 @@ extension Session {
     }
   }
 
-  /// The id of the record REF names (the selected one by default), without copying the record.
-  func recordID(_ ref: String?, for command: String) throws(SessionError) -> String {
-    guard let ref else { return try selected(command) }
-    // A whole id is its own answer: no need to read the record.
-    if editor.document.contains(id: ref) { return ref }
-    do {
-      return editor.document.id(at: try editor.document.resolve(ref))
-    } catch {
-      throw .ref(error)
+  /// The id and position of the record REF names (the selected one by default),
+  /// without copying the record.
+  mutating func target(_ ref: String?, for command: String) throws(SessionError) -> (
+    id: String, position: Int
+  ) {
+    guard let ref else {
+      guard let selectedID else { throw .noSelection(command: command) }
+      return (selectedID, try selectedRecordPosition(command))
     }
-  }
-
-  /// `recordID(_:for:)` with where the record is.
-  func recordIDAndPosition(_ ref: String, for command: String) throws(SessionError) -> (String, Int) {
     // A whole id is its own answer: no need to read the record.
     if let position = editor.document.position(ofID: ref) { return (ref, position) }
     do {
@@ -56,7 +50,7 @@ extension Session {
 
   /// The selected record's position: the hint when it still holds the selected
   /// id (a compare of two short strings), else a lookup.
-  mutating func selectedRecordPosition(_ command: String) throws(SessionError) -> Int {
+  private mutating func selectedRecordPosition(_ command: String) throws(SessionError) -> Int {
     guard let selectedID else { throw .noSelection(command: command) }
     if selectedPosition < editor.document.count, editor.document.id(at: selectedPosition) == selectedID {
       return selectedPosition
@@ -66,13 +60,6 @@ extension Session {
     }
     selectedPosition = position
     return position
-  }
-
-  func selected(_ command: String) throws(SessionError) -> String {
-    guard let selectedID, editor.document.contains(id: selectedID) else {
-      throw .noSelection(command: command)
-    }
-    return selectedID
   }
 
   /// Runs an edit of the editor and journals the command it made; its error becomes the session's.

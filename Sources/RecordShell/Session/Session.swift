@@ -74,18 +74,18 @@ public struct Session<Root: Record> {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)
     case .use(let ref):
-      (selectedID, selectedPosition) = try recordIDAndPosition(ref, for: "use")
+      (selectedID, selectedPosition) = try target(ref, for: "use")
       return []
     case .set(let assignments):
-      let position = try selectedRecordPosition("set")
+      let position = try target(nil, for: "set").position
       try edit { (editor) throws(EditError) in try editor.set(assignments, at: position) }
       return []
     case .unset(let field):
-      let id = try selected("unset")
+      let id = try target(nil, for: "unset").id
       try edit { (editor) throws(EditError) in try editor.unset(field, onRecord: id) }
       return []
     case .listEdit(let field, let element, let adding):
-      let id = try selected(adding ? "add" : "remove")
+      let id = try target(nil, for: adding ? "add" : "remove").id
       try edit { (editor) throws(EditError) in
         try editor.editList(field, element, adding: adding, onRecord: id)
       }
