@@ -72,6 +72,16 @@ struct TokenScanner {
     TokenizerError(reason, line: position.line, column: position.column)
   }
 
+  /// Splits the input into commands up to the first error: the commands finished before it
+  /// and the error (a command the error cut short is dropped).
+  mutating func scanUntilError() -> TokenizedLine {
+    do {
+      return TokenizedLine(commands: try scan(), error: nil)
+    } catch {
+      return TokenizedLine(commands: commands, error: error)
+    }
+  }
+
   /// Splits the whole input into commands.
   mutating func scan() throws(TokenizerError) -> [TokenizedCommand] {
     while index < bytes.count {

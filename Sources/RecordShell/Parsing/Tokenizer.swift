@@ -23,7 +23,8 @@
 /// - **Control characters** other than tab, CR and LF are errors outside quotes, so an
 ///   invisible byte never ends up in a word; inside quotes they are kept.
 ///
-/// The first error stops the whole input: none of its commands run.
+/// `tokenize` refuses the whole input at the first error; `tokenizeLine` keeps the commands
+/// before it, so that a line runs as far as it can be read (the script runner's way).
 public enum Tokenizer {
   /// Splits `line` into commands. `line` may hold line feeds, from the continuation
   /// lines of an open quote or list, or from `-c` text.
@@ -32,6 +33,15 @@ public enum Tokenizer {
     return try line.withUTF8 { bytes in
       Result { () throws(TokenizerError) in try scan(bytes) }
     }.get()
+  }
+
+  /// Splits `line` into the commands before its first error, and that error.
+  public static func tokenizeLine(_ line: String) -> TokenizedLine {
+    var line = line
+    return line.withUTF8 { bytes in
+      var scanner = TokenScanner(bytes: bytes)
+      return scanner.scanUntilError()
+    }
   }
 
   /// Splits UTF-8 bytes (a line of a script file, say) into commands; bytes that are not

@@ -77,19 +77,18 @@ public struct ScriptRunner<Root: Record> {
       }
       // Tokenized once: the result says whether an open quote or list needs
       // the next line, and is what the parser then reads.
-      var tokenized = Self.tokenize(line)
-      while Self.needsContinuation(tokenized),
+      var tokenized = Tokenizer.tokenizeLine(line)
+      while tokenized.needsContinuation,
         let more = source.withNextLine(beforeWaiting: { self.waiting() }, Self.checkedText)
       {
         lineNumber += 1
         switch more {
         case .success(let text):
           line += "\n" + text
-          tokenized = Self.tokenize(line)
+          tokenized = Tokenizer.tokenizeLine(line)
         case .failure(let error):
-          // A continuation line that is not UTF-8 fails the whole command, at its line.
-          tokenized = .failure(
-            TokenizerError(error.reason, line: lineNumber - startLine + 1, column: error.column))
+          // A continuation line that is not UTF-8 fails the command it continues, at its line.
+          tokenized.error = TokenizerError(error.reason, line: lineNumber - startLine + 1, column: error.column)
         }
       }
       let place = Place(name: name, line: startLine)
@@ -120,34 +119,29 @@ public struct ScriptRunner<Root: Record> {
     emit(event)
   }
 
-  private static func tokenize(_ line: String) -> Result<[TokenizedCommand], TokenizerError> {
-    Result { () throws(TokenizerError) in try Tokenizer.tokenize(line) }
-  }
-
-  /// `Tokenizer.needsContinuation`, from a tokenizing already done.
-  private static func needsContinuation(_ tokenized: Result<[TokenizedCommand], TokenizerError>) -> Bool {
-    guard case .failure(let error) = tokenized else { return false }
-    return error.reason == .unterminatedString || error.reason == .unterminatedList
-  }
-
   /// Runs one line; whether to go on.
   public mutating func runLine(_ line: String, location: String, chain: [String]) -> Bool {
-    runTokenized(Self.tokenize(line), at: Place(name: location, line: nil), chain: chain)
+    runTokenized(Tokenizer.tokenizeLine(line), at: Place(name: location, line: nil), chain: chain)
   }
 
-  /// Runs one tokenized line; whether to go on.
-  private mutating func runTokenized(
-    _ tokenized: Result<[TokenizedCommand], TokenizerError>, at place: Place, chain: [String]
-  ) -> Bool {
-    let commands: [ShellCommand]
-    do {
-      commands = try ShellParser.parse(tokenized, context: session.parseContext)
-    } catch {
-      return fail(SessionError.parse(error).description, location: place.text, chain: chain)
+  /// Runs one tokenized line as the same commands on separate lines would run: each
+  /// command is parsed only once the ones before it have run (against the selection and
+  /// custom fields as they are then), a failed one stops the line unless `-k` says go on,
+  /// and a tokenizer error fails where it stands, after the commands before it.
+  /// Returns whether to go on.
+  private mutating func runTokenized(_ tokenized: TokenizedLine, at place: Place, chain: [String]) -> Bool {
+    for tokens in tokenized.commands {
+      let command: ShellCommand
+      do {
+        command = try ShellParser.parse(tokens, context: session.parseContext)
+      } catch {
+        if !fail(SessionError.parse(error).description, location: place.text, chain: chain) { return false }
+        continue
+      }
+      if !run(command, at: place, chain: chain) || quitRequested { return false }
     }
-    for command in commands {
-      // Each command is parsed against the selection as it is when it runs.
-      if !run(command, at: place, chain: chain) { return false }
+    if let error = tokenized.error {
+      return fail(SessionError.parse(.syntax(error)).description, location: place.text, chain: chain)
     }
     return true
   }

@@ -49,18 +49,22 @@ public struct Session<Root: Record> {
       kind: Root.self, customFields: selectedID.map { editor.document.customKeys(ofRecordWithID: $0) } ?? [])
   }
 
-  /// Parses and runs one line.
+  /// Parses and runs one line, one command at a time: each is parsed only once the
+  /// commands before it have run, as if they stood on lines of their own. The first
+  /// failure ends the line; what the commands before it did stays done.
   public mutating func run(line: String, origin: String? = nil) throws(SessionError) -> [Reply] {
-    let commands: [ShellCommand]
-    do {
-      commands = try ShellParser.parse(line, context: parseContext)
-    } catch {
-      throw .parse(error)
-    }
+    let tokenized = Tokenizer.tokenizeLine(line)
     var replies: [Reply] = []
-    for command in commands {
+    for tokens in tokenized.commands {
+      let command: ShellCommand
+      do {
+        command = try ShellParser.parse(tokens, context: parseContext)
+      } catch {
+        throw .parse(error)
+      }
       replies += try execute(command, origin: origin)
     }
+    if let error = tokenized.error { throw .parse(.syntax(error)) }
     return replies
   }
 
