@@ -20,7 +20,9 @@ import Testing
     Scenario(commands: ["use c3", "set color blue", "show"]),
     Scenario(commands: ["use c3", "unset color", "show c3", "set +color green", "show"]),
     Scenario(commands: ["use b2", "add tags home", "remove tags work", "show", "remove tags nope", "show"]),
-    Scenario(commands: ["new title fresh", "set +size 3", "undo", "undo", "redo 2", "history", "delete", "undo 3", "list"]),
+    Scenario(commands: [
+      "new title fresh", "set +size 3", "undo", "undo", "redo 2", "history", "delete", "undo 3", "list",
+    ]),
     Scenario(commands: ["delete b2", "undo", "redo", "undo 5", "redo 5", "list", "save", "show b2"]),
     Scenario(commands: [
       "begin review", "use a1", "set priority 4", "begin inner", "set title x", "rollback", "end", "history",
@@ -100,7 +102,8 @@ import Testing
       files[name] = try folder.read(name)
     }
     return Outcome(
-      stdout: normalised(result.stdout), stderr: normalised(result.stderr), status: result.status, files: files)
+      stdout: normalised(result.stdout), stderr: normalised(result.stderr), status: result.status,
+      files: files)
   }
 
   static func normalised(_ text: String) -> String {

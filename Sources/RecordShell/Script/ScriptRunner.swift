@@ -88,7 +88,8 @@ public struct ScriptRunner<Root: Record> {
           tokenized = Tokenizer.tokenizeLine(line)
         case .failure(let error):
           // A continuation line that is not UTF-8 fails the command it continues, at its line.
-          tokenized.error = TokenizerError(error.reason, line: lineNumber - startLine + 1, column: error.column)
+          tokenized.error = TokenizerError(
+            error.reason, line: lineNumber - startLine + 1, column: error.column)
         }
       }
       let place = Place(name: name, line: startLine)
