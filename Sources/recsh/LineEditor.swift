@@ -18,11 +18,17 @@ import RecordShell
 final class LineEditor {
   /// What one prompt gave.
   enum Input: Equatable {
-    case line(String)
+    /// A line, and the bytes typed into it that were not UTF-8, in the order typed:
+    /// libedit was given U+FFFD for each, so the line holds one U+FFFD per byte, unless
+    /// it was deleted again before Return.
+    case line(String, invalidBytes: [UInt8])
     /// Ctrl-C: the line was cancelled.
     case interrupted
     /// Ctrl-D on an empty line, or the terminal went away.
     case end
+    /// A hang-up or termination signal came: libedit has put the terminal back, and the
+    /// shell should end as that signal ends a process (the journal stays).
+    case terminated(signal: Int32)
   }
 
   /// The most lines the history file keeps.
@@ -35,6 +41,10 @@ final class LineEditor {
   /// UTF-8 sequence, or keys typed ahead.
   private var pending: [UInt8] = []
   private var interrupted = false
+  /// SIGHUP or SIGTERM, once one came.
+  private var terminatingSignal: Int32?
+  /// Bytes typed during this `readLine` that are not UTF-8 (libedit got U+FFFD for each).
+  private var invalidBytes: [UInt8] = []
   /// What Tab may offer for the line being read; `nil` outside `readLine`, so
   /// no copy of the document outlives the prompt.
   private var completion: CompletionContext?
@@ -83,7 +93,9 @@ final class LineEditor {
   /// continues an unterminated quote or list, for completion.
   func readLine(prompt: String, earlierLines: String? = nil, completion: CompletionContext) -> Input {
     drainSignals()
+    if let terminatingSignal { return .terminated(signal: terminatingSignal) }
     interrupted = false
+    invalidBytes = []
     self.completion = completion
     self.earlierLines = earlierLines
     defer {
@@ -92,9 +104,10 @@ final class LineEditor {
     }
     let line = prompt.withCString { readline($0) }
     defer { free(line) }
+    if let terminatingSignal { return .terminated(signal: terminatingSignal) }
     if interrupted { return .interrupted }
     guard let line else { return .end }
-    return .line(String(cString: line))
+    return .line(String(cString: line), invalidBytes: invalidBytes)
   }
 
   /// Keeps a typed line in the history: not a blank one, not a repeat of the last.
@@ -135,7 +148,7 @@ final class LineEditor {
       }
       if descriptors[1].revents != 0 {
         handleSignals()
-        if interrupted { return -1 }
+        if interrupted || terminatingSignal != nil { return -1 }
       }
       if descriptors[0].revents != 0 {
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -143,6 +156,9 @@ final class LineEditor {
         if count > 0 {
           pending += buffer[..<count]
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+          // The terminal is gone (EIO after a hang-up): that is a hang-up, not a
+          // Ctrl-D, whether or not SIGHUP has come yet.
+          terminatingSignal = terminatingSignal ?? SIGHUP
           return -1
         }
       }
@@ -150,7 +166,8 @@ final class LineEditor {
   }
 
   /// The first UTF-8 sequence of `pending`, consumed; `nil` when it is not
-  /// complete yet. A malformed byte becomes U+FFFD.
+  /// complete yet. A malformed byte becomes U+FFFD for libedit and is kept in
+  /// `invalidBytes`, so that the line is refused rather than run with U+FFFD in it.
   private func decodePending() -> Int32? {
     guard let lead = pending.first else { return nil }
     let length: Int
@@ -163,7 +180,7 @@ final class LineEditor {
     }
     let continuations = pending.dropFirst().prefix(max(0, length - 1))
     guard length > 0, continuations.allSatisfy({ $0 & 0xC0 == 0x80 }) else {
-      pending.removeFirst()
+      invalidBytes.append(pending.removeFirst())
       return 0xFFFD
     }
     guard pending.count >= length else { return nil }
@@ -171,7 +188,7 @@ final class LineEditor {
     var decoder = Unicode.UTF8()
     let result = decoder.decode(&iterator)
     guard case .scalarValue(let scalar) = result else {
-      pending.removeFirst()
+      invalidBytes.append(pending.removeFirst())
       return 0xFFFD
     }
     pending.removeFirst(length)
@@ -184,6 +201,7 @@ final class LineEditor {
     for signal in readSignals() {
       switch signal {
       case SIGINT: interrupted = true
+      case SIGHUP, SIGTERM: terminatingSignal = terminatingSignal ?? signal
       case SIGWINCH: rl_resize_terminal()
       case SIGCONT:
         rl_deprep_terminal()
@@ -194,10 +212,15 @@ final class LineEditor {
     }
   }
 
-  /// Before a prompt: forgets the signals that came while a command ran, but
-  /// keeps the terminal's new size.
+  /// Before a prompt: forgets the Ctrl-Cs that came while a command ran, but
+  /// keeps the terminal's new size and a hang-up or termination signal, which
+  /// ends the shell now that the command is done.
   private func drainSignals() {
-    if readSignals().contains(SIGWINCH) { rl_resize_terminal() }
+    let signals = readSignals()
+    if signals.contains(SIGWINCH) { rl_resize_terminal() }
+    if let ending = signals.first(where: { $0 == SIGHUP || $0 == SIGTERM }) {
+      terminatingSignal = terminatingSignal ?? ending
+    }
   }
 
   private func readSignals() -> [Int32] {
@@ -297,7 +320,10 @@ final class LineEditor {
     action.sa_flags = SA_RESTART
     var handled = sigset_t()
     sigemptyset(&handled)
-    for signal in [SIGINT, SIGWINCH, SIGCONT] {
+    // A hang-up or SIGTERM is noted like the others: at the prompt it ends the
+    // line (libedit puts the terminal back), during a command it waits for the
+    // command to end, so that neither leaves the terminal raw or a save half done.
+    for signal in [SIGINT, SIGWINCH, SIGCONT, SIGHUP, SIGTERM] {
       sigaction(signal, &action, nil)
       sigaddset(&handled, signal)
     }

@@ -64,7 +64,10 @@ struct StandardInputLines: LineSource {
 ///
 /// Ctrl-C cancels the line (`^C`, a fresh prompt); a line that ends inside a
 /// quote or list goes on at a continuation prompt and is joined with "\n";
-/// Ctrl-D on an empty line is the end of input (`reachedEnd`).
+/// Ctrl-D on an empty line is the end of input (`reachedEnd`); a hang-up or
+/// termination signal ends input too (`terminatingSignal`). A line with bytes
+/// typed that are not UTF-8 is lent with those bytes in it, so the runner
+/// refuses it as it refuses such a script line.
 struct EditedLines: LineSource {
   let editor: LineEditor
   let prompt: String
@@ -72,6 +75,8 @@ struct EditedLines: LineSource {
   /// Given up once the line is read: it shares the document's storage.
   private var completion: CompletionContext?
   private(set) var reachedEnd = false
+  /// SIGHUP or SIGTERM, when one ended input.
+  private(set) var terminatingSignal: Int32?
 
   init(editor: LineEditor, prompt: String, continuationPrompt: String, completion: CompletionContext) {
     self.editor = editor
@@ -81,6 +86,41 @@ struct EditedLines: LineSource {
   }
 
   mutating func nextLine(beforeWaiting: () -> Void) -> String? {
+    readInput(beforeWaiting: beforeWaiting)?.text
+  }
+
+  mutating func withNextLine<Result>(
+    beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result? {
+    guard let input = readInput(beforeWaiting: beforeWaiting) else { return nil }
+    return Self.bytes(of: input.text, invalidBytes: input.invalidBytes).withUnsafeBufferPointer(body)
+  }
+
+  /// The line's UTF-8 bytes with the typed bytes that were not UTF-8 back in place of
+  /// the U+FFFD libedit was given for them, in order. When some were deleted before
+  /// Return, the later U+FFFDs of the line stand for the earlier bytes: the line is
+  /// refused all the same, at the first of them.
+  static func bytes(of text: String, invalidBytes: [UInt8]) -> [UInt8] {
+    let bytes = Array(text.utf8)
+    guard !invalidBytes.isEmpty else { return bytes }
+    let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var next = invalidBytes.makeIterator()
+    var index = 0
+    while index < bytes.count {
+      if bytes[index...].starts(with: replacement), let byte = next.next() {
+        result.append(byte)
+        index += replacement.count
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return result
+  }
+
+  private mutating func readInput(beforeWaiting: () -> Void) -> (text: String, invalidBytes: [UInt8])? {
     guard let context = completion else { return nil }
     completion = nil
     beforeWaiting()
@@ -92,32 +132,43 @@ struct EditedLines: LineSource {
         StandardStreams.writeAll(1, Array("\n".utf8))
         reachedEnd = true
         return nil
-      case .line(let first):
-        guard let line = continued(first, context) else {
+      case .terminated(let signal):
+        terminatingSignal = signal
+        return nil
+      case .line(let first, let invalidBytes):
+        var input = (text: first, invalidBytes: invalidBytes)
+        guard continued(&input, context) else {
+          if terminatingSignal != nil { return nil }
           Self.cancelled()
           continue
         }
-        editor.remember(line)
-        return line
+        editor.remember(input.text)
+        return input
       }
     }
   }
 
-  /// `line` and its continuation lines while it ends inside a quote or list;
-  /// `nil` after a Ctrl-C. Ctrl-D gives what was typed, which the runner
-  /// reports as unterminated.
-  private func continued(_ line: String, _ context: CompletionContext) -> String? {
-    var line = line
-    while Tokenizer.needsContinuation(line) {
-      switch editor.readLine(prompt: continuationPrompt, earlierLines: line, completion: context) {
-      case .interrupted: return nil
+  /// Adds the continuation lines while `input` ends inside a quote or list; `false`
+  /// after a Ctrl-C or a terminating signal. Ctrl-D gives what was typed, which the
+  /// runner reports as unterminated.
+  private mutating func continued(
+    _ input: inout (text: String, invalidBytes: [UInt8]), _ context: CompletionContext
+  ) -> Bool {
+    while Tokenizer.needsContinuation(input.text) {
+      switch editor.readLine(prompt: continuationPrompt, earlierLines: input.text, completion: context) {
+      case .interrupted: return false
+      case .terminated(let signal):
+        terminatingSignal = signal
+        return false
       case .end:
         StandardStreams.writeAll(1, Array("\n".utf8))
-        return line
-      case .line(let more): line += "\n" + more
+        return true
+      case .line(let more, let invalidBytes):
+        input.text += "\n" + more
+        input.invalidBytes += invalidBytes
       }
     }
-    return line
+    return true
   }
 
   /// libedit leaves the cursor on the cancelled line.

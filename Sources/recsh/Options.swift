@@ -2,7 +2,9 @@
 /// order; `--` ends the options.
 struct Options: Equatable {
   var file: String?
-  var commands: [String] = []
+  /// The `-c` texts as the arguments' bytes: they need not be UTF-8, and the script
+  /// runner refuses a line that is not, where a `String` would hold U+FFFD instead.
+  var commands: [[UInt8]] = []
   var script: String?
   var keepGoing = false
   var echo = false
@@ -19,6 +21,13 @@ struct Options: Equatable {
   }
 
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    try parse(bytes: arguments.map { Array($0.utf8) })
+  }
+
+  /// The raw arguments (`argv` without the program name): options and paths are read
+  /// as text, `-c` values are kept as bytes.
+  static func parse(bytes rawArguments: [[UInt8]]) throws(UsageError) -> Options {
+    let arguments = rawArguments.map { String(decoding: $0, as: UTF8.self) }
     var options = Options()
     var index = 0
     var optionsEnded = false
@@ -50,7 +59,12 @@ struct Options: Equatable {
         inline = String(argument[argument.index(after: equals)...])
       }
       switch name {
-      case "-c", "--command": options.commands.append(try value(for: name, inline: inline))
+      case "-c", "--command":
+        _ = try value(for: name, inline: inline)
+        let raw = rawArguments[index]
+        // `--command=TEXT`: the bytes after the first `=`.
+        options.commands.append(
+          inline == nil ? raw : Array(raw[((raw.firstIndex(of: UInt8(ascii: "=")) ?? -1) + 1)...]))
       case "-s", "--script":
         guard options.script == nil else { throw UsageError(description: "-s is given twice") }
         options.script = try value(for: name, inline: inline)

@@ -65,11 +65,20 @@ enum Shell {
       runner.run(&lines, name: script)
     } else if !options.commands.isEmpty {
       name = "<command>"
-      var lines = TextLines(options.commands.joined(separator: "\n"))
+      var lines = TextLines(bytes: Array(options.commands.joined(separator: [UInt8(ascii: "\n")])))
       runner.run(&lines, name: name)
     } else if interactive {
       name = "<stdin>"
-      runInteractive(&runner, sink: sink)
+      if let signal = runInteractive(&runner, sink: sink) {
+        // A hang-up or termination signal is not a normal exit: the journal stays (made
+        // durable here) for the next open to recover, and recsh ends by the signal itself,
+        // so that its parent sees it (a shell says 129 or 143).
+        runner.session.syncJournal()
+        sink.streams.flush()
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+        exit(128 + signal)
+      }
     } else {
       name = "<stdin>"
       var lines = StandardInputLines()
@@ -118,8 +127,11 @@ enum Shell {
 
   /// The prompt: errors never end it; Ctrl-D acts as `quit` (open groups are
   /// closed and kept first; unsaved changes refuse once). The history file is
-  /// written when it ends.
-  private static func runInteractive<Root: Record>(_ runner: inout ScriptRunner<Root>, sink: EventSink) {
+  /// written when it ends. Returns the hang-up or termination signal that ended
+  /// it, if one did (the terminal is back in its own mode by then).
+  private static func runInteractive<Root: Record>(_ runner: inout ScriptRunner<Root>, sink: EventSink)
+    -> Int32?
+  {
     let editor = LineEditor(historyPath: HistoryLocation.current.prepare())
     if let warning = editor.warning { sink.streams.err(warning) }
     defer {
@@ -131,6 +143,7 @@ enum Shell {
         editor: editor, prompt: style.render(runner.session.prompt), continuationPrompt: style.continuation,
         completion: runner.session.completionContext(listDirectory: DirectoryListing.entries))
       runner.run(&lines, name: "<stdin>", firstLine: runner.lastLineNumber + 1)
+      if let signal = lines.terminatingSignal { return signal }
       if runner.quitRequested { break }
       if lines.reachedEnd {
         runner.finish(name: "<stdin>")
@@ -138,6 +151,7 @@ enum Shell {
         if isatty(0) != 1 { break }
       }
     }
+    return nil
   }
 
   /// A data file that cannot be opened: `FILE:LINE:COLUMN: error: …` for bad

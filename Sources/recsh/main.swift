@@ -13,7 +13,12 @@ for blocked in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&inheritedMask, blocked) }
 sigprocmask(SIG_UNBLOCK, &inheritedMask, nil)
 let options: Options
 do {
-  options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+  // `CommandLine.arguments` would have replaced bytes that are not UTF-8 with U+FFFD.
+  let arguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
+      .map { $0.map { UInt8(bitPattern: $0) } } ?? []
+  }
+  options = try Options.parse(bytes: arguments)
 } catch {
   StandardStreams.writeAll(2, Array("recsh: \(error)\nTry 'recsh --help'.\n".utf8))
   exit(2)

@@ -82,7 +82,12 @@ final class PseudoTerminal {
   var unmatched: String { String(decoding: received[position...], as: UTF8.self) }
 
   func send(_ text: String) {
-    var bytes = Array(text.utf8)
+    send(bytes: Array(text.utf8))
+  }
+
+  /// Types raw bytes, which need not be UTF-8.
+  func send(bytes: [UInt8]) {
+    var bytes = bytes
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes {
@@ -121,6 +126,11 @@ final class PseudoTerminal {
   /// mode, so that the next keys reach libedit and not the kernel's line editing.
   func waitForPrompt(_ prompt: String) throws {
     try expect(prompt)
+    try waitForRawMode(after: prompt)
+  }
+
+  /// Waits for libedit to have put the terminal in raw mode (after a prompt matched).
+  func waitForRawMode(after prompt: String) throws {
     let deadline = Date().addingTimeInterval(Self.timeout)
     while true {
       var settings = termios()
@@ -131,6 +141,19 @@ final class PseudoTerminal {
       }
       readMore(until: Date().addingTimeInterval(0.005))
     }
+  }
+
+  /// Whether the terminal is in its own (cooked) mode: canonical input and echo on, as
+  /// a shell expects it back. Readable after recsh ended too (the master stays open).
+  var isCooked: Bool {
+    var settings = termios()
+    guard tcgetattr(master, &settings) == 0 else { return false }
+    return settings.c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO)
+  }
+
+  /// Sends `signal` to recsh.
+  func signal(_ signal: Int32) {
+    kill(pid, signal)
   }
 
   /// Changes the window size, which sends SIGWINCH to recsh.
