@@ -160,6 +160,9 @@ enum Shell {
     if case .file(let path, let fileError) = error {
       return "\(path):\(fileError.position): error: \(fileError.description)"
     }
+    if case .storage(.changedWhileReading(let path)) = error {
+      return "\(path): error: changed while being read; nothing was opened"
+    }
     return "recsh: error: \(error)"
   }
 }

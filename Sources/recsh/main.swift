@@ -3,6 +3,9 @@ import RecordKit
 import RecordShell
 
 signal(SIGPIPE, SIG_IGN)
+// Past the file size limit (`ulimit -f`) a write fails with EFBIG, which a save reports
+// (removing its temporary file), instead of SIGXFSZ killing recsh midway.
+signal(SIGXFSZ, SIG_IGN)
 // A hang-up or a termination signal is not a normal exit: it must end recsh
 // without removing the journal, even when the parent left them ignored.
 signal(SIGHUP, SIG_DFL)

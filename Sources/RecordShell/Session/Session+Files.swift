@@ -13,6 +13,7 @@ extension Session {
     if target != filePath {
       (newJournal, journalWarnings) = try journalForSavingAs(target)
     }
+    let stale = removeStaleTemporaryFiles(of: target)
     let outcome: SaveOutcome
     let hash: String
     do {
@@ -32,26 +33,37 @@ extension Session {
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
-    return replies + journalWarnings.map(Reply.warning)
+    return replies + (stale + journalWarnings).map(Reply.warning)
+  }
+
+  /// Removes the temporary files that saves of `path` killed midway left beside it, when
+  /// this session holds the file's journal lock (so no other recsh is saving it now).
+  /// Returns a note per file removed.
+  func removeStaleTemporaryFiles(of path: String) -> [String] {
+    guard journal != nil, path == filePath else { return [] }
+    return AtomicFile.removeStaleTemporaryFiles(of: path, using: fileSystem).map { removed in
+      "removed \"\(removed)\", left by a save of \"\(path)\" that did not finish"
+    }
   }
 
   /// The file changed on disk since it was read, or `target` is another file that exists.
   private func refuseOverwriting(_ target: String) throws(SessionError) {
-    do {
+    let changed: Bool
+    let exists: Bool
+    do throws(StorageError) {
       if target == filePath {
-        if try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem) {
-          throw SessionError.changedOnDisk(path: target)
-        }
-      } else if try FileIdentity.current(at: target, using: fileSystem) != nil {
-        throw SessionError.fileExists(path: target)
+        changed = try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem)
+        exists = true
+      } else {
+        changed = false
+        exists = try FileIdentity.current(at: target, using: fileSystem) != nil
       }
-    } catch let error as SessionError {
-      throw error
-    } catch let error as StorageError {
-      throw .storage(error)
     } catch {
-      throw .changedOnDisk(path: target)
+      // The check itself failed (say `stat` was denied): that is what is reported.
+      throw .storage(error)
     }
+    if changed { throw .changedOnDisk(path: target) }
+    if exists && target != filePath { throw .fileExists(path: target) }
   }
 
   /// The journal of the file a "save as" goes to, locked before anything is written.
@@ -95,6 +107,7 @@ extension Session {
     var journalWarnings: [String] = []
     if path != filePath {
       journalWarnings = try opened.attachJournal(base: loaded.hash, recovery: .refuse)
+      journalWarnings += opened.removeStaleTemporaryFiles(of: path)
       journal?.remove()
     } else {
       // The same file again: keep its lock, start its journal from what is on disk now.

@@ -37,7 +37,8 @@ public struct Session<Root: Record> {
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
       undoLimit: undoLimit, journal: nil)
     let journalWarnings = try session.attachJournal(base: loaded.hash, recovery: recovery)
-    return (session, loaded.warnings + journalWarnings)
+    let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
+    return (session, loaded.warnings + journalWarnings + stale)
   }
 
   public var document: Document<Root> { editor.document }

@@ -67,6 +67,14 @@ public enum AtomicFile {
     return SaveOutcome(identity: identity, warning: nil)
   }
 
+  /// Removes the temporary files that saves of `path` left when killed midway (see
+  /// `TemporaryFile.removeStale`); the caller must hold the file's journal lock. Returns
+  /// the paths removed.
+  static func removeStaleTemporaryFiles(of path: String, using fileSystem: some FileSystem) -> [String] {
+    guard let target = try? SaveTarget.resolve(path, using: fileSystem) else { return [] }
+    return TemporaryFile.removeStale(in: target.folder, for: target.name, using: fileSystem)
+  }
+
   /// Gives the new file the original's owner, group and permissions.
   ///
   /// `fchown` comes first because it clears setuid/setgid bits. Changing the owner needs

@@ -168,6 +168,11 @@ final class FaultInjectingFileSystem: FileSystem {
     return try base.readlink(path)
   }
 
+  func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    try enter(.listDirectory, path)
+    return try base.listDirectory(path)
+  }
+
   func map(_ file: FileDescriptor, length: Int) throws(SystemCallError) -> UnsafeRawBufferPointer {
     try enter(.mmap, file.path)
     return try base.map(file, length: length)

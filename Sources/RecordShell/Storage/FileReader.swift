@@ -88,9 +88,10 @@ public enum FileReader {
   /// `body` looks back (to place an error). Where the file cannot be mapped, it is read
   /// whole as `readFile` does.
   ///
-  /// A file truncated by another program while it is mapped makes the process fail
-  /// (`SIGBUS`) when the missing pages are touched; the load happens before any edit,
-  /// so no work is lost then, and the journal still holds any from an earlier file.
+  /// A file that another program changes while it is read — truncated under the mapping,
+  /// or written (its size, modification or change time differ after the scan) — throws
+  /// ``StorageError/changedWhileReading(path:)``: what `body` made of it is dropped, and
+  /// a truncation never ends the process (`MappingFaultGuard`).
   public static func scanFile<Result>(
     _ path: String, using fileSystem: some FileSystem,
     _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
@@ -112,15 +113,24 @@ public enum FileReader {
     defer { try? fileSystem.unmap(mapping, of: file) }
     var hasher = ContentHasher()
     var done = 0
-    let result = body(mapping.assumingMemoryBound(to: UInt8.self)) { offset in
-      guard offset - done >= dropWindow else { return }
-      let end = offset / pageSize * pageSize
-      let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
-      hasher.combine(passedPages)
-      try? fileSystem.dropPages(passedPages, of: file)
-      done = end
+    let (result, faulted) = MappingFaultGuard.run(over: mapping) {
+      let result = body(mapping.assumingMemoryBound(to: UInt8.self)) { offset in
+        guard offset - done >= dropWindow else { return }
+        let end = offset / pageSize * pageSize
+        let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
+        hasher.combine(passedPages)
+        try? fileSystem.dropPages(passedPages, of: file)
+        done = end
+      }
+      hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
+      return result
     }
-    hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
+    let after = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
+      try fileSystem.fstat(file)
+    }
+    guard !faulted, FileIdentity(after) == FileIdentity(status) else {
+      throw .changedWhileReading(path: path)
+    }
     return (result, FileIdentity(status), hasher.finalize())
   }
 

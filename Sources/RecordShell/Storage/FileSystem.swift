@@ -47,6 +47,9 @@ public protocol FileSystem {
   /// `madvise(MADV_DONTNEED)` over whole pages of a mapping: drops them from memory; a
   /// mapped file's pages are read again from the file if touched later.
   func dropPages(_ pages: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError)
+  /// The names in a folder (`opendir(3)`, `readdir(3)`), without `.` and `..`, in the
+  /// order the file system gives them.
+  func listDirectory(_ path: String) throws(SystemCallError) -> [String]
   /// `munmap(2)` of a mapping `map` made.
   func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError)
 }

@@ -135,6 +135,25 @@ public struct PosixFileSystem: FileSystem, Sendable {
     }
   }
 
+  public func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    guard let directory = opendir(path) else {
+      throw SystemCallError(.listDirectory, code: errno, path: path)
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 { throw SystemCallError(.listDirectory, code: errno, path: path) }
+        return names
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+  }
+
   /// Runs `body` until it succeeds or fails with something other than `EINTR`.
   private func retrying<Result: BinaryInteger>(
     _ call: SystemCall, _ path: String, _ body: () -> Result

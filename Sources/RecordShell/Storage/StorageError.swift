@@ -19,6 +19,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case temporaryFileNotCreated(path: String, folder: String, cause: SystemCallError)
   /// The path is a symbolic link to a file that does not exist.
   case danglingSymbolicLink(path: String, target: String)
+  /// Another program changed the file while it was being read (truncated or wrote it):
+  /// what was read is not one version of the file, so none of it is used.
+  case changedWhileReading(path: String)
   /// A warning, not a failure: the new content is in place, but flushing the folder
   /// failed, so the rename might not survive a power loss or a crash of the system.
   case folderNotFlushed(path: String, cause: SystemCallError)
@@ -29,7 +32,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .failed(_, _, let cause), .temporaryFileNotCreated(_, _, let cause),
       .folderNotFlushed(_, let cause):
       cause
-    case .notFound, .notRegularFile, .danglingSymbolicLink:
+    case .notFound, .notRegularFile, .danglingSymbolicLink, .changedWhileReading:
       nil
     }
   }
@@ -44,6 +47,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(Self.phrase(operation, path)): it is \(kind.description), not a regular file"
     case .temporaryFileNotCreated(let path, let folder, let cause):
       "cannot save \"\(path)\": \(cause.summary) (creating a temporary file in \"\(folder)\")"
+    case .changedWhileReading(let path):
+      "\"\(path)\" changed while being read; nothing was opened"
     case .danglingSymbolicLink(let path, let target):
       "cannot save \"\(path)\": it is a symbolic link to \"\(target)\", which does not exist"
     case .folderNotFlushed(let path, let cause):

@@ -24,6 +24,7 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
   case mmap
   case madvise
   case munmap
+  case listDirectory
 
   /// The C name of the call, as error messages show it (`openDirectory` is an `open`).
   public var name: String {
@@ -48,6 +49,7 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
     case .mmap: "mmap"
     case .madvise: "madvise"
     case .munmap: "munmap"
+    case .listDirectory: "opendir"
     }
   }
 }

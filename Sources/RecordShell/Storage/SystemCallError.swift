@@ -23,6 +23,9 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
 
   /// What the errno means, lowercase, e.g. `no space left on device`.
   public var explanation: String {
+    if code == EFBIG, let limit = Self.fileSizeLimit {
+      return "file too large for this process's file size limit (\(limit) bytes)"
+    }
     if let known = Self.knownCodes[code] { return known.explanation }
     guard let text = strerror(code) else { return "unknown error" }
     let message = String(cString: text)
@@ -34,6 +37,15 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
 
   /// The full detail, e.g. `write ".tasks.json.recsh-Ab12Cd.tmp": ENOSPC: no space left on device`.
   public var description: String { "\(call.name) \"\(path)\": \(summary)" }
+
+  /// The file size limit of this process (`ulimit -f`, `RLIMIT_FSIZE`) in bytes; `nil`
+  /// when there is none. An `EFBIG` under such a limit says so, since that is the usual cause.
+  static var fileSizeLimit: UInt64? {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max
+    else { return nil }
+    return UInt64(limit.rlim_cur)
+  }
 
   /// Our own wording of the errnos a save or load meets in practice, so that messages
   /// are lowercase, stable across C libraries and name the errno users search for.

@@ -58,13 +58,56 @@ struct TemporaryFile {
     try? fileSystem.unlink(path)
   }
 
-  private static func temporaryPath(in folder: String, for name: String) -> String {
-    // Keep the whole name under NAME_MAX (255 bytes) however long the original's is.
+  /// Removes the temporary files a save of `name` left in `folder` when it was killed
+  /// midway (`kill -9`, a power cut, a file size limit): the names of this type's own
+  /// pattern for `name`, and only those. Returns the paths removed.
+  ///
+  /// The caller must know that no save of the file is running in another process: the
+  /// shell calls it only while it holds the file's journal lock, which every recsh
+  /// editing the file holds. Best effort: a folder that cannot be listed or a file that
+  /// cannot be removed is left as it is (it holds no data the user has not got).
+  static func removeStale(in folder: String, for name: String, using fileSystem: some FileSystem) -> [String]
+  {
+    guard let entries = try? fileSystem.listDirectory(folder) else { return [] }
+    let stem = Self.stem(of: name)
+    var removed: [String] = []
+    for entry in entries where isTemporaryName(entry, stem: stem) {
+      let path = Self.path(entry, in: folder)
+      if (try? fileSystem.unlink(path)) != nil { removed.append(path) }
+    }
+    return removed
+  }
+
+  /// The letters of the random part of a temporary file's name.
+  private static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+  private static let randomLength = 6
+
+  /// Whether `entry` is `.STEM.recsh-XXXXXX.tmp` with six letters of `alphabet`.
+  static func isTemporaryName(_ entry: String, stem: Substring) -> Bool {
+    let prefix = Array(".\(stem).recsh-".utf8)
+    let suffix = Array(".tmp".utf8)
+    let bytes = Array(entry.utf8)
+    guard bytes.count == prefix.count + randomLength + suffix.count, bytes.starts(with: prefix),
+      bytes.suffix(suffix.count).elementsEqual(suffix)
+    else { return false }
+    return bytes[prefix.count..<prefix.count + randomLength].allSatisfy(alphabet.contains)
+  }
+
+  /// The original's name as temporary names hold it: cut to keep the whole name under
+  /// NAME_MAX (255 bytes) however long the original's is.
+  static func stem(of name: String) -> Substring {
     var stem = Substring(name)
     while stem.utf8.count > 200 { stem = stem.dropLast() }
-    let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    let suffix = String((0..<6).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
-    let file = ".\(stem).recsh-\(suffix).tmp"
-    return folder == "/" ? "/" + file : folder + "/" + file
+    return stem
+  }
+
+  private static func path(_ file: String, in folder: String) -> String {
+    folder == "/" ? "/" + file : folder + "/" + file
+  }
+
+  private static func temporaryPath(in folder: String, for name: String) -> String {
+    let suffix = String(
+      decoding: (0..<randomLength).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] }, as: UTF8.self)
+    return path(".\(stem(of: name)).recsh-\(suffix).tmp", in: folder)
   }
 }

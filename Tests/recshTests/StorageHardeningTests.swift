@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import Testing
+
+/// What the file system and other programs can do to a save or a load, on the built
+/// binary: a file size limit, a save killed midway, a file truncated while it is read.
+@Suite struct StorageHardeningTests {
+  static func bigFile(_ count: Int, in folder: TempFolder, name: String = "big.json") throws {
+    var text = "[\n"
+    for number in 1...count {
+      text += "  {\n    \"id\": \"r\(number)\",\n    \"title\": \"Task number \(number) with some words\",\n"
+      text += "    \"done\": false,\n    \"priority\": 3\n  }\(number == count ? "" : ",")\n"
+    }
+    text += "]\n"
+    try folder.write(name, text)
+  }
+
+  static func temporaryFiles(in folder: TempFolder) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".tmp") }
+      .sorted()
+  }
+
+  /// Runs `script` with `sh` in `folder`, `$RECSH` naming the binary.
+  static func shell(_ script: String, in folder: TempFolder) throws -> RecshBinary.Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
+    var environment = ProcessInfo.processInfo.environment
+    environment["RECSH"] = RecshBinary.url.path
+    environment["RECSH_HISTORY"] = ""
+    process.environment = environment
+    process.currentDirectoryURL = folder.url
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RecshBinary.Result(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus)
+  }
+
+  /// Past `ulimit -f` the save fails with EFBIG (SIGXFSZ would have killed recsh midway):
+  /// reported, the temporary file removed, the original intact, the edits still there.
+  @Test func aSaveOverTheFileSizeLimitFailsCleanly() throws {
+    let folder = try TempFolder()
+    try Self.bigFile(40_000, in: folder)
+    let before = try folder.read("big.json")
+    #expect(before.utf8.count > 2_000_000)
+    let result = try Self.shell(
+      // `ulimit -f` counts 512-byte blocks in this shell (dash).
+      "ulimit -f 1000; exec \"$RECSH\" -k big.json -c 'use r1; set title changed; save; show r1'", in: folder)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.hasPrefix(
+        "<command>:1: error: cannot save \"big.json\": EFBIG: file too large for this process's file size limit"
+          + " (512000 bytes) (write)\n"), "\(result.stderr)")
+    #expect(result.stdout.contains("title     changed\n"))
+    #expect(try folder.read("big.json") == before)
+    #expect(try Self.temporaryFiles(in: folder).isEmpty)
+  }
+
+  /// Temporary files of recsh's own naming that no running recsh holds are removed when
+  /// the file is opened (and saved), and said; other names are left alone.
+  @Test func staleTemporaryFilesAreRemovedOnOpen() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    for name in [
+      ".t.json.recsh-Ab12Cd.tmp", ".t.json.recsh-zzzzzz.tmp", ".t.json.recsh-toolong.tmp",
+      ".u.json.recsh-Ab12Cd.tmp", "t.json.recsh-Ab12Cd.tmp", ".t.json.recsh-Ab_2Cd.tmp",
+    ] {
+      try folder.write(name, "partial")
+    }
+    let result = try folder.recsh(["t.json", "-c", "list"])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr.contains(
+        "warning: removed \"./.t.json.recsh-Ab12Cd.tmp\", left by a save of \"t.json\" that did not finish"),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("warning: removed \"./.t.json.recsh-zzzzzz.tmp\""))
+    #expect(
+      try Self.temporaryFiles(in: folder) == [
+        ".t.json.recsh-Ab_2Cd.tmp", ".t.json.recsh-toolong.tmp", ".u.json.recsh-Ab12Cd.tmp",
+        "t.json.recsh-Ab12Cd.tmp",
+      ])
+  }
+
+  /// A recsh that holds the file keeps its own temporary file: a second one cannot take
+  /// the lock and so removes nothing.
+  @Test func aRunningRecshKeepsItsTemporaryFiles() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let first = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
+    first.send("show a1\n")
+    _ = try first.readUntil("title")
+    try folder.write(".t.json.recsh-Ab12Cd.tmp", "being written")
+    let second = try folder.recsh(["t.json", "-c", "list"])
+    #expect(second.status == 3)
+    #expect(try Self.temporaryFiles(in: folder) == [".t.json.recsh-Ab12Cd.tmp"])
+    first.close()
+  }
+
+  /// `kill -9` in the middle of a save leaves its temporary file; the next open removes it.
+  @Test func aSaveKilledMidwayLeavesNothingBehindForLong() throws {
+    let folder = try TempFolder()
+    try Self.bigFile(100_000, in: folder)
+    let before = try folder.read("big.json")
+    let child = try InteractivePipe(arguments: ["big.json"], directory: folder.url)
+    child.send("use r1\nset title changed\nshow\n")
+    // Shown as done, so in the journal before the save starts.
+    _ = try child.readUntil("title     changed")
+    child.send("save\n")
+    let deadline = Date().addingTimeInterval(60)
+    while try Self.temporaryFiles(in: folder).isEmpty, Date() < deadline { usleep(1000) }
+    kill(child.process.processIdentifier, SIGKILL)
+    child.close()
+    let left = try Self.temporaryFiles(in: folder)
+    try #require(left.count == 1, "the kill came after the save: \(left)")
+    #expect(try folder.read("big.json") == before)
+    let next = try folder.recsh(["big.json", "--recover", "-c", "show r1; save"])
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stderr.contains("removed \"./\(left[0])\""))
+    #expect(next.stdout.contains("title     changed\n"))
+    #expect(try Self.temporaryFiles(in: folder).isEmpty)
+  }
+
+  /// A file truncated by another program while recsh reads it: never a crash; either the
+  /// load saw one whole version of the file, or it says the file changed and opens nothing.
+  @Test func aFileTruncatedWhileBeingReadIsRefusedNotACrash() throws {
+    let folder = try TempFolder()
+    try Self.bigFile(100_000, in: folder)
+    let original = try Data(contentsOf: folder.url.appendingPathComponent("big.json"))
+    var hits = 0
+    var attempt = 0
+    while hits == 0 || attempt < 5 {
+      attempt += 1
+      try #require(attempt <= 40, "no truncation landed during a load in 40 tries")
+      try original.write(to: folder.url.appendingPathComponent("big.json"))
+      let process = Process()
+      process.executableURL = RecshBinary.url
+      process.arguments = ["big.json", "-c", "show r1"]
+      process.currentDirectoryURL = folder.url
+      process.standardInput = FileHandle.nullDevice
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      usleep(UInt32(20_000 + attempt * 7_000 % 150_000))
+      truncate(folder.path("big.json"), 4096)
+      let errData = errors.fileHandleForReading.readDataToEndOfFile()
+      _ = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let stderr = String(decoding: errData, as: UTF8.self)
+      #expect(process.terminationReason == .exit, "recsh died of signal \(process.terminationStatus)")
+      if stderr == "big.json: error: changed while being read; nothing was opened\n" {
+        #expect(process.terminationStatus == 3)
+        hits += 1
+      } else {
+        // Read before or after the truncation: a whole file, or a clear syntax error.
+        #expect(process.terminationStatus == 0 || stderr.hasPrefix("big.json:"), "\(stderr)")
+      }
+    }
+  }
+}
