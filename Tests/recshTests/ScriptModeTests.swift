@@ -282,3 +282,18 @@ import Testing
     #expect(result.stdout.hasPrefix("use c3\nshow\nid        c3cccccc\n"))
   }
 }
+
+extension ScriptModeTests {
+  /// A `list` filter whose value does not fit its field is a filter error, not an edit's.
+  @Test func aBadFilterValueIsReportedAsTheFilters() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try folder.recsh(["t.json", "-c", "list priority=high"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "<command>:1: error: in the filter priority=high: field 'priority': expected an integer 0–5, found high\n"
+    )
+    #expect(result.stdout.isEmpty)
+  }
+}

@@ -112,6 +112,8 @@ extension Journal {
         return .ready(journal)
       }
     }
+    // Three times the journal was replaced between our open and our lock (other recsh
+    // processes starting and ending): EAGAIN, "try again", is what that is.
     return .unreadable(SystemCallError(.open, code: EAGAIN, path: path))
   }
 

@@ -78,7 +78,7 @@ extension Session {
       do {
         matches = try RecordFilter.matcher(for: filter, kind: Root.self)
       } catch {
-        throw .edit(.field(error))
+        throw .filter(filter, error)
       }
       records = records.filter { matches($0.record) }
     }

@@ -57,13 +57,17 @@ extension Session {
     throws(SessionError) -> [String]
   {
     let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
-    do {
+    do throws(StorageError) {
       try AtomicFile.save(bytes: bytes, to: backup, using: fileSystem)
+    } catch {
+      journal.abandon()
+      throw .storage(error)
+    }
+    do throws(SystemCallError) {
       try journal.reset(base: base, kind: Root.kind)
     } catch {
       journal.abandon()
-      throw .storage(
-        .failed(.save, path: backup, cause: (error as? StorageError)?.cause ?? error.systemCallError))
+      throw .storage(.failed(.save, path: journal.path, cause: error))
     }
     self.journal = journal
     let what =
@@ -79,15 +83,17 @@ extension Session {
       journal.abandon()
       throw .journal(.baseMismatch)
     }
-    do {
+    do throws(JournalError) {
       editor = try JournalReplay.replay(leftover, onto: editor)
-      try journal.resume(validLength: leftover.validLength, records: leftover.recordCount)
-    } catch let error as JournalError {
-      journal.abandon()
-      throw .journal(error)
     } catch {
       journal.abandon()
-      throw .storage(.failed(.save, path: journal.path, cause: error.systemCallError))
+      throw .journal(error)
+    }
+    do throws(SystemCallError) {
+      try journal.resume(validLength: leftover.validLength, records: leftover.recordCount)
+    } catch {
+      journal.abandon()
+      throw .storage(.failed(.save, path: journal.path, cause: error))
     }
     self.journal = journal
     var warnings = [
@@ -211,9 +217,3 @@ extension Session {
   }
 }
 
-extension Error {
-  /// The underlying system call error, or a generic EIO one.
-  var systemCallError: SystemCallError {
-    (self as? SystemCallError) ?? SystemCallError(.write, code: 5, path: "")
-  }
-}

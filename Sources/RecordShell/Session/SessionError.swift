@@ -4,6 +4,8 @@ import RecordKit
 public enum SessionError: Error, Equatable, Sendable {
   case parse(ParseError)
   case edit(EditError)
+  /// A `list` filter whose value does not fit its field: no record was looked at.
+  case filter(ListFilter, FieldError)
   case history(HistoryError)
   case ref(RefError)
   case storage(StorageError)
@@ -29,6 +31,7 @@ extension SessionError: CustomStringConvertible {
     switch self {
     case .parse(let error): error.description
     case .edit(let error): error.description
+    case .filter(let filter, let error): "in the filter \(filter.field)=\(filter.value.description): \(error)"
     case .history(let error): error.description
     case .ref(let error): error.description
     case .storage(let error): error.description

@@ -1,0 +1,85 @@
+import Glibc
+import RecordKit
+import Testing
+
+@testable import RecordShell
+
+/// Each error path that once turned one failure into another now reports the real cause:
+/// the call, the errno and the path, with the exact message.
+@Suite struct ErrorCauseTests {
+  typealias TaskSession = Session<TaskRecord>
+
+  /// The `stat` of the changed-on-disk check fails: that failure is reported, not
+  /// "changed on disk" (what an unknown error used to become).
+  @Test func aFailedChangeCheckSaysWhyItFailed() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", JournalRecoveryTests.start)
+      let fileSystem = FaultInjectingFileSystem()
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      }.session
+      _ = try session.run(line: "use a1; set title x")
+      fileSystem.fault = .once(at: fileSystem.callCount + 1, code: EIO)
+      #expect(
+        throws: SessionError.storage(
+          .failed(
+            .check, path: folder.path("t.json"),
+            cause: SystemCallError(.stat, code: EIO, path: folder.path("t.json"))))
+      ) {
+        _ = try session.run(line: "save")
+      }
+      let message =
+        "\(SessionError.storage(.failed(.check, path: "t.json", cause: SystemCallError(.stat, code: EIO, path: "t.json"))))"
+      #expect(message == "cannot check whether \"t.json\" changed on disk: EIO: input/output error (stat)")
+      #expect(session.isDirty)
+      session.close()
+    }
+  }
+
+  /// Recovery replays the journal, then cuts it to its valid length: when that `ftruncate`
+  /// fails, its errno is reported (it used to be replaced by an invented EIO with no path).
+  @Test func aFailedRecoveryNamesTheCallAndItsErrno() throws {
+    try TestDirectory.with { folder in
+      try JournalRecoveryTests.killedSession(in: folder, running: ["use a1", "set title edited"])
+      let fileSystem = FaultInjectingFileSystem()
+      fileSystem.fault = .from(
+        1, code: EROFS, sparing: Set(SystemCall.allCases).subtracting([.ftruncate]))
+      let journal = folder.path(".t.json.recsh-journal")
+      do {
+        _ = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover)
+        }
+        Issue.record("recovered with a failing ftruncate")
+      } catch let error as SessionError {
+        #expect(
+          error
+            == .storage(
+              .failed(.save, path: journal, cause: SystemCallError(.ftruncate, code: EROFS, path: journal))))
+        #expect(error.description == "cannot save \"\(journal)\": EROFS: read-only file system (ftruncate)")
+      }
+      #expect(try folder.read("t.json") == JournalRecoveryTests.start)
+    }
+  }
+
+  /// `--discard-journal` copies the journal to a backup first; when that copy cannot be
+  /// made, the storage error of that save is reported as it is.
+  @Test func aFailedJournalBackupSaysWhatFailed() throws {
+    try TestDirectory.with { folder in
+      try JournalRecoveryTests.killedSession(in: folder, running: ["use a1", "set title edited"])
+      let fileSystem = FaultInjectingFileSystem()
+      fileSystem.failOpens(of: ".tmp", code: ENOSPC)
+      do {
+        _ = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: .discard)
+        }
+        Issue.record("discarded with a failing backup")
+      } catch let error as SessionError {
+        let pattern = try Regex(
+          #"^cannot save "(.*)\.t\.json\.recsh-journal\.\d+\.bak": ENOSPC: no space left on device "#
+            + #"\(creating a temporary file in "(.*)"\)$"#)
+        #expect(error.description.wholeMatch(of: pattern) != nil, "\(error.description)")
+      }
+      #expect(folder.exists(".t.json.recsh-journal"), "the journal is kept")
+    }
+  }
+}
