@@ -216,4 +216,3 @@ extension Session {
     journal = nil
   }
 }
-
