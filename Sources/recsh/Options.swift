@@ -8,6 +8,8 @@ struct Options: Equatable {
   var script: String?
   var keepGoing = false
   var echo = false
+  /// `-q`: no progress display (errors and warnings stay).
+  var quiet = false
   var kind = "task"
   var undoLimit = 10_000
   var help = false
@@ -70,6 +72,7 @@ struct Options: Equatable {
         options.script = try value(for: name, inline: inline)
       case "-k", "--keep-going": options.keepGoing = true
       case "-e", "--echo": options.echo = true
+      case "-q", "--quiet": options.quiet = true
       case "--kind":
         let kind = try value(for: name, inline: inline)
         guard ["task", "contact"].contains(kind) else {
@@ -93,6 +96,7 @@ struct Options: Equatable {
             switch flag {
             case "k": options.keepGoing = true
             case "e": options.echo = true
+            case "q": options.quiet = true
             case "h": options.help = true
             default: throw UsageError(description: "unknown option -\(flag) in \"\(argument)\"")
             }
@@ -123,6 +127,7 @@ struct Options: Equatable {
       -s, --script SCRIPT    run the commands in SCRIPT, then exit
       -k, --keep-going       in a script, go on after a failed command
       -e, --echo             print each script command before running it
+      -q, --quiet            no progress display for a long open or save
           --kind KIND        record kind: task (default) or contact
           --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
           --recover          replay the journal a crashed session left

@@ -9,6 +9,10 @@ enum Shell {
   static func run<Root: Record>(_ kind: Root.Type, options: Options) -> Int32 {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)
+    // A long open or save shows its progress at the prompt only: never in a script, never
+    // when standard error is not a terminal, never with --quiet.
+    let display = interactive && isatty(2) == 1 && !options.quiet ? ProgressDisplay() : nil
+    let progress: ProgressHandler? = display.map { display in { display.handle($0) } }
     let fileSystem = PosixFileSystem()
     let readFile = { (path: String) throws(SessionError) -> [UInt8] in
       do throws(StorageError) {
@@ -34,7 +38,7 @@ enum Shell {
         opened = try Session<Root>.open(
           path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit,
           isInteractive: interactive,
-          recovery: recovery, clock: { Double(time(nil)) })
+          recovery: recovery, clock: { Double(time(nil)) }, progress: progress)
       } catch {
         if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
           let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)

@@ -14,11 +14,13 @@ enum DataFile<Root: Record> {
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
   /// its bytes are not all held in memory while the records are made.
-  static func load(_ path: String, using fileSystem: any FileSystem) throws(SessionError) -> Loaded {
+  static func load(_ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil)
+    throws(SessionError) -> Loaded
+  {
     let scanned:
       (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
-      scanned = try FileReader.scanFile(path, using: fileSystem) { bytes, passed in
+      scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
         Result { () throws(RecordFileError) in try RecordFile<Root>.decode(bytes, passing: passed) }
       }
     } catch {
@@ -40,16 +42,25 @@ enum DataFile<Root: Record> {
   /// the temporary file, so that a save needs one chunk of memory beside the records,
   /// not the whole new file. Returns the outcome and the `ContentHash` of the bytes
   /// written, which the journal starts again from.
-  static func save(_ records: [Root], to path: String, using fileSystem: any FileSystem) throws(StorageError)
-    -> (SaveOutcome, hash: String)
-  {
+  ///
+  /// `progress`, when given, hears `.began(.saving, …)` with `estimatedBytes`, the bytes
+  /// written after each chunk (256 KiB), then `.ended`, whether the save worked or not.
+  static func save(
+    _ records: [Root], to path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
+    estimatedBytes: Int = 0
+  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
     var hasher = ContentHasher()
+    var written = 0
+    progress?(.began(.saving, path: path, totalBytes: estimatedBytes))
+    defer { progress?(.ended) }
     let outcome = try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
       try RecordFile<Root>.encode(records) { (chunk) throws(SystemCallError) in
         hasher.combine(chunk)
         try write(chunk)
+        written += chunk.count
+        progress?(.advanced(bytes: written))
       }
     }
-    return (outcome, hasher.finalize())
+    return (outcome, hasher.finalize(), written)
   }
 }

@@ -17,7 +17,11 @@ extension Session {
     let outcome: SaveOutcome
     let hash: String
     do {
-      (outcome, hash) = try DataFile<Root>.save(editor.document.records, to: target, using: fileSystem)
+      let written: Int
+      (outcome, hash, written) = try DataFile<Root>.save(
+        editor.document.records, to: target, using: fileSystem, progress: progress,
+        estimatedBytes: bytesPerRecord * editor.document.count)
+      if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
     } catch {
       newJournal?.remove()
       throw .storage(error)
@@ -97,11 +101,12 @@ extension Session {
     if isDirty && !force {
       throw .unsavedChanges(operation: "open", count: unsavedChangeCount, file: filePath)
     }
-    let loaded = try DataFile<Root>.load(path, using: fileSystem)
+    let loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     var opened = self
     opened.editor = Editor(document: loaded.document, undoLimit: undoLimit, clock: editor.clock)
     opened.filePath = path
     opened.identity = loaded.identity
+    opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.selectedID = nil
     opened.journal = nil
     var journalWarnings: [String] = []

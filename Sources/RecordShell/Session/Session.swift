@@ -20,25 +20,37 @@ public struct Session<Root: Record> {
   let undoLimit: Int
   /// The crash-recovery journal; `nil` for an unnamed document or when it cannot be created.
   public internal(set) var journal: Journal?
+  /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
+  public var progress: ProgressHandler?
+  /// The file's bytes per record when last read or written: a save's progress estimates
+  /// its total from it before it knows.
+  var bytesPerRecord = 100
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
+  /// `progress` hears how the load goes, and later `open` and `save` (see `progress`).
   public static func open(
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
     isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
-    clock: @escaping @Sendable () -> Double = { 0 }
+    clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
     var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
     if let path {
-      loaded = try DataFile<Root>.load(path, using: fileSystem)
+      loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     }
     var session = Session(
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
-      undoLimit: undoLimit, journal: nil)
+      undoLimit: undoLimit, journal: nil, progress: progress, bytesPerRecord: bytesPerRecord(loaded))
     let journalWarnings = try session.attachJournal(base: loaded.hash, recovery: recovery)
     let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
     return (session, loaded.warnings + journalWarnings + stale)
+  }
+
+  /// The bytes per record of a file just read (100 for an empty or missing one).
+  static func bytesPerRecord(_ loaded: DataFile<Root>.Loaded) -> Int {
+    guard let size = loaded.identity?.size, loaded.document.count > 0 else { return 100 }
+    return max(1, Int(size) / loaded.document.count)
   }
 
   public var document: Document<Root> { editor.document }

@@ -92,13 +92,18 @@ public enum FileReader {
   /// or written (its size, modification or change time differ after the scan) — throws
   /// ``StorageError/changedWhileReading(path:)``: what `body` made of it is dropped, and
   /// a truncation never ends the process (`MappingFaultGuard`).
+  ///
+  /// `progress`, when given, hears `.began(.opening, …)` with the file's size, then how
+  /// far the scan got each time pages are dropped (every 256 KiB), then `.ended`.
   public static func scanFile<Result>(
-    _ path: String, using fileSystem: some FileSystem,
+    _ path: String, using fileSystem: some FileSystem, progress: ProgressHandler? = nil,
     _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
   ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String) {
     let (file, status) = try openRegularFile(path, using: fileSystem)
     defer { try? fileSystem.close(file) }
     let size = Int(clamping: status.size)
+    progress?(.began(.opening, path: path, totalBytes: size))
+    defer { progress?(.ended) }
     let mapping: UnsafeRawBufferPointer
     do throws(SystemCallError) {
       guard size > 0 else { throw SystemCallError(.mmap, code: EINVAL, path: path) }
@@ -121,6 +126,7 @@ public enum FileReader {
         hasher.combine(passedPages)
         try? fileSystem.dropPages(passedPages, of: file)
         done = end
+        progress?(.advanced(bytes: end))
       }
       hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
       return result
