@@ -1,4 +1,4 @@
-/// The command line of SPEC §3, parsed. Options and FILE may come in any
+/// The command line (see `usage`), parsed. Options and FILE may come in any
 /// order; `--` ends the options.
 struct Options: Equatable {
   var file: String?

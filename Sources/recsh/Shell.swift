@@ -52,6 +52,7 @@ enum Shell {
     }
     guard let opened else { return 3 }
     var session = opened.session
+    session.outputWidth = Self.outputWidth
     // A benchmark knob, not a user setting: scripts/bench measures the journal's
     // cost by running the same edits with it and without it.
     if let knob = getenv("RECSH_NO_JOURNAL"), String(cString: knob) == "1" { session.close() }
@@ -95,7 +96,7 @@ enum Shell {
     // A normal exit: the journal goes. (A signal ends recsh without this, and the journal stays.)
     runner.session.close()
     // Exit here, with the session still alive: the kernel takes its memory back at
-    // once, where freeing a million records one by one took half a second.
+    // once, where freeing a million records one by one is slow (docs/PERFORMANCE.md).
     exit(runner.failed && !interactive ? 1 : 0)
   }
 
@@ -156,6 +157,13 @@ enum Shell {
       }
     }
     return nil
+  }
+
+  /// The terminal's width when standard output is one, else 80.
+  static func outputWidth() -> Int {
+    var size = winsize()
+    guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
   }
 
   /// A data file that cannot be opened: `FILE:LINE:COLUMN: error: …` for bad

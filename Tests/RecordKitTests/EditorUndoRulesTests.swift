@@ -2,7 +2,7 @@ import Testing
 
 @testable import RecordKit
 
-/// Every undo rule of SPEC §2, one test each.
+/// Every undo rule of the editor (the README's and the specification's), one test each.
 @Suite struct EditorUndoRulesTests {
   typealias TaskEditor = Editor<TaskRecord>
 

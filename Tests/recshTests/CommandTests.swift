@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every command of SPEC §2, through the built binary, checking output and the file on disk.
+/// Every command of the command table, through the built binary, checking output and the file on disk.
 @Suite struct CommandTests {
   /// Runs `script` on a fresh copy of the three-task file; the result and the file after.
   func run(_ script: String, arguments: [String] = []) throws -> (RecshBinary.Result, String) {

@@ -308,3 +308,21 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: home + "/.local"))
   }
 }
+
+extension PtyTests {
+  /// `help` wraps to the terminal's width, as it is when the command runs.
+  @Test func helpWrapsToTheTerminalsWidth() throws {
+    let (_, terminal) = try Self.started()
+    terminal.resize(rows: 40, columns: 50)
+    terminal.send("help\r")
+    let shown = try terminal.expect("are comments.")
+    try terminal.waitForPrompt("> ")
+    let lines = shown.components(separatedBy: "\r\n").dropFirst()
+    #expect(lines.count > 25)
+    for line in lines {
+      #expect(line.count <= 50, "\(line)")
+    }
+    terminal.send("quit\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The script mode of SPEC §3, through the built binary: piped input, `-s`,
+/// The script mode (a pipe, `-s`, `-c`), through the built binary: piped input, `-s`,
 /// `-c`, diagnostics, exit statuses and the file on disk.
 @Suite struct ScriptModeTests {
   @Test func commandsRunFromAPipeAndResultsGoToStdout() throws {

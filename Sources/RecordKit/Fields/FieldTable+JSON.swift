@@ -122,8 +122,8 @@ extension FieldTable {
 
   /// The record of the object at the reader, read straight from the bytes: each declared
   /// field's value goes to its field (`FieldAccessor.read(from:into:)`), and only custom
-  /// keys and nested objects become `JSONValue`s. Building a tree per record and mapping
-  /// it was a third of a load.
+  /// keys and nested objects become `JSONValue`s: no tree per record (what that cost is
+  /// in docs/PERFORMANCE.md).
   ///
   /// False when the record is not the common case of a file recsh wrote: `id` is not the
   /// first key (the record cannot be made before its id is known), a value does not fit

@@ -17,8 +17,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   /// `json(in:)` and `decode(_:into:)`, which loading and saving call for every field of
   /// every record, as closures made in `init`: where a kind declares its fields the types
-  /// are known, so these run specialized code. The class's own methods are generic code
-  /// that looked up `Optional<Value>`'s metadata at run time on each call, a third of a save.
+  /// are known, so these run specialized code; the class's own methods are generic code
+  /// that looks up `Optional<Value>`'s metadata at run time on each call (its cost:
+  /// docs/PERFORMANCE.md).
   private let readJSON: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool

@@ -29,8 +29,8 @@ public struct History<Root: Record>: Sendable {
   private var steps: [Command<Root>] = []
   /// When the steps were recorded, run-length coded: each entry names the first step
   /// (by its absolute index, 0-based) recorded in a new second, and that second. A script
-  /// records many thousands of steps a second, so this costs next to nothing where a
-  /// `Double` beside each command was a third of a step's own memory.
+  /// records many thousands of steps a second, so this costs next to nothing beside the
+  /// commands: O(1) amortized per step, one entry per second that saw a step.
   private var seconds: [(step: Int, second: Double)] = []
   /// `steps[..<first]` were dropped by the limit and are removed in batches.
   private var first = 0

@@ -12,9 +12,8 @@
 ///
 /// The bytes go to memory the writer allocates and owns, which is why it is
 /// `~Copyable`: each call checks the room it needs once and then stores bytes through a
-/// pointer. Appending to an `[UInt8]` checked uniqueness and capacity for every piece
-/// (a comma, an indent, a quote), about 26 instructions per byte written; a million
-/// records are 300 MB of output.
+/// pointer, where appending to an `[UInt8]` checks uniqueness and capacity for every
+/// piece (a comma, an indent, a quote; the figures are in docs/PERFORMANCE.md).
 public struct JSONWriter: ~Copyable {
   private var storage: UnsafeMutablePointer<UInt8>
   private var capacity: Int

@@ -6,9 +6,8 @@ enum UTF8Validation {
   /// The string for `buffer`, or `nil` if it is not valid UTF-8.
   ///
   /// Validated here, then made without a second check: the standard library's
-  /// validation (`UTF8Span(validating:)`) goes byte by byte, and was a twentieth of a
-  /// load of text with some accents; most bytes of such text are ASCII, which this
-  /// skips eight at a time. The generic `String(validating:as:)` was slower still.
+  /// validation (`UTF8Span(validating:)`) goes byte by byte, while most bytes of such
+  /// text are ASCII, which this skips eight at a time (docs/PERFORMANCE.md).
   static func string(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
     guard firstInvalidOffset(in: buffer, 0..<buffer.count) == nil else { return nil }
     return String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: false))

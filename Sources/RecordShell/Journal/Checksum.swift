@@ -1,8 +1,8 @@
 /// CRC-32 (IEEE 802.3, as zlib computes it), written here so the journal needs
 /// no library: each journal record carries one over its sequence number and payload.
 ///
-/// Slicing-by-8: eight tables let the loop take eight bytes per step instead of one,
-/// about four times fewer instructions (every journaled edit is checksummed). The
+/// Slicing-by-8: eight tables let the loop take eight bytes per step instead of one
+/// (every journaled edit is checksummed; the gain is in docs/PERFORMANCE.md). The
 /// tables live in one allocation made once, read through a pointer: a Swift array
 /// would check bounds on each of the eight lookups per step.
 enum CRC32 {

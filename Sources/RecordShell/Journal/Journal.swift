@@ -2,7 +2,7 @@ import Glibc
 
 /// The crash-recovery journal of one data file: every change is appended here
 /// before the shell shows anything or waits for input, so a killed process
-/// loses nothing the user saw done (SPEC §6).
+/// loses nothing the user saw done.
 ///
 /// - Beside the data file, hidden: `.tasks.json.recsh-journal`, mode 0600.
 /// - Locked (an open-file-description lock) for the whole session: the lock

@@ -3,9 +3,9 @@ import RecordKit
 /// The byte-level state machine behind `Tokenizer`: one pass over valid UTF-8, no
 /// `Character`s, no recursion.
 ///
-/// Grapheme breaking made a per-`Character` tokenizer about 9 times slower, and scripts
-/// of a million lines go through this, so it looks at bytes and makes a `String` only
-/// for each finished token. Nested lists are kept on an explicit stack, so deep nesting
+/// Scripts of a million lines go through this, and grapheme breaking is costly
+/// (docs/PERFORMANCE.md), so it looks at bytes and makes a `String` only for each
+/// finished token: O(n) in the line's bytes. Nested lists are kept on an explicit stack, so deep nesting
 /// fails with an error instead of overflowing the call stack.
 struct TokenScanner {
   /// The deepest nesting of lists accepted: deep enough for any JSON a user types on a
@@ -146,8 +146,8 @@ struct TokenScanner {
   }
 
   /// The text of `range`, which lies between scalar boundaries of the (valid) input, so
-  /// it is taken without validating it again: `String(decoding:)` validating each token again
-  /// took about a seventh of the time of tokenizing a short line.
+  /// it is taken without validating it again (validating each token again was a
+  /// measurable share of tokenizing a line; docs/PERFORMANCE.md).
   func text(_ range: Range<Int>, isASCII: Bool = false) -> String {
     let slice = UnsafeBufferPointer(rebasing: bytes[range])
     return String(copying: UTF8Span(unchecked: Span(_unsafeElements: slice), isKnownASCII: isASCII))

@@ -1,6 +1,6 @@
 import RecordKit
 
-/// Runs lines of input through a session: the script mode of SPEC §3 and the
+/// Runs lines of input through a session: the script mode (a pipe, `-s`, `-c`) and the
 /// loop behind the prompt. Diagnostics name where they come from
 /// (`FILE:LINE:`, `<stdin>:N:`, `<command>:N:`) with the chain of `source`s.
 public struct ScriptRunner<Root: Record> {

@@ -22,6 +22,9 @@ public struct Session<Root: Record> {
   public internal(set) var journal: Journal?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   public var progress: ProgressHandler?
+  /// The width `help` wraps to, asked when it runs: the executable gives the terminal's
+  /// (which a resize changes); 80 when the output is not a terminal.
+  public var outputWidth: () -> Int = { 80 }
   /// The file's bytes per record when last read or written: a save's progress estimates
   /// its total from it before it knows.
   var bytesPerRecord = 100
@@ -123,7 +126,7 @@ public struct Session<Root: Record> {
     case .open(let file, let force): return try open(file, force: force)
     case .source(let file): return [.source(file)]
     case .fields: return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord))]
-    case .help(let topic): return [.output(try HelpRenderer.help(topic))]
+    case .help(let topic): return [.output(try HelpRenderer.help(topic, width: outputWidth()))]
     case .quit(let force): return try quit(force: force)
     }
   }

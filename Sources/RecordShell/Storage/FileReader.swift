@@ -83,8 +83,8 @@ public enum FileReader {
   ///
   /// The file is mapped rather than read, and the pages `body` has passed are hashed
   /// and dropped as it goes, so that loading a big file does not hold all of it in
-  /// memory beside the records made from it: `readFile` into one array did, and that
-  /// was a third of a load's peak. A dropped page is read again from the file if
+  /// memory beside the records made from it (what that saves: docs/PERFORMANCE.md).
+  /// Memory: at most about 256 KiB of the file's pages beyond what `body` holds. A dropped page is read again from the file if
   /// `body` looks back (to place an error). Where the file cannot be mapped, it is read
   /// whole as `readFile` does.
   ///

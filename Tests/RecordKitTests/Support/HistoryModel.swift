@@ -212,7 +212,7 @@ struct HistoryModel {
     }
   }
 
-  /// The model's own reading of a typed value, written from SPEC §1, not from the codecs.
+  /// The model's own reading of a typed value, written from the value rules in the README, not from the codecs.
   static func assign(_ value: ValueToken, to field: String, in record: inout TaskRecord) -> Bool {
     switch (field, value) {
     case ("title", .word("null")): return false
