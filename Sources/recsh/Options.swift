@@ -1,3 +1,5 @@
+import RecordKit
+
 /// The command line (see `usage`), parsed. Options and FILE may come in any
 /// order; `--` ends the options.
 struct Options: Equatable {
@@ -10,7 +12,8 @@ struct Options: Equatable {
   var echo = false
   /// `-q`: no progress display (errors and warnings stay).
   var quiet = false
-  var kind = "task"
+  /// `--kind`: a name `KindRegistry` knows.
+  var kind = KindRegistry.defaultKind.kind
   var undoLimit = 10_000
   var help = false
   var version = false
@@ -75,8 +78,9 @@ struct Options: Equatable {
       case "-q", "--quiet": options.quiet = true
       case "--kind":
         let kind = try value(for: name, inline: inline)
-        guard ["task", "contact"].contains(kind) else {
-          throw UsageError(description: "unknown kind \"\(kind)\"; the kinds are task and contact")
+        guard KindRegistry.kind(named: kind) != nil else {
+          throw UsageError(
+            description: "unknown kind \"\(kind)\"; the kinds are \(KindRegistry.namesInWords)")
         }
         options.kind = kind
       case "--undo-limit":
@@ -128,7 +132,7 @@ struct Options: Equatable {
       -k, --keep-going       in a script, go on after a failed command
       -e, --echo             print each script command before running it
       -q, --quiet            no progress display for a long open or save
-          --kind KIND        record kind: task (default) or contact
+          --kind KIND        record kind: \(KindRegistry.shipped.map { $0.kind }.joined(separator: " or ")) (default \(KindRegistry.defaultKind.kind))
           --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
           --recover          replay the journal a crashed session left
           --discard-journal  set such a journal aside as a backup

@@ -34,6 +34,5 @@ if options.version {
   print("recsh \(recshVersion)")
   exit(0)
 }
-exit(
-  options.kind == "contact"
-    ? Shell.run(ContactRecord.self, options: options) : Shell.run(TaskRecord.self, options: options))
+let kind: any Record.Type = KindRegistry.kind(named: options.kind) ?? KindRegistry.defaultKind
+exit(Shell.run(kind, options: options))

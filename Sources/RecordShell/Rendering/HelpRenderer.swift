@@ -12,7 +12,8 @@ enum HelpRenderer {
     var lines = TextWrap.wrap("usage: \(spec.usage)", width: width, rest: "  ")
     lines += TextWrap.wrap(spec.summary, width: width, first: "  ", rest: "  ")
     if !spec.aliases.isEmpty {
-      lines += TextWrap.wrap("also: \(spec.aliases.joined(separator: ", "))", width: width, first: "  ", rest: "  ")
+      lines += TextWrap.wrap(
+        "also: \(spec.aliases.joined(separator: ", "))", width: width, first: "  ", rest: "  ")
     }
     lines.append("examples:")
     // Examples are commands to type: never broken, whatever the width.
@@ -37,9 +38,11 @@ enum HelpRenderer {
       }
     }
     lines += TextWrap.wrap(
-      "REF is an id, a unique id prefix, or @N (the Nth record). 'help COMMAND' shows examples.", width: width)
+      "REF is an id, a unique id prefix, or @N (the Nth record). 'help COMMAND' shows examples.", width: width
+    )
     lines += TextWrap.wrap(
-      "Several commands may share a line, separated by ';'. Lines starting with '#' are comments.", width: width)
+      "Several commands may share a line, separated by ';'. Lines starting with '#' are comments.",
+      width: width)
     return lines.joined(separator: "\n")
   }
 }

@@ -25,7 +25,9 @@ import Testing
   @Test func aWideTerminalGetsOneLinePerCommand() throws {
     let text = try HelpRenderer.help(nil, width: 200)
     #expect(text.split(separator: "\n").count == 1 + CommandTable.commands.count + 2)
-    #expect(text.contains("\n  set FIELD VALUE [FIELD VALUE]...  set fields of the selected record (one undo step); "))
+    #expect(
+      text.contains(
+        "\n  set FIELD VALUE [FIELD VALUE]...  set fields of the selected record (one undo step); "))
   }
 
   @Test func summariesWrapUnderTheirColumn() throws {
