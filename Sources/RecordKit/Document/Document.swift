@@ -66,15 +66,6 @@ public struct Document<Root: Record>: Sendable {
     return withRecord(at: position) { $0.pointee.custom.isEmpty ? [] : $0.pointee.custom.keys } ?? []
   }
 
-  /// Writes `value` through `keyPath` into the record with `id`.
-  ///
-  /// The history only replays a command on the state it was made for, so the
-  /// record is always there; a missing one is ignored rather than trapped on.
-  mutating func write<Value>(_ value: Value, to keyPath: WritableKeyPath<Root, Value>, ofRecord id: String) {
-    guard let position = position(ofID: id) else { return }
-    records[position][keyPath: keyPath] = value
-  }
-
   /// Runs `body` on the record at `position` in place (`nil` when there is none).
   mutating func withMutableRecord<Result, Failure: Error>(
     at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result

@@ -11,7 +11,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public typealias Value = Codec.Value
 
   public let name: String
-  public let keyPath: WritableKeyPath<Root, Value?>
+  public var keyPath: WritableKeyPath<Root, Value?> { slot.keyPath }
+  /// Where the value lives in a record: every read and write of it goes through here.
+  let slot: FieldSlot<Root, Value>
   public let codec: Codec
   public let isCustom: Bool
   private let listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
@@ -24,7 +26,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Sets the field from a file's value; false when the value does not fit the codec.
   private let writeJSON: (JSONValue, inout Root) -> Bool
   /// The field's value in a record, made in `init` like the two above: `unset` and the
-  /// list edits read the old value through it, at the field's offset.
+  /// list edits read the old value through it (`slot`).
   private let readValue: (Root) -> Value?
   /// `makeSet` and `applySet`, made in `init` like the closures above, so that they run
   /// specialized: the methods are reached through the `FieldAccessor` existential and
@@ -50,64 +52,44 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
     listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   ) {
+    let slot = FieldSlot(keyPath)
     self.name = name
-    self.keyPath = keyPath
+    self.slot = slot
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, keyPath, codec)
-    readValue = Self.valueReader(keyPath)
-    setter = Self.makeSetter(keyPath, codec)
-    writeUpdate = Self.makeUpdateWriter(keyPath)
+    (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, slot, codec)
+    readValue = { record in slot.value(in: record) }
+    setter = Self.makeSetter(slot, codec)
+    writeUpdate = Self.makeUpdateWriter(slot)
     encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
   }
 
   /// Parses and checks the token, compares it with the field's value read in place (the
   /// record is not copied: a copy retains every field of it) and makes the update. When
-  /// writing, the old value moves out of the record into the update (no retain, so its
-  /// memory is not touched) and the new one takes its place.
-  private static func makeSetter(_ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+  /// writing, the old value moves out of the record into the update (`FieldSlot.exchange`)
+  /// and the new one takes its place.
+  private static func makeSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec)
     -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, Bool) throws(FieldError) ->
     PropertyUpdate<Root, Codec>?
   {
-    let offset = MemoryLayout<Root>.offset(of: keyPath)
-    return { (field, token, record, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+    { (field, token, record, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
-      let old: Value?
-      if let offset {
-        let slot = (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self)
-        guard slot.pointee != value else { return nil }
-        if writing {
-          old = slot.move()
-          slot.initialize(to: value)
-        } else {
-          old = slot.pointee
-        }
-      } else {
-        old = record.pointee[keyPath: keyPath]
-        guard old != value else { return nil }
-        if writing { record.pointee[keyPath: keyPath] = value }
-      }
+      guard !slot.holds(value, at: record) else { return nil }
+      let old = writing ? slot.exchange(value, at: record) : slot.value(at: record)
       return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
     }
   }
 
-  /// Writes an update's value into its record: at the field's offset for a stored
-  /// property, through the key path otherwise (a custom field's subscript).
-  private static func makeUpdateWriter(_ keyPath: WritableKeyPath<Root, Value?>)
+  /// Writes an update's value into its record, in place.
+  private static func makeUpdateWriter(_ slot: FieldSlot<Root, Value>)
     -> (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   {
-    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
-      return { update, document, forward in
-        document.write(forward ? update.new : update.old, to: keyPath, ofRecord: update.recordID)
-      }
-    }
-    return { update, document, forward in
+    { update, document, forward in
       document.withMutableRecord(id: update.recordID) { record in
-        (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self).pointee =
-          forward ? update.new : update.old
+        slot.store(forward ? update.new : update.old, at: record)
       }
     }
   }
@@ -140,24 +122,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// Reads the field's value at its offset in the record when it has one (a
-  /// stored property), through the key path otherwise.
-  private static func valueReader(_ keyPath: WritableKeyPath<Root, Value?>) -> (Root) -> Value? {
-    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
-      return { record in record[keyPath: keyPath] }
-    }
-    return { record in
-      withUnsafeBytes(of: record) { raw in raw.load(fromByteOffset: offset, as: Value?.self) }
-    }
-  }
-
   /// The closures behind `json(in:)`, `decode(_:into:)`, `read(from:into:)` and
-  /// `write(_:to:)`. A stored property (each
-  /// declared field of a flat record) is read and written at its offset in the record,
-  /// as `MemoryLayout.offset(of:)` is documented to allow: applying a key path runs the
-  /// runtime's generic key-path code, which was half the cost of reading a field. Other
-  /// key paths (a custom field's subscript) are applied as usual.
-  private static func fileAccessors(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec)
+  /// `write(_:to:)`, each reading or writing the value through `slot`.
+  private static func fileAccessors(_ name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec)
     -> (
       read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
       readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
@@ -165,59 +132,25 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     )
   {
     let key = JSONWriter.Key(name)
-    guard let offset = MemoryLayout<Root>.offset(of: keyPath) else {
-      let read = { (record: Root) -> JSONValue? in
-        guard let value = record[keyPath: keyPath] else { return nil }
-        return codec.encode(value)
-      }
-      let write = { (json: JSONValue, record: inout Root) -> Bool in
-        guard let value = codec.decode(json) else { return false }
-        record[keyPath: keyPath] = value
-        return true
-      }
-      let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
-        guard let value = try codec.read(from: &reader) else { return false }
-        record[keyPath: keyPath] = value
-        return true
-      }
-      let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
-        guard let value = record.pointee[keyPath: keyPath] else { return }
-        writer.key(key)
-        codec.write(value, to: &writer)
-      }
-      return (read, write, readFile, writeFile)
-    }
     let read = { (record: Root) -> JSONValue? in
-      withUnsafeBytes(of: record) { raw in
-        guard let value = raw.load(fromByteOffset: offset, as: Value?.self) else { return nil }
-        return codec.encode(value)
-      }
+      slot.value(in: record).map(codec.encode)
     }
     let write = { (json: JSONValue, record: inout Root) -> Bool in
       guard let value = codec.decode(json) else { return false }
-      store(value, at: offset, in: &record)
+      slot.store(value, in: &record)
       return true
     }
     let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
       guard let value = try codec.read(from: &reader) else { return false }
-      store(value, at: offset, in: &record)
+      slot.store(value, in: &record)
       return true
     }
     let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
-      guard let value = UnsafeRawPointer(record).load(fromByteOffset: offset, as: Value?.self) else { return }
+      guard let value = slot.value(at: record) else { return }
       writer.key(key)
       codec.write(value, to: &writer)
     }
     return (read, write, readFile, writeFile)
-  }
-
-  /// Sets the stored property at `offset` in `record`.
-  @inline(__always)
-  private static func store(_ value: Value, at offset: Int, in record: inout Root) {
-    withUnsafeMutableBytes(of: &record) { raw in
-      guard let base = raw.baseAddress else { return }
-      (base + offset).assumingMemoryBound(to: Value?.self).pointee = value
-    }
   }
 
   /// A declared field.
@@ -238,7 +171,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func display(in record: Root) -> String? {
-    record[keyPath: keyPath].map(codec.display)
+    readValue(record).map(codec.display)
   }
 
   public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
@@ -285,7 +218,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (any FieldEdit<Root>)?
   {
     guard let listEdit else { throw .notAList(name) }
-    guard let value = try listEdit(record[keyPath: keyPath], token, adding) else { return nil }
+    guard let value = try listEdit(readValue(record), token, adding) else { return nil }
     return edit(of: record, to: value, action: adding ? .add : .remove)
   }
 

@@ -1,0 +1,101 @@
+/// Where one field's value lives in a record, and the only code that touches a record's
+/// memory to reach it.
+///
+/// A field is a `WritableKeyPath<Root, Value?>`. When the key path is a chain of stored
+/// properties (every declared field of a shipped kind, nested ones such as
+/// `\ContactRecord.address.city` too), `MemoryLayout<Root>.offset(of:)` gives its byte
+/// offset, and the value is read and written there directly — what the documentation of
+/// `offset(of:)` allows, and far cheaper than the runtime's generic key-path code (the
+/// figures are in docs/PERFORMANCE.md). Any other key path (a custom field's subscript
+/// `\Root.custom[positioned: name]`, a run-time kind's fields) is applied as usual. That
+/// choice is made once, here, and every access below honours it.
+///
+/// Contract of every `at:` method: `record` points to an initialized `Root` for the whole
+/// call; the `store`/`exchange` forms need it mutable and leave it initialized. Each
+/// access is O(1) for a stored field and costs what the key path's getter or setter
+/// costs otherwise. No other file of RecordKit binds, offsets or reinterprets record
+/// memory (a test checks it).
+struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
+  /// The field's key path; applied when `offset` is `nil`.
+  let keyPath: WritableKeyPath<Root, Value?>
+  /// The byte offset of the field's `Value?` in `Root`, when the key path is stored.
+  let offset: Int?
+
+  /// The slot of `keyPath`: stored at an offset when the key path allows it.
+  init(_ keyPath: WritableKeyPath<Root, Value?>) {
+    self.keyPath = keyPath
+    offset = MemoryLayout<Root>.offset(of: keyPath)
+  }
+
+  /// Whether the value is reached at a fixed offset rather than through the key path.
+  var isStored: Bool { offset != nil }
+
+  /// The field's value in `record`.
+  @inline(__always)
+  func value(in record: Root) -> Value? {
+    guard let offset else { return record[keyPath: keyPath] }
+    return withUnsafeBytes(of: record) { raw in raw.load(fromByteOffset: offset, as: Value?.self) }
+  }
+
+  /// The field's value in the record at `record`, read in place: the record is not
+  /// copied (a copy would retain every field of it).
+  @inline(__always)
+  func value(at record: UnsafePointer<Root>) -> Value? {
+    guard let offset else { return record.pointee[keyPath: keyPath] }
+    return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee
+  }
+
+  /// Whether the record at `record` holds exactly `value`, compared in place.
+  @inline(__always)
+  func holds(_ value: Value?, at record: UnsafePointer<Root>) -> Bool {
+    guard let offset else { return record.pointee[keyPath: keyPath] == value }
+    return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee == value
+  }
+
+  /// Sets the field of `record` to `value`.
+  @inline(__always)
+  func store(_ value: Value?, in record: inout Root) {
+    guard let offset else {
+      record[keyPath: keyPath] = value
+      return
+    }
+    withUnsafeMutablePointer(to: &record) { pointer in typedPointer(pointer, offset).pointee = value }
+  }
+
+  /// Sets the field of the record at `record` to `value`, in place.
+  @inline(__always)
+  func store(_ value: Value?, at record: UnsafeMutablePointer<Root>) {
+    guard let offset else {
+      record.pointee[keyPath: keyPath] = value
+      return
+    }
+    typedPointer(record, offset).pointee = value
+  }
+
+  /// Puts `value` in the field of the record at `record` and returns the value it held.
+  /// For a stored field the old value is moved out, not copied: no retain, so its memory
+  /// is not touched (with a million records, that is a cache miss saved per edit).
+  @inline(__always)
+  func exchange(_ value: Value?, at record: UnsafeMutablePointer<Root>) -> Value? {
+    guard let offset else {
+      let old = record.pointee[keyPath: keyPath]
+      record.pointee[keyPath: keyPath] = value
+      return old
+    }
+    let slot = typedPointer(record, offset)
+    let old = slot.move()
+    slot.initialize(to: value)
+    return old
+  }
+
+  /// The field's memory in the record at `record`. `offset` came from
+  /// `MemoryLayout<Root>.offset(of: keyPath)` for this very key path, so the bytes there
+  /// are an initialized `Value?` for as long as the record is.
+  @inline(__always)
+  private func typedPointer(_ record: UnsafeMutablePointer<Root>, _ offset: Int) -> UnsafeMutablePointer<
+    Value?
+  > {
+    assert(offset >= 0 && offset + MemoryLayout<Value?>.size <= MemoryLayout<Root>.size)
+    return (UnsafeMutableRawPointer(record) + offset).assumingMemoryBound(to: Value?.self)
+  }
+}

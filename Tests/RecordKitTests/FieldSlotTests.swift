@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import RecordKit
+
+/// `FieldSlot`, the one type that reaches into record memory: every access, for a stored
+/// field, a nested stored field and a subscript (custom) field, against the key path
+/// applied the ordinary way.
+@Suite struct FieldSlotTests {
+  static func task() -> TaskRecord {
+    var record = TaskRecord(id: "a1")
+    record.title = "one"
+    record.priority = 2
+    record.tags = ["x", "y"]
+    record.custom = CustomFields([JSONObject.Member(key: "color", value: .string("red"))])
+    return record
+  }
+
+  /// Checks every access of `slot` on `record` against applying `keyPath`, moving the
+  /// field through `values` (each different from the one before).
+  static func check<Root, Value: Equatable>(
+    _ slot: FieldSlot<Root, Value>, on start: Root, values: [Value?],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var record = start
+    for value in values {
+      let before = record[keyPath: slot.keyPath]
+      #expect(slot.value(in: record) == before, sourceLocation: sourceLocation)
+      withUnsafePointer(to: record) { pointer in
+        #expect(slot.value(at: pointer) == before, sourceLocation: sourceLocation)
+        #expect(slot.holds(before, at: pointer), sourceLocation: sourceLocation)
+        #expect(!slot.holds(value, at: pointer), sourceLocation: sourceLocation)
+      }
+      // store(in:)
+      var stored = record
+      slot.store(value, in: &stored)
+      #expect(stored[keyPath: slot.keyPath] == value, sourceLocation: sourceLocation)
+      // store(at:)
+      var placed = record
+      withUnsafeMutablePointer(to: &placed) { slot.store(value, at: $0) }
+      #expect(placed[keyPath: slot.keyPath] == value, sourceLocation: sourceLocation)
+      // exchange(at:): the old value comes back, the new one is in place.
+      let old = withUnsafeMutablePointer(to: &record) { slot.exchange(value, at: $0) }
+      #expect(old == before, sourceLocation: sourceLocation)
+      #expect(record[keyPath: slot.keyPath] == value, sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test func aStoredFieldIsReachedAtItsOffset() {
+    let title = FieldSlot(\TaskRecord.title)
+    #expect(title.isStored)
+    Self.check(title, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
+    let priority = FieldSlot(\TaskRecord.priority)
+    #expect(priority.isStored)
+    Self.check(priority, on: Self.task(), values: [5, nil, 0])
+    let tags = FieldSlot(\TaskRecord.tags)
+    Self.check(tags, on: Self.task(), values: [["z"], nil, []])
+    let due = FieldSlot(\TaskRecord.due)
+    #expect(due.isStored)
+    Self.check(due, on: Self.task(), values: [.null, nil, .value(ISODate("2026-12-01")!)])
+  }
+
+  @Test func aNestedStoredFieldIsReachedAtItsOffsetToo() {
+    let address: WritableKeyPath<ContactRecord, Address> = \.address
+    let city = FieldSlot(address.appending(path: \Address.city))
+    #expect(city.isStored)
+    var contact = ContactRecord(id: "c1")
+    contact.address.street = "Main St"
+    contact.address.city = "Paris"
+    Self.check(city, on: contact, values: ["Oslo", nil, "Lima"])
+    // Its neighbours are untouched.
+    var moved = contact
+    withUnsafeMutablePointer(to: &moved) { _ = city.exchange("Rome", at: $0) }
+    #expect(moved.address.street == "Main St")
+    #expect(moved.name == contact.name)
+  }
+
+  @Test func aSubscriptFieldGoesThroughItsKeyPath() {
+    let color = FieldSlot(\TaskRecord.custom[positioned: "color"])
+    #expect(!color.isStored)
+    Self.check(
+      color, on: Self.task(), values: [CustomValue(.string("blue")), nil, CustomValue(.number("3"))])
+    let missing = FieldSlot(\TaskRecord.custom[positioned: "size"])
+    Self.check(missing, on: Self.task(), values: [CustomValue(.bool(true)), nil])
+  }
+
+  /// The fields of both shipped kinds are all stored, so none pays for the key path.
+  @Test func everyDeclaredFieldOfTheShippedKindsIsStored() {
+    for field in TaskRecord.fields.fields.dropFirst() {
+      #expect(Self.isStored(field), "\(field.name)")
+    }
+    for field in ContactRecord.fields.fields.dropFirst() {
+      #expect(Self.isStored(field), "\(field.name)")
+    }
+  }
+
+  static func isStored<Root: Record>(_ field: any FieldAccessor<Root>) -> Bool {
+    if let typed = field as? KeyPathField<Root, StringCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, IntCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, BoolCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, StringListCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, NullableCodec<DateCodec>> { return typed.slot.isStored }
+    return false
+  }
+
+  /// Binding, offsetting or reinterpreting record memory happens in FieldSlot.swift only:
+  /// no other file of RecordKit outside JSON/ (which works on byte buffers, never on
+  /// records) holds such a call.
+  @Test func noOtherFileTouchesRecordMemory() throws {
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/RecordKit")
+    let patterns = [
+      "assumingMemoryBound", "bindMemory", "offset(of:", "withMemoryRebound", "load(fromByteOffset",
+      "UnsafeMutableRawPointer(", "UnsafeRawPointer(", "withUnsafeBytes(of", "withUnsafeMutableBytes(of",
+      "unsafeBitCast",
+    ]
+    let files = try #require(FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String])
+    var checked = 0
+    for file in files where file.hasSuffix(".swift") && !file.hasPrefix("JSON/") {
+      checked += 1
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      for pattern in patterns where text.contains(pattern) {
+        #expect(file == "Fields/FieldSlot.swift", "\(file) uses \(pattern)")
+      }
+    }
+    #expect(checked > 30, "the scan found the sources")
+    let slot = try String(
+      contentsOf: sources.appendingPathComponent("Fields/FieldSlot.swift"), encoding: .utf8)
+    #expect(
+      slot.contains("assumingMemoryBound") && slot.contains("offset(of:"),
+      "the test looks for the right words")
+  }
+}
