@@ -4,7 +4,11 @@
 /// path: the accessor only turns input (a token, a JSON value from the file or
 /// the journal) into such an update, after validating it. Nothing changes a
 /// record here; the returned edit does, when the history applies it.
-public protocol FieldAccessor<Root>: AnyObject, Sendable {
+///
+/// `package`, not `public`: only recsh's own modules use it, and its in-place
+/// methods take pointers to records (read through `FieldSlot`), which no public
+/// API of RecordKit exposes.
+package protocol FieldAccessor<Root>: AnyObject, Sendable {
   associatedtype Root: Record
 
   /// The user-visible name: `title`, `address.city`, or a custom key.
@@ -55,7 +59,7 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 }
 
 extension FieldAccessor {
-  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+  package func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     try makeSet(token, for: record.pointee)

@@ -13,7 +13,7 @@ public final class IDField<Root: Record>: FieldAccessor {
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
 
-  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+  package func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writer.key(key)
     writer.string(record.pointee.id)
   }
@@ -34,27 +34,27 @@ public final class IDField<Root: Record>: FieldAccessor {
     false
   }
 
-  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  package func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }
 
-  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  package func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  package func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }
 
-  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  package func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  package func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     throw .readOnly(name)

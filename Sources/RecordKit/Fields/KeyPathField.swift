@@ -166,7 +166,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readJSON(record)
   }
 
-  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+  package func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeFile(record, &writer)
   }
 
@@ -191,30 +191,30 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  package func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     try withUnsafePointer(to: record) { (pointer) throws(FieldError) in
       try setter(self, token, UnsafeMutablePointer(mutating: pointer), false)
     }
   }
 
-  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+  package func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     try setter(self, token, UnsafeMutablePointer(mutating: record), false)
   }
 
-  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  package func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     try setter(self, token, record, true)
   }
 
-  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  package func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     guard codec.type.isOptional else { throw .notOptional(name) }
     return edit(of: record, to: nil, action: .unset)
   }
 
-  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  package func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     guard let listEdit else { throw .notAList(name) }
@@ -222,7 +222,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     return edit(of: record, to: value, action: adding ? .add : .remove)
   }
 
-  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  package func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     PropertyUpdate(
