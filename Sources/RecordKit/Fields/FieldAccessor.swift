@@ -17,6 +17,9 @@ package protocol FieldAccessor<Root>: AnyObject, Sendable {
   var isReadOnly: Bool { get }
   /// Whether this is a key the kind does not declare.
   var isCustom: Bool { get }
+  /// Whether `add`/`remove` take one element of it: known from the field's codec (a
+  /// `ListFieldCodec`), never from comparing its type.
+  var isList: Bool { get }
   /// Values worth offering to tab completion for this field.
   var completions: [String] { get }
 

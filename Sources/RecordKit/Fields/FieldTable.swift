@@ -30,7 +30,7 @@ public struct FieldTable<Root: Record>: Sendable {
     keyTable = JSONNameTable(names)
     hasNestedObjects = !nestedObjects.isEmpty
     readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
-    listNames = Set(self.fields.filter { $0.type == .stringList }.map { $0.name })
+    listNames = Set(self.fields.filter(\.isList).map { $0.name })
   }
 
   /// The declared field named `name`.

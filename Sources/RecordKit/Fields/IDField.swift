@@ -8,6 +8,7 @@ public final class IDField<Root: Record>: FieldAccessor {
   public var type: FieldType { .string }
   public var isReadOnly: Bool { true }
   public var isCustom: Bool { false }
+  package var isList: Bool { false }
   public var completions: [String] { [] }
 
   public func json(in record: Root) -> JSONValue? { .string(record.id) }

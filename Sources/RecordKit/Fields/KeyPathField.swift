@@ -160,6 +160,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public var type: FieldType { codec.type }
   public var isReadOnly: Bool { false }
+  /// Set by `init(list:_:_:)`, the initializer for a `ListFieldCodec`.
+  package var isList: Bool { listEdit != nil }
   public var completions: [String] { codec.completions }
 
   public func json(in record: Root) -> JSONValue? {

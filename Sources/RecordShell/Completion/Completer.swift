@@ -63,7 +63,7 @@ public enum Completer {
       return values(of: previous, context)
     case .listFieldElement(let fromSelected):
       switch position {
-      case 0: return context.fields.filter { $0.type == .stringList }.map { Offer($0.name) }
+      case 0: return context.fields.filter(\.isList).map { Offer($0.name) }
       case 1:
         let elements = fromSelected ? context.selectedListElements(previous) : context.listElements(previous)
         return elements.map { Offer($0, isText: true) }
@@ -115,7 +115,7 @@ public enum Completer {
     let name = String(typed[..<equals])
     let prefix = name + "="
     guard let field = context.field(named: name) else { return [] }
-    if field.type == .stringList {
+    if field.isList {
       return context.listElements(name).map { Offer($0, prefix: prefix, isText: true) }
     }
     return field.values.map { Offer($0, prefix: prefix) }

@@ -12,13 +12,18 @@ public struct CompletionContext {
     public var name: String
     public var type: FieldType
     public var isReadOnly: Bool
+    /// Whether `add`/`remove` take one element of it (the field's codec says).
+    public var isList: Bool
     /// Values worth offering after the field (`true`/`false`, `null`, 0–5).
     public var values: [String]
 
-    public init(name: String, type: FieldType, isReadOnly: Bool = false, values: [String] = []) {
+    public init(
+      name: String, type: FieldType, isReadOnly: Bool = false, isList: Bool = false, values: [String] = []
+    ) {
       self.name = name
       self.type = type
       self.isReadOnly = isReadOnly
+      self.isList = isList
       self.values = values
     }
   }
@@ -81,7 +86,9 @@ extension CompletionContext {
     let table = Root.fields
     self.init(
       fields: table.fields.map { field in
-        Field(name: field.name, type: field.type, isReadOnly: field.isReadOnly, values: field.completions)
+        Field(
+          name: field.name, type: field.type, isReadOnly: field.isReadOnly, isList: field.isList,
+          values: field.completions)
       },
       customFields: selected?.custom.keys ?? [],
       recordIDs: { document.records.map(\.id) },

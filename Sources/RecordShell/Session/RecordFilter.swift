@@ -15,7 +15,7 @@ enum RecordFilter {
         return value == nil || value == .null
       }
     }
-    if field.type == .stringList {
+    if field.isList {
       guard let element = filter.value.text else {
         throw .invalidValue(field: field.name, expected: "a list element", found: filter.value.description)
       }
