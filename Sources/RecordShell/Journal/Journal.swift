@@ -110,7 +110,7 @@ public final class Journal {
     guard let failure, !reportedFailure else { return nil }
     reportedFailure = true
     return
-      "cannot write the journal \"\(path)\": \(failure.summary); crash recovery is off until the next save"
+      "cannot write the journal \"\(path)\": \(failure.summary) (\(failure.call.name)); crash recovery is off until the next save"
   }
 
   private func writeAll(_ bytes: [UInt8]) throws(SystemCallError) {

@@ -82,4 +82,29 @@ import Testing
       #expect(folder.exists(".t.json.recsh-journal"), "the journal is kept")
     }
   }
+
+  /// A journal write that fails is reported once, with its call and errno, and the edits
+  /// go on in memory.
+  @Test func aFailedJournalWriteIsReportedOnceWithItsCall() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", JournalRecoveryTests.start)
+      let fileSystem = FaultInjectingFileSystem()
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      }.session
+      fileSystem.fault = .from(
+        fileSystem.callCount + 1, code: ENOSPC, sparing: Set(SystemCall.allCases).subtracting([.write]))
+      _ = try session.run(line: "use a1; set title x")
+      session.writeJournal()
+      let journal = folder.path(".t.json.recsh-journal")
+      #expect(
+        session.journalFailureReport()
+          == "cannot write the journal \"\(journal)\": ENOSPC: no space left on device (write); "
+          + "crash recovery is off until the next save")
+      #expect(session.journalFailureReport() == nil, "said once")
+      _ = try session.run(line: "set title y")
+      #expect(session.document.records[0].title == "y")
+      session.close()
+    }
+  }
 }
