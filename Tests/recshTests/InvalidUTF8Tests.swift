@@ -13,9 +13,7 @@ import Testing
   static func recsh(_ arguments: [[UInt8]], in folder: TempFolder) throws -> RecshBinary.Result {
     // Each argument goes through the environment as octal escapes that `printf` turns back
     // into its bytes; the `x` keeps trailing line feeds from `$(…)`, and is cut off again.
-    var environment = ProcessInfo.processInfo.environment
-    environment["RECSH"] = RecshBinary.url.path
-    environment["RECSH_HISTORY"] = ""
+    var environment: [String: String] = [:]
     var script = ""
     var words: [String] = []
     for (index, argument) in arguments.enumerated() {
@@ -24,23 +22,7 @@ import Testing
       words.append("\"$A\(index)\"")
     }
     script += "exec \"$RECSH\" " + words.joined(separator: " ")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.environment = environment
-    process.currentDirectoryURL = folder.url
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RecshBinary.Result(
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-      status: process.terminationStatus)
+    return try RecshBinary.runShell(script, environment: environment, directory: folder.url)
   }
 
   @Test func aCommandArgumentIsRefusedWithItsPlace() throws {

@@ -22,6 +22,23 @@ import Testing
     try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".tmp") }
   }
 
+  /// recsh on 100k records at a terminal, with `title` of record `id` changed, in the
+  /// middle of a `save` (about 200 ms into it).
+  static func savingALongFile(editing id: String) throws -> (TempFolder, PseudoTerminal) {
+    let folder = try TempFolder()
+    try bigFile(100_000, in: folder)
+    let terminal = try PtyTests.start(in: folder)
+    try terminal.waitForPrompt(PtyTests.prompt)
+    try PtyTests.run("use \(id)", on: terminal, then: "t.json \(id)> ")
+    try PtyTests.run("set title changed", on: terminal, then: "*> ")
+    terminal.send("save\r")
+    try terminal.expect("save\r\n")
+    // libedit echoes the line before it gives the terminal its own mode back: a key sent
+    // at once can still reach libedit's raw reads. The save of 100k records takes longer.
+    usleep(200_000)
+    return (folder, terminal)
+  }
+
   @Test(arguments: [SIGTERM, SIGHUP])
   func aSignalAtThePromptRestoresTheTerminalAndKeepsTheEdits(_ signal: Int32) throws {
     let (folder, terminal) = try PtyTests.started()
@@ -53,17 +70,7 @@ import Testing
 
   @Test(arguments: [SIGTERM, SIGHUP])
   func aSignalDuringALongSaveLetsTheSaveFinishThenEnds(_ signal: Int32) throws {
-    let folder = try TempFolder()
-    try Self.bigFile(100_000, in: folder)
-    let terminal = try PtyTests.start(in: folder)
-    try terminal.waitForPrompt(PtyTests.prompt)
-    try PtyTests.run("use r1", on: terminal, then: "t.json r1> ")
-    try PtyTests.run("set title changed", on: terminal, then: "*> ")
-    terminal.send("save\r")
-    try terminal.expect("save\r\n")
-    // libedit echoes the line before it gives the terminal its own mode back: a key sent
-    // at once can still reach libedit's raw reads. The save of 100k records takes longer.
-    usleep(200_000)
+    let (folder, terminal) = try Self.savingALongFile(editing: "r1")
     terminal.signal(signal)
     #expect(try terminal.waitForExit(timeout: 60) == 128 + signal)
     // It came during the save: no prompt was shown after it.
@@ -77,17 +84,7 @@ import Testing
   }
 
   @Test func ctrlCDuringALongSaveIsIgnoredAndTheShellGoesOn() throws {
-    let folder = try TempFolder()
-    try Self.bigFile(100_000, in: folder)
-    let terminal = try PtyTests.start(in: folder)
-    try terminal.waitForPrompt(PtyTests.prompt)
-    try PtyTests.run("use r2", on: terminal, then: "t.json r2> ")
-    try PtyTests.run("set title changed", on: terminal, then: "*> ")
-    terminal.send("save\r")
-    try terminal.expect("save\r\n")
-    // libedit echoes the line before it gives the terminal its own mode back: a key sent
-    // at once can still reach libedit's raw reads. The save of 100k records takes longer.
-    usleep(200_000)
+    let (folder, terminal) = try Self.savingALongFile(editing: "r2")
     terminal.send("\u{03}")
     let shown = try terminal.expect("t.json r2> ")
     // It came during the save (the terminal, in its own mode then, echoed it before the

@@ -51,6 +51,37 @@ struct RecshBinary {
   }
 }
 
+extension RecshBinary {
+  /// Runs `script` with `/bin/sh` in `directory`, `$RECSH` naming the binary (for what a
+  /// `Process` cannot do itself: a `ulimit`, arguments that are not UTF-8), with
+  /// `environment` added to the test's own; standard input is empty.
+  static func runShell(_ script: String, environment extra: [String: String] = [:], directory: URL) throws
+    -> Result
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
+    var environment = ProcessInfo.processInfo.environment
+    environment["RECSH"] = url.path
+    environment["RECSH_HISTORY"] = ""
+    environment.merge(extra) { _, new in new }
+    process.environment = environment
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus)
+  }
+}
+
 /// Writing to a pipe whose reader has ended raises SIGPIPE, which by default
 /// ends the whole test process, every suite with it. Ignored, the write fails
 /// with EPIPE instead, which the helpers expect. Children get their signals

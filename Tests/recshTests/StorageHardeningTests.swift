@@ -20,30 +20,6 @@ import Testing
       .sorted()
   }
 
-  /// Runs `script` with `sh` in `folder`, `$RECSH` naming the binary.
-  static func shell(_ script: String, in folder: TempFolder) throws -> RecshBinary.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    var environment = ProcessInfo.processInfo.environment
-    environment["RECSH"] = RecshBinary.url.path
-    environment["RECSH_HISTORY"] = ""
-    process.environment = environment
-    process.currentDirectoryURL = folder.url
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RecshBinary.Result(
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-      status: process.terminationStatus)
-  }
-
   /// Past `ulimit -f` the save fails with EFBIG (SIGXFSZ would have killed recsh midway):
   /// reported, the temporary file removed, the original intact, the edits still there.
   @Test func aSaveOverTheFileSizeLimitFailsCleanly() throws {
@@ -51,9 +27,10 @@ import Testing
     try Self.bigFile(40_000, in: folder)
     let before = try folder.read("big.json")
     #expect(before.utf8.count > 2_000_000)
-    let result = try Self.shell(
+    let result = try RecshBinary.runShell(
       // `ulimit -f` counts 512-byte blocks in this shell (dash).
-      "ulimit -f 1000; exec \"$RECSH\" -k big.json -c 'use r1; set title changed; save; show r1'", in: folder)
+      "ulimit -f 1000; exec \"$RECSH\" -k big.json -c 'use r1; set title changed; save; show r1'",
+      directory: folder.url)
     #expect(result.status == 1)
     #expect(
       result.stderr.hasPrefix(
