@@ -52,22 +52,20 @@ extension Session {
 
   /// The file changed on disk since it was read, or `target` is another file that exists.
   private func refuseOverwriting(_ target: String) throws(SessionError) {
-    let changed: Bool
-    let exists: Bool
+    let refusal: SessionError?
     do throws(StorageError) {
       if target == filePath {
-        changed = try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem)
-        exists = true
+        let changed = try FileIdentity.fileChanged(at: target, since: identity, using: fileSystem)
+        refusal = changed ? .changedOnDisk(path: target) : nil
       } else {
-        changed = false
-        exists = try FileIdentity.current(at: target, using: fileSystem) != nil
+        let exists = try FileIdentity.current(at: target, using: fileSystem) != nil
+        refusal = exists ? .fileExists(path: target) : nil
       }
     } catch {
       // The check itself failed (say `stat` was denied): that is what is reported.
       throw .storage(error)
     }
-    if changed { throw .changedOnDisk(path: target) }
-    if exists && target != filePath { throw .fileExists(path: target) }
+    if let refusal { throw refusal }
   }
 
   /// The journal of the file a "save as" goes to, locked before anything is written.
