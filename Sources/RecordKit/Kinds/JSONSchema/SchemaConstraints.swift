@@ -3,7 +3,7 @@
 ///
 /// Each applies only to values of its kind (`minimum` lets a string through), as in
 /// JSON Schema; `type` is what refuses the other kinds.
-package struct SchemaConstraints {
+package struct SchemaConstraints: Equatable {
   package var minimum: SchemaBound?
   package var maximum: SchemaBound?
   package var exclusiveMinimum: SchemaBound?

@@ -8,7 +8,7 @@
 /// `\A`, `\z`), and ECMA's `\s` and Swift's may differ on a few rare spaces.
 ///
 /// Not `Sendable`: the standard library's `Regex` is not.
-package struct SchemaPattern {
+package struct SchemaPattern: Equatable {
   package let source: String
   private let regex: Regex<AnyRegexOutput>
 
@@ -19,6 +19,11 @@ package struct SchemaPattern {
       .matchingSemantics(.unicodeScalar)
       .asciiOnlyDigits()
       .asciiOnlyWordCharacters()
+  }
+
+  /// Two patterns are equal when written alike.
+  package static func == (lhs: SchemaPattern, rhs: SchemaPattern) -> Bool {
+    lhs.source == rhs.source
   }
 
   /// Whether the pattern matches somewhere in `text` (JSON Schema patterns are not anchored).
