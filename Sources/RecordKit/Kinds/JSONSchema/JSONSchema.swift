@@ -1,0 +1,53 @@
+/// A JSON Schema read, checked for sense, and ready to check values: the draft 2020-12
+/// subset recsh supports.
+///
+/// Supported: `type` (one type, or a type and `"null"`), `properties`, `required`,
+/// `additionalProperties` (`true`/`false`), `enum`, `const`, `minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `pattern`, `format`
+/// (`date`, `date-time`, `email`, asserted), `items` (one schema), `uniqueItems`,
+/// `default`, `title`, `description`, `readOnly`, `$schema`, `$id`, `$comment`, `$defs`,
+/// `$ref` (local: `#`, `#/…`), and `x-recsh-key` (top level only). Anything else is
+/// refused with its JSON pointer: reading never ignores a rule.
+///
+/// Any schema reads (the official test suite checks bare values against it); a schema
+/// for records goes on to `RecordSchema`, which needs the top level to be an object.
+/// Not `Sendable`, because `SchemaPattern` holds a `Regex`.
+package struct JSONSchema {
+  /// The schema document as given.
+  package let document: JSONValue
+  /// Every subschema read; `nodes[0]` is the top level.
+  package let nodes: [SchemaNode]
+
+  /// Reads `document` as a schema.
+  ///
+  /// Throws the first problem met walking the schema in document order (members in
+  /// their order, descending into subschemas as they come); problems with `$ref` targets
+  /// (`referenceNowhere`, `referenceCycle`) come after the walk. Costs O(size of the
+  /// document), plus the cost of compiling each `pattern`.
+  package init(reading document: JSONValue) throws(JSONSchemaError) {
+    var reader = SchemaReader(document: document)
+    _ = try reader.readSchema(document, at: .root, base: .root)
+    try reader.resolveReferences()
+    try reader.checkReferenceCycles()
+    self.document = document
+    self.nodes = reader.nodes
+  }
+
+  /// The top-level subschema.
+  package var root: SchemaNode { nodes[0] }
+
+  /// Whether `value` meets every rule of the schema.
+  package func admits(_ value: JSONValue) -> Bool {
+    violations(of: value, limit: 1).isEmpty
+  }
+
+  /// The ways `value` breaks the schema, at most `limit` of them, in the value's order
+  /// (a member's violations before the next member's; missing required members after
+  /// the present ones). Costs O(size of the value × the schema's depth), plus pattern
+  /// matches and O(n²) comparisons for each `uniqueItems` list of n items.
+  package func violations(of value: JSONValue, limit: Int = .max) -> [SchemaViolation] {
+    var checker = SchemaChecker(schema: self, limit: limit)
+    checker.check(value, against: 0, at: .root)
+    return checker.found
+  }
+}
