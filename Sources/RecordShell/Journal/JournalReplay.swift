@@ -4,8 +4,8 @@ import RecordKit
 /// steps are replayed through the editor, so they stay undoable. Every decoded
 /// command is checked against the state it must apply to; one that does not
 /// fit stops the replay with an error (nothing half-applied reaches the user).
-enum JournalReplay {
-  static func replay<Root: Record>(_ leftover: LeftoverJournal, onto start: Editor<Root>)
+package enum JournalReplay {
+  package static func replay<Root: Record>(_ leftover: LeftoverJournal, onto start: Editor<Root>)
     throws(JournalError) -> Editor<Root>
   {
     var editor = start
