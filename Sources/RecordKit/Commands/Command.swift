@@ -61,7 +61,7 @@ public enum Command<Root: Record>: Sendable {
   /// position, a delete's id is free and its position exists to put it back. Replaying
   /// a journal checks this for the commands a save left in an open group, which the
   /// saved file already holds.
-  public func isRevertible(in document: Document<Root>) -> Bool {
+  package func isRevertible(in document: Document<Root>) -> Bool {
     switch self {
     case .edit(let edit): return edit.isRevertible(in: document)
     case .edits(let edits): return edits.allSatisfy { $0.isRevertible(in: document) }
