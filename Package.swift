@@ -21,7 +21,11 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
-    .target(name: "RecordKit", swiftSettings: crossModule),
+    // `rounded()` and friends call the C math library, which nothing else in RecordKit
+    // links: an executable that imports RecordKit alone (a fuzz target) needs it named.
+    .target(
+      name: "RecordKit", swiftSettings: crossModule,
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "RecordShell", dependencies: ["RecordKit"], swiftSettings: crossModule),
     .executableTarget(
       name: "recsh", dependencies: ["RecordShell", "CEditLine"],
@@ -32,6 +36,13 @@ let package = Package(
     .executableTarget(
       name: "recsh-bench", dependencies: ["RecordShell"],
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+    // libFuzzer targets, built only by scripts/fuzz (with the fuzzer sanitizer); no
+    // product names them, so they never ship. Each main.swift defines only
+    // LLVMFuzzerTestOneInput.
+    .executableTarget(name: "FuzzCommandLine", dependencies: ["RecordShell"], path: "Tests/Fuzz/CommandLine"),
+    .executableTarget(name: "FuzzJSON", dependencies: ["RecordKit"], path: "Tests/Fuzz/JSON"),
+    .executableTarget(name: "FuzzRecordFile", dependencies: ["RecordKit"], path: "Tests/Fuzz/RecordFile"),
+    .executableTarget(name: "FuzzJournal", dependencies: ["RecordShell"], path: "Tests/Fuzz/Journal"),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
     .testTarget(name: "recshTests", dependencies: ["recsh", "RecordShell"]),

@@ -65,6 +65,23 @@ extension RecordFileTests {
     Self.expectBothWaysAgree(text)
   }
 
+  /// Found by fuzzing: streaming read a key's colon before checking the key for a
+  /// duplicate, so a repeated key followed by something other than `:` was refused as
+  /// a missing colon, while the tree (and the contract) name the duplicate first.
+  @Test(arguments: [
+    (#"[{"id": "a", "title": "t", "title".0}]"#, "title", 27),
+    (#"[{"id": "a", "color": 1, "color" 2}]"#, "color", 25),
+    (#"[{"id": "a", "id"}]"#, "id", 13),
+  ])
+  func aRepeatedKeyWithoutItsColonIsRefusedAsADuplicateBothWays(text: String, key: String, offset: Int) {
+    let expected = RecordFileError.syntax(
+      JSONSyntaxError(.duplicateKey(key), at: JSONPosition(line: 1, column: offset + 1, offset: offset)))
+    for streaming in [true, false] {
+      #expect(Self.outcome(Self.bytes(text), as: TaskRecord.self, streaming: streaming) == .failure(expected))
+    }
+    Self.expectBothWaysAgree(text)
+  }
+
   @Test func aRecordWhoseIdIsNotFirstIsLoadedAllTheSame() throws {
     let loaded = try RecordFile<TaskRecord>.decode(Self.bytes(#"[{"title": "t", "id": "a", "zz": 1}]"#))
     #expect(loaded.document.records[0].id == "a")

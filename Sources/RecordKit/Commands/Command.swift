@@ -56,6 +56,29 @@ package enum Command<Root: Record>: Sendable {
     }
   }
 
+  /// Whether the command's effect is in `document` as it is, so that `revert` fits:
+  /// the records it edits hold the new values, an insert's record is at its
+  /// position, a delete's id is free and its position exists to put it back. Replaying
+  /// a journal checks this for the commands a save left in an open group, which the
+  /// saved file already holds.
+  package func isRevertible(in document: Document<Root>) -> Bool {
+    switch self {
+    case .edit(let edit): return edit.isRevertible(in: document)
+    case .edits(let edits): return edits.allSatisfy { $0.isRevertible(in: document) }
+    case .insert(let record, let position):
+      return position < document.count && document.records[position] == record
+    case .delete(let record, let position):
+      return position <= document.count && !document.contains(id: record.id)
+    case .group(_, let commands):
+      var scratch = document
+      for command in commands.reversed() {
+        guard command.isRevertible(in: scratch) else { return false }
+        command.revert(in: &scratch)
+      }
+      return true
+    }
+  }
+
   /// The name of the undo step: "Set title", "Set title, priority", "New record",
   /// "Delete record", a group's name or "N changes".
   public var name: String {

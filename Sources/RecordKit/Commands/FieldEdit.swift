@@ -21,6 +21,9 @@ package protocol FieldEdit<Root>: AnyObject, Sendable {
   /// Whether the record is there with the old value: a decoded edit (from the
   /// journal) is applied only to the state it was made for.
   func isApplicable(to document: Document<Root>) -> Bool
+  /// Whether the record is there with the new value: the edit's effect is in the
+  /// document, so that reverting it restores the state it was made from.
+  func isRevertible(in document: Document<Root>) -> Bool
 }
 
 /// The one generic property-update command: writes a value through a typed
@@ -66,5 +69,10 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   public func isApplicable(to document: Document<Root>) -> Bool {
     guard let record = document.record(withID: recordID) else { return false }
     return record[keyPath: typedField.keyPath] == old
+  }
+
+  public func isRevertible(in document: Document<Root>) -> Bool {
+    guard let record = document.record(withID: recordID) else { return false }
+    return record[keyPath: typedField.keyPath] == new
   }
 }

@@ -137,8 +137,10 @@ extension FieldTable {
     -> Bool
   {
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
-      try reader.readMemberKey(in: keyTable) == .name(0), try reader.peek() == .string
+      try reader.readMemberKey(in: keyTable) == .name(0)
     else { return false }
+    try reader.readColon()
+    guard try reader.peek() == .string else { return false }
     let id = try reader.readStringToken()
     guard !id.isEmpty else { return false }
     // The record is made in place at the end of `records`: made in a variable and then
@@ -166,10 +168,13 @@ extension FieldTable {
         switch try reader.readMemberKey(in: keyTable) {
         case .name(let index):
           let bit: UInt64 = 1 << UInt64(index)
-          guard seen & bit == 0, try declared[index].read(from: &reader, into: &record) else { return false }
+          guard seen & bit == 0 else { return false }
+          try reader.readColon()
+          guard try declared[index].read(from: &reader, into: &record) else { return false }
           seen |= bit
         case .other(let key):
           guard customKeys.insert(key, into: &reader.keyStack) else { return false }
+          try reader.readColon()
           let value = try reader.readValue()
           if hasNestedObjects, let spec = nestedObject(key) {
             do throws(RecordDecodingError) {

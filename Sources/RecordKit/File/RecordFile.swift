@@ -32,8 +32,9 @@ public enum RecordFile<Root: Record> {
   }
 
   /// `decode(_:)`; with `streaming` false every record goes the slow way, through a
-  /// tree, so that tests can check that both ways load and refuse files alike.
-  static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
+  /// tree, so that tests and the fuzz targets can check that both ways load and
+  /// refuse files alike.
+  package static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
     try bytes.withUnsafeBufferPointer { (buffer) throws(RecordFileError) in
       try decode(buffer, streaming: streaming, passing: { _ in })
     }

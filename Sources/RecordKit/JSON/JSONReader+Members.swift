@@ -1,6 +1,7 @@
 /// Objects read member by member by a caller that knows which keys it expects: loading
 /// records. The caller steps through the members itself (`enterObject`, `readMemberKey`,
-/// a value, `advanceInObject`) and checks duplicates itself.
+/// `readColon`, a value, `advanceInObject`) and checks duplicates itself, between the key
+/// and the colon, where `readKey` checks them.
 extension JSONReader {
   /// A member's key: one of the expected names, by its index, or any other key as text.
   enum MemberKey: Equatable {
@@ -8,8 +9,10 @@ extension JSONReader {
     case other(String)
   }
 
-  /// Reads a member's key and its `:`, leaving the reader on the value and `tokenStart`
-  /// on the key, with the same checks and errors as `readKey`.
+  /// Reads a member's key, leaving the reader after it and `tokenStart` on the key, with
+  /// the same checks and errors as `readKey`; `readColon()` then reads the `:`. The caller
+  /// checks for a duplicate in between, so that a duplicate key followed by a bad colon
+  /// is refused as the tree refuses it: as a duplicate.
   ///
   /// A key spelled without escapes that is byte for byte one of `names` makes no
   /// `String`: that is most keys of a file recsh wrote. Any other key is read as text
@@ -28,18 +31,22 @@ extension JSONReader {
       key = names.index(ofText: text).map(MemberKey.name) ?? .other(text)
     }
     tokenStart = keyStart
+    return key
+  }
+
+  /// Reads the `:` after a key `readMemberKey` read, leaving the reader on the value.
+  mutating func readColon() throws(JSONSyntaxError) {
     // `": "` then the value, as recsh writes it, is stepped over at once.
     if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index &+ 1] == UInt8(ascii: " "),
       !Self.isWhitespace(bytes[index &+ 2])
     {
       index &+= 2
-      return key
+      return
     }
     guard try content(in: .object) == UInt8(ascii: ":") else {
       throw unexpected(.colon, at: index, inside: .object)
     }
     _ = try skipToContent(in: .object)
-    return key
   }
 
   @inline(__always)

@@ -119,7 +119,9 @@ extension Journal {
 
   /// The journal's records; `nil` when it holds nothing (empty, or a header cut short).
   /// Damage in the middle, or a whole record that is not an entry, throws.
-  static func leftover(_ bytes: [UInt8], modificationTime: Double) throws(JournalError) -> LeftoverJournal? {
+  package static func leftover(_ bytes: [UInt8], modificationTime: Double) throws(JournalError)
+    -> LeftoverJournal?
+  {
     guard !bytes.isEmpty else { return nil }
     let contents = try JournalFraming.read(bytes)
     var entries: [JournalEntry] = []

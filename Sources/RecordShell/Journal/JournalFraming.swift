@@ -5,11 +5,11 @@
 ///
 /// Sequence numbers count from 0 (the header) without gaps, so a record that
 /// is whole but misplaced is caught too.
-enum JournalFraming {
-  static let magic = Array("RECSH-JOURNAL 1\n".utf8)
+package enum JournalFraming {
+  package static let magic = Array("RECSH-JOURNAL 1\n".utf8)
   static let recordHeaderSize = 16
 
-  static func record(sequence: UInt64, payload: [UInt8]) -> [UInt8] {
+  package static func record(sequence: UInt64, payload: [UInt8]) -> [UInt8] {
     var sequenceBytes = [UInt8](repeating: 0, count: 8)
     for index in 0..<8 { sequenceBytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
     let crc = CRC32.checksum(payload, startingWith: CRC32.checksum(sequenceBytes))
@@ -27,18 +27,18 @@ enum JournalFraming {
   }
 
   /// The records of a journal file, in order.
-  struct Contents: Equatable {
-    var payloads: [[UInt8]]
+  package struct Contents: Equatable {
+    package var payloads: [[UInt8]]
     /// Where the last good record ends: appending resumes here.
-    var validLength: Int
+    package var validLength: Int
     /// Why bytes after `validLength` were dropped (a torn last record), if any.
-    var tornTail: String?
+    package var tornTail: String?
   }
 
   /// Reads every whole record. A damaged or incomplete LAST record is a torn
   /// write (a crash mid-append) and is dropped with a note; damage followed by
   /// more records is refused, never silently truncated.
-  static func read(_ bytes: [UInt8]) throws(JournalError) -> Contents {
+  package static func read(_ bytes: [UInt8]) throws(JournalError) -> Contents {
     guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
       if bytes.count < magic.count, bytes == Array(magic[0..<bytes.count]) {
         return Contents(payloads: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")

@@ -12,11 +12,11 @@ import RecordKit
 /// list, `#`, a control character, a custom or read-only field, several
 /// commands or pairs) goes that way, errors included. `QuickParserTests`
 /// compares the two on generated lines.
-struct QuickParser {
+package struct QuickParser {
   /// The kind's declared fields that `set` may write, as bytes to compare and as names.
   private let fields: [(bytes: [UInt8], name: String)]
 
-  init<Root: Record>(kind: Root.Type) {
+  package init<Root: Record>(kind: Root.Type) {
     let table = Root.fields
     fields = table.names.filter { !table.readOnlyNames.contains($0) }.map { (Array($0.utf8), $0) }
   }
@@ -28,7 +28,7 @@ struct QuickParser {
 
   /// The same for a line's UTF-8 bytes (bytes that are not UTF-8 are read as
   /// `String(decoding:as:)` reads them, as the line's `String` would hold them).
-  func parse(bytes: UnsafeBufferPointer<UInt8>) -> ShellCommand? {
+  package func parse(bytes: UnsafeBufferPointer<UInt8>) -> ShellCommand? {
     var scanner = Scanner(bytes: bytes)
     scanner.skipSpace()
     guard let name = scanner.bareWord(), name.count == 3 else { return nil }

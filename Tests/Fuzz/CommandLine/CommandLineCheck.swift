@@ -1,0 +1,64 @@
+import RecordKit
+import RecordShell
+
+/// What must hold for any line of shell input, whatever its bytes: thrown
+/// errors are answers, a trap or a failed precondition is a bug.
+///
+/// - The UTF-8 check agrees with the standard library's validation, and the
+///   tokenizer's byte and `String` entry points give the same commands or error.
+/// - Where `QuickParser` answers, the full parser gives that one command,
+///   whatever the bytes are (task records for inputs of even length, contacts
+///   for odd: one kind per input keeps the executions cheap).
+/// - Completion at the end of the line (of even length; in its middle for odd)
+///   replaces a range that ends at the cursor.
+enum CommandLineCheck {
+  /// Custom keys of the selected record, as `ParseContext` gets them; `title2`
+  /// is near a declared name, so that suggestions are computed too.
+  static let customFields = ["color", "title2", "due date"]
+  static let taskLane = QuickParser(kind: TaskRecord.self)
+  static let contactLane = QuickParser(kind: ContactRecord.self)
+  static let taskContext = ParseContext(kind: TaskRecord.self, customFields: customFields)
+  static let contactContext = ParseContext(kind: ContactRecord.self, customFields: customFields)
+
+  static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+    let fromBytes = Result { () throws(TokenizerError) in try Tokenizer.tokenize(utf8: bytes) }
+    if isUTF8 {
+      precondition(fromBytes == Result { () throws(TokenizerError) in try Tokenizer.tokenize(text) })
+    } else {
+      guard case .failure(let error) = fromBytes, case .invalidUTF8 = error.reason else {
+        preconditionFailure("bytes that are not UTF-8 were tokenized")
+      }
+    }
+    if case .failure(let error) = fromBytes { _ = error.description }
+    _ = Tokenizer.needsContinuation(text)
+
+    let isEven = bytes.count % 2 == 0
+    if isEven {
+      agree(taskLane, taskContext, bytes, text)
+    } else {
+      agree(contactLane, contactContext, bytes, text)
+    }
+
+    let context = CompletionContext(
+      document: Document<TaskRecord>(), selected: nil,
+      listDirectory: { _ in [.init("docs", isDirectory: true), .init("a b.json")] })
+    let scalars = text.unicodeScalars.count
+    let cursor = isEven ? scalars : scalars / 2
+    let result = Completer.complete(line: text, cursor: cursor, context: context)
+    precondition(0 <= result.start && result.start <= result.end && result.end == cursor)
+  }
+
+  /// The fast lane answers only where the full parser gives exactly its command.
+  static func agree(
+    _ lane: QuickParser, _ context: ParseContext, _ bytes: UnsafeBufferPointer<UInt8>, _ text: String
+  ) {
+    let full = Result { () throws(ParseError) in try ShellParser.parse(text, context: context) }
+    if case .failure(let error) = full { _ = error.description }
+    guard let quick = lane.parse(bytes: bytes) else { return }
+    guard case .success(let commands) = full, commands == [quick] else {
+      preconditionFailure("QuickParser gave \(quick) for \(text.debugDescription); the parser: \(full)")
+    }
+  }
+}
