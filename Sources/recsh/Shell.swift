@@ -6,6 +6,18 @@ import RecordShell
 /// from `-c`, `-s`, a pipe or the prompt. Exits when done; returns the exit
 /// status only when the file cannot be opened.
 enum Shell {
+  /// The shell for the shipped kind named `name` (as `KindRegistry` names it), each
+  /// called with its record type written out: `run` through an opened `any Record.Type`
+  /// would run as unspecialized generic code, at about half the speed of loading and
+  /// editing (docs/PERFORMANCE.md). A test checks that every kind of the registry has one.
+  static func launcher(forKind name: String) -> ((Options) -> Int32)? {
+    switch name {
+    case TaskRecord.kind: { run(TaskRecord.self, options: $0) }
+    case ContactRecord.kind: { run(ContactRecord.self, options: $0) }
+    default: nil
+    }
+  }
+
   static func run<Root: Record>(_ kind: Root.Type, options: Options) -> Int32 {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)

@@ -34,5 +34,8 @@ if options.version {
   print("recsh \(recshVersion)")
   exit(0)
 }
-let kind: any Record.Type = KindRegistry.kind(named: options.kind) ?? KindRegistry.defaultKind
-exit(Shell.run(kind, options: options))
+guard let launch = Shell.launcher(forKind: options.kind) else {
+  StandardStreams.writeAll(2, Array("recsh: no shell for the kind \"\(options.kind)\"\n".utf8))
+  exit(2)
+}
+exit(launch(options))

@@ -72,6 +72,26 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
     typedPointer(record, offset).pointee = value
   }
 
+  /// The edit path's one access: when the field of the record at `record` differs from
+  /// `value`, returns the value it held and, when `writing`, puts `value` in its place
+  /// (the old value moved out, as `exchange` does); `nil` when it already holds `value`.
+  /// One pass over the field's memory for a stored field.
+  @inline(__always)
+  func replace(with value: Value, at record: UnsafeMutablePointer<Root>, writing: Bool) -> Value?? {
+    guard let offset else {
+      let old = record.pointee[keyPath: keyPath]
+      guard old != value else { return nil }
+      if writing { record.pointee[keyPath: keyPath] = value }
+      return .some(old)
+    }
+    let slot = typedPointer(record, offset)
+    guard slot.pointee != value else { return nil }
+    guard writing else { return .some(slot.pointee) }
+    let old = slot.move()
+    slot.initialize(to: value)
+    return .some(old)
+  }
+
   /// Puts `value` in the field of the record at `record` and returns the value it held.
   /// For a stored field the old value is moved out, not copied: no retain, so its memory
   /// is not touched (with a million records, that is a cache miss saved per edit).

@@ -77,8 +77,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
-      guard !slot.holds(value, at: record) else { return nil }
-      let old = writing ? slot.exchange(value, at: record) : slot.value(at: record)
+      guard let old = slot.replace(with: value, at: record, writing: writing) else { return nil }
       return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
     }
   }
