@@ -4,7 +4,7 @@
 /// Every command carries what it needs to be applied and reverted without
 /// looking anything up: a delete keeps the whole record and its position, so
 /// undo puts it back exactly.
-package enum Command<Root: Record>: Sendable {
+public enum Command<Root: Record>: Sendable {
   /// One field of one record.
   case edit(any FieldEdit<Root>)
   /// Several fields of one record at once (`set title x priority 2`): one step.

@@ -2,7 +2,7 @@
 ///
 /// Class-bound so that a command is two words (reference + witness table)
 /// whatever the field's type, which keeps a history step small.
-package protocol FieldEdit<Root>: AnyObject, Sendable {
+public protocol FieldEdit<Root>: AnyObject, Sendable {
   associatedtype Root: Record
 
   var recordID: String { get }
@@ -50,7 +50,7 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
     self.action = action
   }
 
-  package var field: any FieldAccessor<Root> { typedField }
+  public var field: any FieldAccessor<Root> { typedField }
   public var oldJSON: JSONValue? { old.map(typedField.codec.encodeForCommand) }
   public var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
 

@@ -2,7 +2,7 @@
 /// printing, completion and validation of values.
 public struct FieldTable<Root: Record>: Sendable {
   /// Every declared field, `id` first, in the order `show` and the file use.
-  package let fields: [any FieldAccessor<Root>]
+  public let fields: [any FieldAccessor<Root>]
   /// Nested objects (`address`) whose declared members are dotted fields, with
   /// where their undeclared keys are kept.
   public let nestedObjects: [NestedObject<Root>]
@@ -18,7 +18,7 @@ public struct FieldTable<Root: Record>: Sendable {
   public let readOnlyNames: Set<String>
   public let listNames: Set<String>
 
-  package init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
+  public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.fields = [IDField<Root>()] + fields
     self.nestedObjects = nestedObjects
     var positions: [String: Int] = [:]
@@ -34,7 +34,7 @@ public struct FieldTable<Root: Record>: Sendable {
   }
 
   /// The declared field named `name`.
-  package func field(named name: String) -> (any FieldAccessor<Root>)? {
+  public func field(named name: String) -> (any FieldAccessor<Root>)? {
     positions[name].map { fields[$0] }
   }
 
@@ -55,7 +55,7 @@ public struct FieldTable<Root: Record>: Sendable {
 
   /// The field `name` refers to in `record`: a declared one, or a custom key the
   /// record has. Anything else is an error with a suggestion, never a new field.
-  package func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {
+  public func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {
     if let field = field(named: name) { return field }
     if let record, record.custom[name] != nil { return Self.custom(name) }
     let candidates = fields.map(\.name) + (record?.custom.keys ?? [])
@@ -64,7 +64,7 @@ public struct FieldTable<Root: Record>: Sendable {
 
   /// A new custom field `name` for `record`: the explicit form (`set +name …`).
   /// A declared name or an existing key is refused, so `+` never shadows anything.
-  package func newCustomField(_ name: String, in record: Root) throws(FieldError) -> any FieldAccessor<Root> {
+  public func newCustomField(_ name: String, in record: Root) throws(FieldError) -> any FieldAccessor<Root> {
     guard Self.isValidCustomName(name), !nestedObjects.contains(where: { $0.name == name }) else {
       throw .invalidCustomName(name)
     }

@@ -8,13 +8,13 @@ public final class IDField<Root: Record>: FieldAccessor {
   public var type: FieldType { .string }
   public var isReadOnly: Bool { true }
   public var isCustom: Bool { false }
-  package var isList: Bool { false }
+  public var isList: Bool { false }
   public var completions: [String] { [] }
 
   public func json(in record: Root) -> JSONValue? { .string(record.id) }
   public func display(in record: Root) -> String? { record.id }
 
-  package func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writer.key(key)
     writer.string(record.pointee.id)
   }
@@ -35,27 +35,27 @@ public final class IDField<Root: Record>: FieldAccessor {
     false
   }
 
-  package func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }
 
-  package func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  package func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     throw .readOnly(name)
   }
 
-  package func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  package func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     throw .readOnly(name)

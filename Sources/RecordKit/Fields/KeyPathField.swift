@@ -160,14 +160,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public var type: FieldType { codec.type }
   public var isReadOnly: Bool { false }
   /// Set by `init(list:_:_:)`, the initializer for a `ListFieldCodec`.
-  package var isList: Bool { listEdit != nil }
+  public var isList: Bool { listEdit != nil }
   public var completions: [String] { codec.completions }
 
   public func json(in record: Root) -> JSONValue? {
     readJSON(record)
   }
 
-  package func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeFile(record, &writer)
   }
 
@@ -192,30 +192,30 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  package func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     try withUnsafePointer(to: record) { (pointer) throws(FieldError) in
       try setter(self, token, UnsafeMutablePointer(mutating: pointer), false)
     }
   }
 
-  package func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     try setter(self, token, UnsafeMutablePointer(mutating: record), false)
   }
 
-  package func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     try setter(self, token, record, true)
   }
 
-  package func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
     guard codec.type.isOptional else { throw .notOptional(name) }
     return edit(of: record, to: nil, action: .unset)
   }
 
-  package func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     guard let listEdit else { throw .notAList(name) }
@@ -223,7 +223,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     return edit(of: record, to: value, action: adding ? .add : .remove)
   }
 
-  package func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     PropertyUpdate(

@@ -8,7 +8,7 @@ extension Editor {
   /// since its `begin` as one step; an empty group records nothing.
   /// Returns the command the group became, if it did anything.
   @discardableResult
-  package mutating func end() throws(HistoryError) -> Command<Root>? {
+  public mutating func end() throws(HistoryError) -> Command<Root>? {
     guard let group = history.openGroups.popLast() else { throw .noOpenGroup(operation: "end") }
     guard !group.commands.isEmpty else { return nil }
     let command = Command<Root>.group(name: group.name, group.commands)
@@ -78,7 +78,7 @@ extension Editor {
   /// already has. Only for replaying a journal written after a save inside a
   /// group: the saved file holds the group's earlier edits, and a `rollback`
   /// must still revert them.
-  package mutating func recordApplied(_ command: Command<Root>) throws(HistoryError) {
+  public mutating func recordApplied(_ command: Command<Root>) throws(HistoryError) {
     guard !history.openGroups.isEmpty else { throw .noOpenGroup(operation: "applied") }
     history.record(command, at: clock())
   }

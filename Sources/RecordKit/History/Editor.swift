@@ -24,7 +24,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Sets several fields of one record as one step. Each field may appear once.
   @discardableResult
-  package mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
+  public mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
     -> Command<Root>?
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
@@ -33,7 +33,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// `set(_:onRecord:)` for the record at `position` (the shell knows it from the selection).
   @discardableResult
-  package mutating func set(_ assignments: [FieldAssignment], at position: Int) throws(EditError)
+  public mutating func set(_ assignments: [FieldAssignment], at position: Int) throws(EditError)
     -> Command<Root>?
   {
     // The record is read in place (a pointer), not copied: in generic code a copy
@@ -75,7 +75,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Removes an optional or custom field.
   @discardableResult
-  package mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
+  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
     let record = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, .word("")), in: record)
     return try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record) }.map {
@@ -85,9 +85,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Adds one element to a list field, or removes one (`tag`/`untag`).
   @discardableResult
-  package mutating func editList(
-    _ fieldName: String, _ element: ValueToken, adding: Bool, onRecord id: String
-  )
+  public mutating func editList(_ fieldName: String, _ element: ValueToken, adding: Bool, onRecord id: String)
     throws(EditError) -> Command<Root>?
   {
     let record = try existingRecord(id)
@@ -99,7 +97,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Creates a record with `id` and the given fields at the end of the document.
   @discardableResult
-  package mutating func newRecord(id: String, _ assignments: [FieldAssignment]) throws(EditError)
+  public mutating func newRecord(id: String, _ assignments: [FieldAssignment]) throws(EditError)
     -> Command<Root>
   {
     guard !document.contains(id: id) else { throw .duplicateID(id) }
@@ -118,7 +116,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Deletes the record at `position`, keeping all of it for undo.
   @discardableResult
-  package mutating func deleteRecord(at position: Int) throws(EditError) -> Command<Root> {
+  public mutating func deleteRecord(at position: Int) throws(EditError) -> Command<Root> {
     guard document.records.indices.contains(position) else { throw .noSuchPosition(position) }
     return perform(.delete(document.records[position], at: position))
   }
@@ -126,7 +124,7 @@ public struct Editor<Root: Record>: Sendable {
   /// Applies a command and records it: the one way a document changes. Also
   /// used to replay decoded commands.
   @discardableResult
-  package mutating func perform(_ command: Command<Root>) -> Command<Root> {
+  public mutating func perform(_ command: Command<Root>) -> Command<Root> {
     command.apply(to: &document)
     history.record(command, at: clock())
     return command

@@ -10,7 +10,7 @@ public struct History<Root: Record>: Sendable {
   /// One undo step: a command and when it was recorded (seconds since 1970, to the
   /// second: what `history` shows).
   public struct Step: Sendable {
-    package let command: Command<Root>
+    public let command: Command<Root>
     public let time: Double
   }
 
@@ -19,7 +19,7 @@ public struct History<Root: Record>: Sendable {
     public let name: String?
     /// Where the group was opened (`script.rsh:3`), for the messages that name it.
     public let origin: String?
-    package internal(set) var commands: [Command<Root>] = []
+    public internal(set) var commands: [Command<Root>] = []
 
     /// The name shown for the group: its own, or "unnamed group".
     public var displayName: String { name.map { "'\($0)'" } ?? "unnamed group" }
