@@ -9,7 +9,8 @@ RESULTS has one tab-separated line per run:
 (start/end from bash's EPOCHREALTIME, the rest from /usr/bin/time; extra is
 recsh-bench's own `key=value` line, or -),
 one line per goal:
-  goal workload records speedup|memory|atmost|stepmem|stepinfo tool target
+  goal workload records speedup|memory|atmost|overhead|stepmem|stepinfo tool target
+(overhead: tool's median time / recsh's, at most target)
 (stepmem and stepinfo: tool is "STEPS|BASE" or "STEPS|BASE|SHARE": peak RSS of STEPS
 minus BASE over SHARE times the unit count; stepinfo is shown, not judged)
 and, for workloads counted in operations rather than bytes:
@@ -157,6 +158,9 @@ def check(kind, tool, target, rows, size, unit):
             return False, f"{kind} {tool}: no edit phase"
         ratio = rows[tool]["median"] / rows[edit]["median"]
         return ratio <= target, f"{tool} / {edit} time {ratio:.2f}x (goal <= {target:g}x)"
+    if kind == "overhead":
+        ratio = rows[tool]["median"] / rows["recsh"]["median"]
+        return ratio <= target, f"{tool}/recsh time {ratio:.2f}x (goal <= {target:g}x)"
     if kind == "speedup":
         ratio = rows[tool]["median"] / rows["recsh"]["median"]
         return ratio >= target, f"{tool}/recsh time {ratio:.2f}x (goal >= {target:g}x)"

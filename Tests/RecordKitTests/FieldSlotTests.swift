@@ -39,6 +39,25 @@ import Testing
       var placed = record
       withUnsafeMutablePointer(to: &placed) { slot.store(value, at: $0) }
       #expect(placed[keyPath: slot.keyPath] == value, sourceLocation: sourceLocation)
+      // replace(with:at:writing:): the old value when it differs, written only when asked.
+      if let value {
+        var probed = record
+        let unchanged = withUnsafeMutablePointer(to: &probed) {
+          slot.replace(with: value, at: $0, writing: false)
+        }
+        #expect(unchanged == .some(before), sourceLocation: sourceLocation)
+        #expect(probed[keyPath: slot.keyPath] == before, sourceLocation: sourceLocation)
+        var written = record
+        let replaced = withUnsafeMutablePointer(to: &written) {
+          slot.replace(with: value, at: $0, writing: true)
+        }
+        #expect(replaced == .some(before), sourceLocation: sourceLocation)
+        #expect(written[keyPath: slot.keyPath] == value, sourceLocation: sourceLocation)
+        let again = withUnsafeMutablePointer(to: &written) {
+          slot.replace(with: value, at: $0, writing: true)
+        }
+        #expect(again == nil, "the same value again changes nothing", sourceLocation: sourceLocation)
+      }
       // exchange(at:): the old value comes back, the new one is in place.
       let old = withUnsafeMutablePointer(to: &record) { slot.exchange(value, at: $0) }
       #expect(old == before, sourceLocation: sourceLocation)
