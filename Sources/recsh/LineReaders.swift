@@ -51,7 +51,7 @@ struct StandardInputLines: LineSource {
       guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
         return atEnd ? (start..<bytes.count, bytes.count) : nil
       }
-      let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+      let newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
       var end = newline
       if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
       return (start..<end, newline + 1)

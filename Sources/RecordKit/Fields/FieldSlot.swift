@@ -11,10 +11,11 @@
 /// choice is made once, here, and every access below honours it.
 ///
 /// Contract of every `at:` method: `record` points to an initialized `Root` for the whole
-/// call; the `store`/`exchange` forms need it mutable and leave it initialized. Each
+/// call; the `store` and `replace` forms need it mutable and leave it initialized. Each
 /// access is O(1) for a stored field and costs what the key path's getter or setter
-/// costs otherwise. No other file of RecordKit binds, offsets or reinterprets record
-/// memory (a test checks it).
+/// costs otherwise. No other file binds, offsets or reinterprets record memory; the
+/// only other bindings in Sources are of plain bytes (a mapped data file as `UInt8`, the C
+/// array libedit frees), and a test lists them.
 struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   /// The field's key path; applied when `offset` is `nil`.
   let keyPath: WritableKeyPath<Root, Value?>
@@ -45,13 +46,6 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
     return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee
   }
 
-  /// Whether the record at `record` holds exactly `value`, compared in place.
-  @inline(__always)
-  func holds(_ value: Value?, at record: UnsafePointer<Root>) -> Bool {
-    guard let offset else { return record.pointee[keyPath: keyPath] == value }
-    return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee == value
-  }
-
   /// Sets the field of `record` to `value`.
   @inline(__always)
   func store(_ value: Value?, in record: inout Root) {
@@ -74,8 +68,9 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
 
   /// The edit path's one access: when the field of the record at `record` differs from
   /// `value`, returns the value it held and, when `writing`, puts `value` in its place
-  /// (the old value moved out, as `exchange` does); `nil` when it already holds `value`.
-  /// One pass over the field's memory for a stored field.
+  /// (moved out, not copied: no retain, so its memory is not touched — with a million
+  /// records, a cache miss saved per edit); `nil` when it already holds `value`. One
+  /// pass over the field's memory for a stored field.
   @inline(__always)
   func replace(with value: Value, at record: UnsafeMutablePointer<Root>, writing: Bool) -> Value?? {
     guard let offset else {
@@ -90,22 +85,6 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
     let old = slot.move()
     slot.initialize(to: value)
     return .some(old)
-  }
-
-  /// Puts `value` in the field of the record at `record` and returns the value it held.
-  /// For a stored field the old value is moved out, not copied: no retain, so its memory
-  /// is not touched (with a million records, that is a cache miss saved per edit).
-  @inline(__always)
-  func exchange(_ value: Value?, at record: UnsafeMutablePointer<Root>) -> Value? {
-    guard let offset else {
-      let old = record.pointee[keyPath: keyPath]
-      record.pointee[keyPath: keyPath] = value
-      return old
-    }
-    let slot = typedPointer(record, offset)
-    let old = slot.move()
-    slot.initialize(to: value)
-    return old
   }
 
   /// The field's memory in the record at `record`. `offset` came from
