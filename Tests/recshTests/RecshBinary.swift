@@ -23,13 +23,34 @@ struct RecshBinary {
 
   /// The same with standard input given as bytes (which need not be UTF-8).
   static func run(_ arguments: [String], stdinBytes: [UInt8], directory: URL? = nil) throws -> Result {
+    try launch(url, arguments, stdin: stdinBytes, directory: directory)
+  }
+
+  /// Runs `script` with `/bin/sh` in `directory`, `$RECSH` naming the binary (for what a
+  /// `Process` cannot do itself: a `ulimit`, arguments that are not UTF-8), with
+  /// `environment` added to the test's own; standard input is empty.
+  static func runShell(_ script: String, environment extra: [String: String] = [:], directory: URL) throws
+    -> Result
+  {
+    try launch(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script], stdin: [], directory: directory,
+      environment: extra.merging(["RECSH": url.path]) { _, new in new })
+  }
+
+  /// Runs `executable` with the test's environment (no line history, no NO_COLOR) plus
+  /// `extra`, feeds it `stdin`, and captures what it printed and its status.
+  private static func launch(
+    _ executable: URL, _ arguments: [String], stdin: [UInt8], directory: URL?,
+    environment extra: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = url
+    process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["RECSH_HISTORY"] = ""
     environment["NO_COLOR"] = nil
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     let input = Pipe()
     let output = Pipe()
@@ -40,39 +61,8 @@ struct RecshBinary {
     try process.run()
     ignoreBrokenPipes()
     // recsh may end before reading all of it (a file it cannot open).
-    try? input.fileHandleForWriting.write(contentsOf: Data(stdinBytes))
+    try? input.fileHandleForWriting.write(contentsOf: Data(stdin))
     try? input.fileHandleForWriting.close()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-      status: process.terminationStatus)
-  }
-}
-
-extension RecshBinary {
-  /// Runs `script` with `/bin/sh` in `directory`, `$RECSH` naming the binary (for what a
-  /// `Process` cannot do itself: a `ulimit`, arguments that are not UTF-8), with
-  /// `environment` added to the test's own; standard input is empty.
-  static func runShell(_ script: String, environment extra: [String: String] = [:], directory: URL) throws
-    -> Result
-  {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    var environment = ProcessInfo.processInfo.environment
-    environment["RECSH"] = url.path
-    environment["RECSH_HISTORY"] = ""
-    environment.merge(extra) { _, new in new }
-    process.environment = environment
-    process.currentDirectoryURL = directory
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
     let outData = output.fileHandleForReading.readDataToEndOfFile()
     let errData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

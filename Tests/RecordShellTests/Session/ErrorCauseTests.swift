@@ -9,15 +9,22 @@ import Testing
 @Suite struct ErrorCauseTests {
   typealias TaskSession = Session<TaskRecord>
 
+  /// A session on the two-task start file, through a file system that can fail calls.
+  static func openedWithFaults(in folder: TestDirectory) throws -> (TaskSession, FaultInjectingFileSystem) {
+    try folder.write("t.json", JournalRecoveryTests.start)
+    let fileSystem = FaultInjectingFileSystem()
+    let session = try retryingLock {
+      try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+    }
+    return (session.session, fileSystem)
+  }
+
   /// The `stat` of the changed-on-disk check fails: that failure is reported, not
   /// "changed on disk" (what an unknown error used to become).
   @Test func aFailedChangeCheckSaysWhyItFailed() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", JournalRecoveryTests.start)
-      let fileSystem = FaultInjectingFileSystem()
-      var session = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
-      }.session
+      let (opened, fileSystem) = try Self.openedWithFaults(in: folder)
+      var session = opened
       _ = try session.run(line: "use a1; set title x")
       fileSystem.fault = .once(at: fileSystem.callCount + 1, code: EIO)
       #expect(
@@ -87,11 +94,8 @@ import Testing
   /// go on in memory.
   @Test func aFailedJournalWriteIsReportedOnceWithItsCall() throws {
     try TestDirectory.with { folder in
-      try folder.write("t.json", JournalRecoveryTests.start)
-      let fileSystem = FaultInjectingFileSystem()
-      var session = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
-      }.session
+      let (opened, fileSystem) = try Self.openedWithFaults(in: folder)
+      var session = opened
       fileSystem.fault = .from(
         fileSystem.callCount + 1, code: ENOSPC, sparing: Set(SystemCall.allCases).subtracting([.write]))
       _ = try session.run(line: "use a1; set title x")
