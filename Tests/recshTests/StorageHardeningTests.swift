@@ -42,7 +42,7 @@ import Testing
   }
 
   /// Temporary files of recsh's own naming that no running recsh holds are removed when
-  /// the file is opened (and saved), and said; other names are left alone.
+  /// the file is opened, and said; other names are left alone.
   @Test func staleTemporaryFilesAreRemovedOnOpen() throws {
     let folder = try TempFolder()
     try folder.threeTasks()

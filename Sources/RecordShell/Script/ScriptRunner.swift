@@ -134,9 +134,9 @@ public struct ScriptRunner<Root: Record> {
     for tokens in tokenized.commands {
       let command: ShellCommand
       do {
-        command = try ShellParser.parse(tokens, context: session.parseContext)
+        command = try session.parse(tokens)
       } catch {
-        if !fail(SessionError.parse(error).description, location: place.text, chain: chain) { return false }
+        if !fail(error.description, location: place.text, chain: chain) { return false }
         continue
       }
       if !run(command, at: place, chain: chain) || quitRequested { return false }

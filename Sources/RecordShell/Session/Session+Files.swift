@@ -13,7 +13,6 @@ extension Session {
     if target != filePath {
       (newJournal, journalWarnings) = try journalForSavingAs(target)
     }
-    let stale = removeStaleTemporaryFiles(of: target)
     let outcome: SaveOutcome
     let hash: String
     do {
@@ -37,12 +36,14 @@ extension Session {
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
-    return replies + (stale + journalWarnings).map(Reply.warning)
+    return replies + journalWarnings.map(Reply.warning)
   }
 
   /// Removes the temporary files that saves of `path` killed midway left beside it, when
   /// this session holds the file's journal lock (so no other recsh is saving it now).
-  /// Returns a note per file removed.
+  /// Returns a note per file removed. Called when a file is opened only: while the lock
+  /// is held, no other recsh can save the file, and this session's own failed saves
+  /// remove their temporary files, so no new stale one can appear before the next open.
   func removeStaleTemporaryFiles(of path: String) -> [String] {
     guard journal != nil, path == filePath else { return [] }
     return AtomicFile.removeStaleTemporaryFiles(of: path, using: fileSystem).map { removed in

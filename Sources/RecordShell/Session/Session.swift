@@ -72,16 +72,20 @@ public struct Session<Root: Record> {
     let tokenized = Tokenizer.tokenizeLine(line)
     var replies: [Reply] = []
     for tokens in tokenized.commands {
-      let command: ShellCommand
-      do {
-        command = try ShellParser.parse(tokens, context: parseContext)
-      } catch {
-        throw .parse(error)
-      }
-      replies += try execute(command, origin: origin)
+      replies += try execute(try parse(tokens), origin: origin)
     }
     if let error = tokenized.error { throw .parse(.syntax(error)) }
     return replies
+  }
+
+  /// One command of a line, parsed against the selection and custom fields as they are
+  /// now (so after the commands before it on its line have run).
+  func parse(_ tokens: TokenizedCommand) throws(SessionError) -> ShellCommand {
+    do {
+      return try ShellParser.parse(tokens, context: parseContext)
+    } catch {
+      throw .parse(error)
+    }
   }
 
   /// Runs one command. On failure nothing has changed. `origin` (where the line came
