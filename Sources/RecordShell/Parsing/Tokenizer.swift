@@ -82,12 +82,7 @@ public enum Tokenizer {
   ///
   /// Any other error gives `false`: more input cannot fix it, so it is reported now.
   public static func needsContinuation(_ line: String) -> Bool {
-    do {
-      _ = try tokenize(line)
-      return false
-    } catch {
-      return error.reason == .unterminatedString || error.reason == .unterminatedList
-    }
+    tokenizeLine(line).needsContinuation
   }
 
   private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) -> [TokenizedCommand] {
