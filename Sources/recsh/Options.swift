@@ -12,8 +12,10 @@ struct Options: Equatable {
   var echo = false
   /// `-q`: no progress display (errors and warnings stay).
   var quiet = false
-  /// `--kind`: a name `KindRegistry` knows.
-  var kind = KindRegistry.defaultKind.kind
+  /// `--kind`: a name `KindRegistry` knows; `nil` lets the file decide (`KindChoice`).
+  var kind: String?
+  /// `--schema`: a JSON Schema file whose kind the records are.
+  var schema: String?
   var undoLimit = 10_000
   var help = false
   var version = false
@@ -83,6 +85,8 @@ struct Options: Equatable {
             description: "unknown kind \"\(kind)\"; the kinds are \(KindRegistry.namesInWords)")
         }
         options.kind = kind
+      case "--schema":
+        options.schema = try value(for: name, inline: inline)
       case "--undo-limit":
         let text = try value(for: name, inline: inline)
         guard let limit = Int(text), limit >= 0 else {
@@ -113,6 +117,9 @@ struct Options: Equatable {
     if options.recover && options.discardJournal {
       throw UsageError(description: "--recover and --discard-journal cannot be used together")
     }
+    if options.kind != nil && options.schema != nil {
+      throw UsageError(description: "--kind and --schema cannot be used together")
+    }
     if options.script != nil && !options.commands.isEmpty {
       throw UsageError(description: "-c and -s cannot be used together")
     }
@@ -122,7 +129,8 @@ struct Options: Equatable {
   static let usage = """
     usage: recsh [options] [FILE]
 
-    A record shell: edit to-do items or contacts in a JSON file, with undo.
+    A record shell: edit the records of a JSON file (an array of objects: tasks,
+    contacts, books, anything), with undo.
 
       FILE                   the JSON file to edit (missing: starts empty and is
                              created on the first save; none: an unnamed document
@@ -132,7 +140,8 @@ struct Options: Equatable {
       -k, --keep-going       in a script, go on after a failed command
       -e, --echo             print each script command before running it
       -q, --quiet            no progress display for a long open or save
-          --kind KIND        record kind: \(KindRegistry.shipped.map { $0.kind }.joined(separator: " or ")) (default \(KindRegistry.defaultKind.kind))
+          --kind KIND        record kind: \(KindRegistry.shipped.map { $0.kind }.joined(separator: " or "))
+          --schema SCHEMA    the records' kind is the JSON Schema in SCHEMA
           --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
           --recover          replay the journal a crashed session left
           --discard-journal  set such a journal aside as a backup
@@ -141,6 +150,10 @@ struct Options: Equatable {
 
     Without -c or -s, recsh reads commands from standard input: a prompt on a
     terminal, a script from a pipe. Type 'help' at the prompt for the commands.
+
+    Without --kind or --schema, the file decides its kind: a schema beside it
+    (books.schema.json for books.json), else task or contact when its records
+    fit one, else a kind inferred from the records ('fields' says which and why).
 
     Every change is journaled beside the file (.FILE.recsh-journal) until it is
     saved, so a crash loses nothing; only one recsh edits a file at a time.
@@ -151,6 +164,7 @@ struct Options: Equatable {
       recsh tasks.json -c 'use @1; set done true; save'
       recsh -s weekly.rsh tasks.json         run a script
       recsh --kind contact contacts.json
+      recsh books.json -c schema > books.schema.json
 
     exit status:
       0  success

@@ -10,21 +10,66 @@ enum Shell {
   /// called with its record type written out: `run` through an opened `any Record.Type`
   /// would run as unspecialized generic code, at about half the speed of loading and
   /// editing (docs/PERFORMANCE.md). A test checks that every kind of the registry has one.
-  static func launcher(forKind name: String) -> ((Options) -> Int32)? {
+  static func launcher(forKind name: String) -> ((Options, Start) -> Int32)? {
     switch name {
-    case TaskRecord.kind: { run(TaskRecord.self, options: $0) }
-    case ContactRecord.kind: { run(ContactRecord.self, options: $0) }
+    case TaskRecord.kind: { run(TaskRecord.self, options: $0, start: $1) }
+    case ContactRecord.kind: { run(ContactRecord.self, options: $0, start: $1) }
     default: nil
     }
   }
 
-  static func run<Root: Record>(_ kind: Root.Type, options: Options) -> Int32 {
+  /// What every shell starts with, whatever the kind: where its output goes, whether it
+  /// is interactive, the progress display, and the kind chosen, with the file already
+  /// loaded when choosing it read the file.
+  struct Start {
+    var sink: EventSink
+    var interactive: Bool
+    var progress: ProgressHandler?
+    var preloaded: Any?
+    var kindNote: String
+  }
+
+  /// Chooses the kind (`KindChoice`) and runs the shell for it. Returns the exit status
+  /// only when the file (or its schema) cannot be opened.
+  static func start(options: Options) -> Int32 {
     let interactive = options.commands.isEmpty && options.script == nil && isatty(0) == 1 && isatty(1) == 1
     let sink = EventSink(interactive: interactive)
     // A long open or save shows its progress at the prompt only: never in a script, never
     // when standard error is not a terminal, never with --quiet.
     let display = interactive && isatty(2) == 1 && !options.quiet ? ProgressDisplay() : nil
     let progress: ProgressHandler? = display.map { display in { display.handle($0) } }
+    let choice: KindChoice
+    do {
+      choice = try KindChoice.choose(
+        file: options.file, kindFlag: options.kind, schemaPath: options.schema, progress: progress)
+    } catch {
+      sink.streams.err(loadFailure(error))
+      sink.streams.flush()
+      return 3
+    }
+    switch choice.kind {
+    case .shipped(let name, let preloaded):
+      guard let launch = launcher(forKind: name) else {
+        sink.streams.err("recsh: no shell for the kind \"\(name)\"")
+        return 2
+      }
+      return launch(
+        options,
+        Start(sink: sink, interactive: interactive, progress: progress, preloaded: preloaded, kindNote: choice.note))
+    case .runTime(let kind, let preloaded):
+      return RunTimeKind.$current.withValue(kind) {
+        run(
+          RunTimeRecord.self, options: options,
+          start: Start(
+            sink: sink, interactive: interactive, progress: progress, preloaded: preloaded, kindNote: choice.note))
+      }
+    }
+  }
+
+  static func run<Root: Record>(_ kind: Root.Type, options: Options, start: Start) -> Int32 {
+    let interactive = start.interactive
+    let sink = start.sink
+    let progress = start.progress
     let fileSystem = PosixFileSystem()
     let readFile = { (path: String) throws(SessionError) -> [UInt8] in
       do throws(StorageError) {
@@ -50,7 +95,8 @@ enum Shell {
         opened = try Session<Root>.open(
           path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit,
           isInteractive: interactive,
-          recovery: recovery, clock: { Double(time(nil)) }, progress: progress)
+          recovery: recovery, clock: { Double(time(nil)) }, progress: progress,
+          preloaded: start.preloaded as? DataFile<Root>.Loaded)
       } catch {
         if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
           let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)
@@ -65,6 +111,8 @@ enum Shell {
     guard let opened else { return 3 }
     var session = opened.session
     session.outputWidth = Self.outputWidth
+    session.kindNote = start.kindNote
+    sink.handle(.info(start.kindNote))
     // A benchmark knob, not a user setting: scripts/bench measures the journal's
     // cost by running the same edits with it and without it.
     if let knob = getenv("RECSH_NO_JOURNAL"), String(cString: knob) == "1" { session.close() }
@@ -183,6 +231,16 @@ enum Shell {
   static func loadFailure(_ error: SessionError) -> String {
     if case .file(let path, let fileError) = error {
       return "\(path):\(fileError.position): error: \(fileError.description)"
+    }
+    if case .file(let path, .violations(let listed, let total)) = error {
+      var lines = listed.map { "\(path):\($0.position): error: \($0)" }
+      if total > listed.count {
+        lines.append("\(path): error: \(total - listed.count) more violation\(total - listed.count == 1 ? "" : "s") of the schema")
+      }
+      return lines.joined(separator: "\n")
+    }
+    if case .schema(let path, let pointer, let message) = error {
+      return "\(path): error: \(pointer): \(message)"
     }
     if case .storage(.changedWhileReading(let path)) = error {
       return "\(path): error: changed while being read; nothing was opened"

@@ -34,8 +34,4 @@ if options.version {
   print("recsh \(recshVersion)")
   exit(0)
 }
-guard let launch = Shell.launcher(forKind: options.kind) else {
-  StandardStreams.writeAll(2, Array("recsh: no shell for the kind \"\(options.kind)\"\n".utf8))
-  exit(2)
-}
-exit(launch(options))
+exit(Shell.start(options: options))

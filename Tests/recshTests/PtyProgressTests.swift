@@ -26,9 +26,12 @@ import Testing
     #expect(shown[bar.upperBound...].contains("% "))
     #expect(shown[bar.upperBound...].contains(" MB of "))
     #expect(shown[bar.upperBound...].contains(" s left"))
-    // Erased before the prompt: the last thing before it is the erase, so the screen
-    // shows the prompt on a clean line.
-    #expect(shown.hasSuffix("\u{1B}[K\r\u{1B}[K" + PtyTests.prompt), "\(shown.suffix(200).debugDescription)")
+    // Erased before anything else is shown: the line saying which kind the file opened
+    // as, then the prompt, start on a clean line.
+    #expect(
+      shown.hasSuffix(
+        "\u{1B}[K\r\u{1B}[Kkind task: every record fits it, and they hold 3 of its 6 fields\r\n" + PtyTests.prompt),
+      "\(shown.suffix(200).debugDescription)")
     try PtyTests.run("use r1", on: terminal, then: "t.json r1> ")
     try PtyTests.run("set title changed", on: terminal, then: "*> ")
     terminal.send("save\r")

@@ -208,7 +208,7 @@ import Testing
     let folder = try TempFolder()
     try folder.write(
       "t.json",
-      "[{\"id\": \"a1aaaaaa\", \"title\": \"\\u001b]0;x\\u0007\", \"tags\": [\"\\u001b]0;x\\u0007\", \"w\"]}]\n"
+      "[{\"id\": \"a1aaaaaa\", \"title\": \"\\u001b]0;x\\u0007\", \"done\": false, \"tags\": [\"\\u001b]0;x\\u0007\", \"w\"]}]\n"
     )
     let terminal = try Self.start(in: folder)
     try terminal.waitForPrompt(Self.prompt)

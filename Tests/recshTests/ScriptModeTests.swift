@@ -162,7 +162,7 @@ import Testing
     let folder = try TempFolder()
     let text = "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"priority\": \"high\"}\n]\n"
     try folder.write("bad.json", text)
-    let result = try folder.recsh(["bad.json", "-c", "list"])
+    let result = try folder.recsh(["--kind", "task", "bad.json", "-c", "list"])
     #expect(result.status == 3)
     #expect(
       result.stderr
@@ -187,7 +187,7 @@ import Testing
   @Test func aFileOfAnotherKindWarnsButOpens() throws {
     let folder = try TempFolder()
     try folder.write("c.json", "[{\"id\": \"c1\", \"name\": \"Ann\"}]")
-    let result = try folder.recsh(["c.json", "-c", "list"])
+    let result = try folder.recsh(["--kind", "task", "c.json", "-c", "list"])
     #expect(result.status == 0)
     #expect(result.stderr.contains("c.json: warning: the record has a task field"))
   }

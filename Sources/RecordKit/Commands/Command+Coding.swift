@@ -23,7 +23,7 @@ extension Command {
     case .insert(let record, let position), .delete(let record, let position):
       if case .insert = self { object["op"] = .string("insert") } else { object["op"] = .string("delete") }
       object["at"] = .number(String(position))
-      object["record"] = .object(Root.fields.encode(record))
+      object["record"] = Root.fields.encodeForJournal(record)
     case .group(let name, let commands):
       object["op"] = .string("group")
       if let name { object["name"] = .string(name) }
@@ -92,12 +92,12 @@ extension Command {
       guard case .number(let spelling)? = object["at"], let position = Int(spelling), position >= 0 else {
         throw .malformed("\"\(op)\" needs a position \"at\"")
       }
-      guard case .object(let recordObject)? = object["record"] else {
+      guard let recordValue = object["record"] else {
         throw .malformed("\"\(op)\" needs a \"record\" object")
       }
       let record: Root
       do {
-        record = try Root.fields.decode(recordObject)
+        record = try Root.fields.decodeFromJournal(recordValue)
       } catch {
         throw .record(error)
       }

@@ -8,7 +8,10 @@ extension Document {
       return number - 1
     }
     guard !ref.isEmpty else { throw .unknown(ref) }
+    guard let key = Root.fields.key else { throw .noKey(ref) }
     if let position = position(ofID: ref) { return position }
+    // An integer key matches exactly only: `1` must not pick `12`.
+    guard !key.isInteger else { throw .unknown(ref) }
     var matches: [Int] = []
     for (index, record) in records.enumerated() where record.id.hasPrefix(ref) {
       matches.append(index)
@@ -43,6 +46,8 @@ public enum RefError: Error, Equatable, Sendable {
   case ambiguous(String, candidates: [String])
   case badPosition(String)
   case positionOutOfRange(Int, count: Int)
+  /// A REF other than `@N` in a kind whose records have no key.
+  case noKey(String)
 }
 
 extension RefError: CustomStringConvertible {
@@ -55,6 +60,8 @@ extension RefError: CustomStringConvertible {
         + (candidates.count > 5 ? ", …" : "") + "); type more of the id"
     case .badPosition(let ref):
       "'\(ref)' is not a position; write @1 for the first record"
+    case .noKey(let ref):
+      "'\(ref)' names no record: these records have no key (no \"id\"); refer to them by position, @1 for the first"
     case .positionOutOfRange(let number, let count):
       count == 0
         ? "no record @\(number): the file has no records"

@@ -24,6 +24,11 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   var isList: Bool { get }
   /// Values worth offering to tab completion for this field.
   var completions: [String] { get }
+  /// The field's rules in words, for `fields`; empty when it has none.
+  var rules: String { get }
+  /// What the field is for (a schema's `description` or `title`), for `fields`, `help`
+  /// and completion.
+  var about: String? { get }
 
   /// The field's value in `record` as JSON; `nil` when absent.
   func json(in record: Root) -> JSONValue?
@@ -64,6 +69,9 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 }
 
 extension FieldAccessor {
+  public var rules: String { "" }
+  public var about: String? { nil }
+
   public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {

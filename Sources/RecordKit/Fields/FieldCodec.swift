@@ -30,10 +30,25 @@ public protocol FieldCodec: Sendable {
   /// Appends `encodeForCommand(value)` in compact JSON: the journal writes every edit's
   /// values so, and a codec may do it without making a `JSONValue` first.
   func appendForCommand(_ value: Value, to out: inout [UInt8])
+  /// Why `value`, of the right type, breaks a rule of the field (a run-time kind's
+  /// schema); `nil` when it breaks none, which the default always says. Every edit that
+  /// writes a value asks.
+  func brokenRule(_ value: Value) -> String?
+  /// The field's rules in words, for `fields` ("1450–2100, required"); empty when none.
+  var rules: String { get }
+  /// The field's `description` (or `title`), for `fields`, `help` and completion.
+  var about: String? { get }
+  /// Whether `set` may change it (false for a `readOnly` field or a run-time key).
+  var isReadOnly: Bool { get }
 }
 
 extension FieldCodec {
   public var completions: [String] { [] }
+  @inline(__always)
+  public func brokenRule(_ value: Value) -> String? { nil }
+  public var rules: String { "" }
+  public var about: String? { nil }
+  public var isReadOnly: Bool { false }
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }
@@ -54,4 +69,10 @@ public protocol ListFieldCodec: FieldCodec {
   func elements(of value: Value) -> [Element]
   func value(from elements: [Element]) -> Value
   func displayElement(_ element: Element) -> String
+  /// What one element must be, for "expected …": "a list element (a string)".
+  var elementExpectation: String { get }
+}
+
+extension ListFieldCodec {
+  public var elementExpectation: String { "a list element (a string)" }
 }

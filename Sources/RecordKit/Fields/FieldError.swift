@@ -9,6 +9,13 @@ public enum FieldError: Error, Equatable, Sendable {
   case givenTwice(String)
   case customFieldExists(String)
   case invalidCustomName(String)
+  /// A value of the right type that breaks a rule of the kind's schema: the rule and the
+  /// value in words (`must be at most 2100, found 21000`).
+  case brokenRule(field: String, message: String)
+  /// A custom field where the kind's schema forbids them (`additionalProperties: false`).
+  case customFieldsForbidden(String)
+  /// `new` without a field the kind requires (or without a key it cannot make up).
+  case requiredMissing(String)
 }
 
 extension FieldError: CustomStringConvertible {
@@ -34,6 +41,12 @@ extension FieldError: CustomStringConvertible {
       "field '\(name)' already exists; set it without '+'"
     case .invalidCustomName(let name):
       "'\(name)' cannot name a custom field (use letters, digits, '_', '-' or '.')"
+    case .brokenRule(let field, let message):
+      "field '\(field)': \(message)"
+    case .requiredMissing(let name):
+      "field '\(name)' is required: give it, as in 'new \(name) VALUE'"
+    case .customFieldsForbidden(let name):
+      "cannot create field '\(name)': the kind's schema allows no other fields (additionalProperties is false)"
     }
   }
 }

@@ -9,6 +9,13 @@ extension FieldTable {
   /// saving a flat kind builds no object per record. The record is reached through a
   /// pointer's `pointee` (an addressor): passed by value, it was copied for each record.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+    guard !keepsAllMembers else {
+      for member in record.pointee.custom.members {
+        writer.key(member.key)
+        writer.value(member.value)
+      }
+      return
+    }
     guard !hasNestedObjects else {
       for member in encode(record.pointee).members {
         writer.key(member.key)
@@ -26,6 +33,7 @@ extension FieldTable {
   }
 
   public func encode(_ record: Root) -> JSONObject {
+    if keepsAllMembers { return JSONObject(record.custom.members) }
     var object = JSONObject()
     object.members.reserveCapacity(fields.count + record.custom.members.count)
     // Saving calls this for every record: a kind without nested objects skips looking
@@ -71,7 +79,19 @@ extension FieldTable {
 
   /// The record a file's object describes. The id is required; a declared field
   /// of the wrong type is an error naming it; other keys are kept as custom ones.
-  public func decode(_ object: JSONObject) throws(RecordDecodingError) -> Root {
+  ///
+  /// A run-time kind's record keeps every member as it is (the file is checked against
+  /// the kind's schema as a whole when it is read); its identity is its key's value, or,
+  /// without a key, `identity` when given (the journal keeps it), else `#` and
+  /// `position + 1`.
+  public func decode(_ object: JSONObject, position: Int = 0, identity: String? = nil) throws(
+    RecordDecodingError
+  ) -> Root {
+    if keepsAllMembers {
+      var record = Root(id: try runTimeIdentity(of: object, position: position, given: identity))
+      record.custom = CustomFields(object.members)
+      return record
+    }
     guard let idValue = object["id"] else { throw .missingID }
     guard case .string(let id) = idValue, !id.isEmpty else { throw .badID(FieldError.found(idValue)) }
     var record = Root(id: id)
@@ -95,6 +115,37 @@ extension FieldTable {
     }
     record.custom = CustomFields(custom)
     return record
+  }
+
+  /// A record as the journal keeps it (a snapshot, an insert, a delete): its object, and,
+  /// for a kind whose records have no key, the identity beside it, which the object
+  /// cannot say and later journal entries name: `{"identity": "#3", "record": {…}}`.
+  public func encodeForJournal(_ record: Root) -> JSONValue {
+    guard keepsAllMembers, key == nil else { return .object(encode(record)) }
+    return .object(JSONObject(["identity": .string(record.id), "record": .object(encode(record))]))
+  }
+
+  /// Reads back what `encodeForJournal` wrote.
+  public func decodeFromJournal(_ value: JSONValue) throws(RecordDecodingError) -> Root {
+    guard keepsAllMembers, key == nil else {
+      guard case .object(let object) = value else { throw .notAnObject(found: value.kindDescription) }
+      return try decode(object)
+    }
+    guard case .object(let wrapper) = value, case .string(let identity)? = wrapper["identity"],
+      case .object(let object)? = wrapper["record"]
+    else { throw .notAnObject(found: value.kindDescription) }
+    return try decode(object, identity: identity)
+  }
+
+  /// The identity of a run-time kind's record: see `decode(_:position:identity:)`.
+  func runTimeIdentity(of object: JSONObject, position: Int, given: String?) throws(RecordDecodingError) -> String {
+    guard let key else { return given ?? "#\(position + 1)" }
+    guard let value = object[key.name] else { throw .missingKey(key.name) }
+    switch value {
+    case .string(let text) where !text.isEmpty && !key.isInteger: return text
+    case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true: return spelling
+    default: throw .badKey(key, found: FieldError.found(value))
+    }
   }
 
   /// Sets the declared fields of a nested object (`address.city`) from its value, and
@@ -136,7 +187,7 @@ extension FieldTable {
   func readRecord(from reader: inout JSONReader, appendingTo records: inout [Root]) throws(JSONSyntaxError)
     -> Bool
   {
-    guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
+    guard !keepsAllMembers, fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
       try reader.readMemberKey(in: keyTable) == .name(0)
     else { return false }
     try reader.readColon()
@@ -217,6 +268,9 @@ public enum RecordDecodingError: Error, Equatable, Sendable {
   case missingID
   case badID(String)
   case field(FieldError)
+  /// A run-time kind's key member is missing, or not a non-empty string / an integer.
+  case missingKey(String)
+  case badKey(RecordKey, found: String)
 }
 
 extension RecordDecodingError: CustomStringConvertible {
@@ -226,6 +280,9 @@ extension RecordDecodingError: CustomStringConvertible {
     case .missingID: "no \"id\""
     case .badID(let found): "field 'id': expected a non-empty string, found \(found)"
     case .field(let error): error.description
+    case .missingKey(let name): "no \"\(name)\" (the kind's key)"
+    case .badKey(let key, let found):
+      "field '\(key.name)' (the kind's key): expected \(key.isInteger ? "an integer" : "a non-empty string"), found \(found)"
     }
   }
 }

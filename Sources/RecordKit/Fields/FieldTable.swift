@@ -17,9 +17,53 @@ public struct FieldTable<Root: Record>: Sendable {
   /// What the shell's parser checks on every line, computed once.
   public let readOnlyNames: Set<String>
   public let listNames: Set<String>
+  /// The field that identifies a record: `id` for the shipped kinds; for a run-time kind
+  /// `id`, the schema's `x-recsh-key`, or none (records are referred to by `@N`).
+  public let key: RecordKey?
+  /// Whether records keep every member, declared or not, in `custom`, in file order (a
+  /// run-time kind, whose fields are members reached by name), rather than declared
+  /// fields in stored properties with `id` first (a shipped kind).
+  public let keepsAllMembers: Bool
+  /// Whether `set +FIELD` may create a key the kind does not declare; false where a
+  /// schema says `additionalProperties: false`.
+  public let allowsCustomFields: Bool
+  /// Values `new` gives the fields it is not told (a schema's `default`s), in table order.
+  public let defaults: [(field: String, value: JSONValue)]
+  /// Fields every record must hold (a schema's `required`): `new` refuses a record without one.
+  public let requiredNames: [String]
+  /// A run-time kind's schema document, as read or inferred; `nil` for a shipped kind,
+  /// whose schema is made from its fields (`schemaDocument(title:)`).
+  let schema: JSONValue?
 
+  /// A shipped kind's table: `id` first, then `fields`.
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
-    self.fields = [IDField<Root>()] + fields
+    self.init(
+      allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects, key: RecordKey(name: "id", isInteger: false),
+      keepsAllMembers: false, allowsCustomFields: true, defaults: [], required: [], schema: nil)
+  }
+
+  /// A run-time kind's table: `fields` as given (the key among them, if any).
+  package init(
+    runTime fields: [any FieldAccessor<Root>], key: RecordKey?, allowsCustomFields: Bool,
+    defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue
+  ) {
+    self.init(
+      allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true, allowsCustomFields: allowsCustomFields,
+      defaults: defaults, required: required, schema: schema)
+  }
+
+  private init(
+    allFields fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>], key: RecordKey?,
+    keepsAllMembers: Bool, allowsCustomFields: Bool, defaults: [(field: String, value: JSONValue)],
+    required: [String], schema: JSONValue?
+  ) {
+    self.schema = schema
+    self.fields = fields
+    self.requiredNames = required
+    self.key = key
+    self.keepsAllMembers = keepsAllMembers
+    self.allowsCustomFields = allowsCustomFields
+    self.defaults = defaults
     self.nestedObjects = nestedObjects
     var positions: [String: Int] = [:]
     for (index, field) in self.fields.enumerated() {
@@ -31,6 +75,55 @@ public struct FieldTable<Root: Record>: Sendable {
     hasNestedObjects = !nestedObjects.isEmpty
     readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
     listNames = Set(self.fields.filter(\.isList).map { $0.name })
+  }
+
+  /// The kind as a JSON Schema (draft 2020-12): a run-time kind's document as read or
+  /// inferred; for a shipped kind, one made from its fields' types (`id` required, a
+  /// nested object's fields under its name), which opened with `--schema` edits the same
+  /// records with the same types.
+  public func schemaDocument(title: String) -> JSONValue {
+    if let schema { return schema }
+    var properties = JSONObject()
+    for field in fields {
+      let parts = field.name.split(separator: ".", maxSplits: 1).map(String.init)
+      let value = Self.schema(of: field.type)
+      guard parts.count == 2 else {
+        properties[field.name] = .object(value)
+        continue
+      }
+      var nested = JSONObject()
+      if case .object(let existing)? = properties[parts[0]], case .object(let inner)? = existing["properties"] {
+        nested = inner
+      }
+      nested[parts[1]] = .object(value)
+      properties[parts[0]] = .object(JSONObject(["type": .string("object"), "properties": .object(nested)]))
+    }
+    return .object(
+      JSONObject([
+        "$schema": .string("https://json-schema.org/draft/2020-12/schema"), "title": .string(title),
+        "type": .string("object"), "properties": .object(properties), "required": .array([.string("id")]),
+      ]))
+  }
+
+  private static func schema(of type: FieldType) -> JSONObject {
+    switch type {
+    case .string: JSONObject(["type": .string("string")])
+    case .bool: JSONObject(["type": .string("boolean")])
+    case .int(let range):
+      JSONObject([
+        "type": .string("integer"), "minimum": .number(String(range.lowerBound)),
+        "maximum": .number(String(range.upperBound)),
+      ])
+    case .stringList: JSONObject(["type": .string("array"), "items": .object(JSONObject(["type": .string("string")]))])
+    case .date: JSONObject(["type": .string("string"), "description": .string("an ISO 8601 date or date-time")])
+    case .nullable(let base):
+      {
+        var object = schema(of: base)
+        if case .string(let name)? = object["type"] { object["type"] = .array([.string(name), .string("null")]) }
+        return object
+      }()
+    case .json, .described: JSONObject()
+    }
   }
 
   /// The declared field named `name`.
@@ -55,6 +148,19 @@ public struct FieldTable<Root: Record>: Sendable {
 
   /// The field `name` refers to in `record`: a declared one, or a custom key the
   /// record has. Anything else is an error with a suggestion, never a new field.
+  /// The keys of `record` that the kind does not declare, in order.
+  public func customKeys(of record: Root) -> [String] {
+    guard !record.custom.isEmpty else { return [] }
+    guard keepsAllMembers else { return record.custom.keys }
+    return record.custom.keys.filter { field(named: $0) == nil && !declaresObject($0) }
+  }
+
+  /// Whether `name` is the object that holds declared dotted fields (`publisher` for
+  /// `publisher.city`) in a run-time kind.
+  func declaresObject(_ name: String) -> Bool {
+    keepsAllMembers && names.contains { $0.hasPrefix(name + ".") }
+  }
+
   public func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {
     if let field = field(named: name) { return field }
     if let record, record.custom[name] != nil { return Self.custom(name) }
@@ -69,6 +175,8 @@ public struct FieldTable<Root: Record>: Sendable {
       throw .invalidCustomName(name)
     }
     guard field(named: name) == nil, record.custom[name] == nil else { throw .customFieldExists(name) }
+    guard allowsCustomFields else { throw .customFieldsForbidden(name) }
+    guard !declaresObject(name) else { throw .invalidCustomName(name) }
     return Self.custom(name)
   }
 
@@ -84,6 +192,17 @@ public struct FieldTable<Root: Record>: Sendable {
     return name.unicodeScalars.allSatisfy { scalar in
       scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar)
     }
+  }
+}
+
+/// The field that identifies a record, and whether its values are integers.
+public struct RecordKey: Equatable, Sendable {
+  public var name: String
+  public var isInteger: Bool
+
+  public init(name: String, isInteger: Bool) {
+    self.name = name
+    self.isInteger = isInteger
   }
 }
 

@@ -9,6 +9,9 @@ public indirect enum FieldType: Equatable, Sendable {
   case nullable(FieldType)
   /// Any JSON value: custom fields, whose type the file decides.
   case json
+  /// A run-time kind's field type, in words: its name for `fields` ("integer or null"),
+  /// what a value must be for "expected …", and whether it may be absent.
+  case described(name: String, expectation: String, isOptional: Bool)
 
   /// A short name for `fields`: "int 0–5", "date or null".
   public var name: String {
@@ -20,6 +23,7 @@ public indirect enum FieldType: Equatable, Sendable {
     case .date: "date"
     case .nullable(let base): base.name + " or null"
     case .json: "any JSON value"
+    case .described(let name, _, _): name
     }
   }
 
@@ -33,6 +37,7 @@ public indirect enum FieldType: Equatable, Sendable {
     case .date: "an ISO 8601 date (2026-12-01) or date-time (2026-12-01T09:30:00Z)"
     case .nullable(let base): base.expectation + " or null"
     case .json: "a JSON value"
+    case .described(_, let expectation, _): expectation
     }
   }
 
@@ -40,6 +45,7 @@ public indirect enum FieldType: Equatable, Sendable {
   public var isOptional: Bool {
     switch self {
     case .nullable, .json: true
+    case .described(_, _, let isOptional): isOptional
     default: false
     }
   }

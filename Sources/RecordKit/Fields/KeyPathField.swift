@@ -74,9 +74,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     PropertyUpdate<Root, Codec>?
   {
     { (field, token, record, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+      guard !codec.isReadOnly else { throw .readOnly(field.name) }
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
+      if let rule = codec.brokenRule(value) { throw .brokenRule(field: field.name, message: rule) }
       guard let old = slot.replace(with: value, at: record, writing: writing) else { return nil }
       return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
     }
@@ -158,7 +160,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public var type: FieldType { codec.type }
-  public var isReadOnly: Bool { false }
+  public var isReadOnly: Bool { codec.isReadOnly }
+  public var rules: String { codec.rules }
+  public var about: String? { codec.about }
   /// Set by `init(list:_:_:)`, the initializer for a `ListFieldCodec`.
   public var isList: Bool { listEdit != nil }
   public var completions: [String] { codec.completions }
@@ -211,6 +215,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+    guard !codec.isReadOnly else { throw .readOnly(name) }
     guard codec.type.isOptional else { throw .notOptional(name) }
     return edit(of: record, to: nil, action: .unset)
   }
@@ -219,7 +224,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (any FieldEdit<Root>)?
   {
     guard let listEdit else { throw .notAList(name) }
+    guard !codec.isReadOnly else { throw .readOnly(name) }
     guard let value = try listEdit(readValue(record), token, adding) else { return nil }
+    if let rule = codec.brokenRule(value) { throw .brokenRule(field: name, message: rule) }
     return edit(of: record, to: value, action: adding ? .add : .remove)
   }
 
@@ -254,7 +261,7 @@ extension KeyPathField where Codec: ListFieldCodec {
       name: name, keyPath: keyPath, codec: codec, isCustom: false,
       listEdit: { (current, token, adding) throws(FieldError) -> Value? in
         guard let element = codec.parseElement(token) else {
-          throw .invalidValue(field: name, expected: "a list element (a string)", found: token.description)
+          throw .invalidValue(field: name, expected: codec.elementExpectation, found: token.description)
         }
         var elements = current.map(codec.elements) ?? []
         if adding {

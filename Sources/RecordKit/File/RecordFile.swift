@@ -65,7 +65,7 @@ public enum RecordFile<Root: Record> {
             at: element.position(at: start))
         }
         do {
-          records.append(try table.decode(object))
+          records.append(try table.decode(object, position: records.count))
         } catch let error as RecordDecodingError {
           var id: String?
           if case .string(let text)? = object["id"] { id = text }
@@ -147,6 +147,7 @@ public enum RecordFile<Root: Record> {
   /// A file whose records carry none of the kind's declared fields was probably
   /// written for another kind; say so, without refusing it.
   static func kindWarnings(_ records: [Root]) -> [String] {
+    guard !Root.fields.keepsAllMembers else { return [] }
     let declared = Root.fields.fields.dropFirst()
     guard !records.isEmpty,
       !records.contains(where: { record in declared.contains { $0.json(in: record) != nil } })
@@ -164,6 +165,9 @@ public enum RecordFileError: Error, Equatable, Sendable {
   /// Record `number` (1-based), with its id when it has one.
   case record(Int, id: String?, RecordDecodingError, at: JSONPosition)
   case duplicateID(String, first: Int, second: Int, at: JSONPosition)
+  /// Records that break the kind's schema: the first few (at most
+  /// `RunTimeFile.violationLimit`), and how many there are in all.
+  case violations([RecordViolation], total: Int)
 
   /// Where in the file, for `FILE:LINE:COLUMN: error: …`.
   public var position: JSONPosition {
@@ -171,6 +175,7 @@ public enum RecordFileError: Error, Equatable, Sendable {
     case .syntax(let error): error.position
     case .notAnArray(_, let position), .record(_, _, _, let position), .duplicateID(_, _, _, let position):
       position
+    case .violations(let listed, _): listed.first?.position ?? JSONPosition(line: 1, column: 1, offset: 0)
     }
   }
 }
@@ -185,6 +190,8 @@ extension RecordFileError: CustomStringConvertible {
     case .record(let number, nil, let error, _): "record \(number): \(error)"
     case .duplicateID(let id, let first, let second, _):
       "records \(first) and \(second) have the same id \"\(id)\""
+    case .violations(let listed, let total):
+      (listed.first?.description ?? "") + (total > 1 ? " (and \(total - 1) more)" : "")
     }
   }
 }

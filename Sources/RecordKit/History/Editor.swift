@@ -111,7 +111,16 @@ public struct Editor<Root: Record>: Sendable {
       try Self.wrap { () throws(FieldError) in try field.makeSet(assignment.value, for: record) }?
         .apply(to: &scratch)
     }
-    return perform(.insert(scratch.records[0], at: document.count))
+    var record = scratch.records[0]
+    let table = Root.fields
+    for (name, value) in table.defaults where !seen.contains(name) {
+      guard let field = table.field(named: name), field.json(in: record) == nil else { continue }
+      try Self.wrap { () throws(FieldError) in try field.decode(value, into: &record) }
+    }
+    for name in table.requiredNames where table.field(named: name)?.json(in: record) == nil {
+      throw .field(.requiredMissing(name))
+    }
+    return perform(.insert(record, at: document.count))
   }
 
   /// Deletes the record at `position`, keeping all of it for undo.

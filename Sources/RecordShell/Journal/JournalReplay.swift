@@ -48,10 +48,11 @@ package enum JournalReplay {
         case .snapshot(let values):
           var records: [Root] = []
           for value in values {
-            guard case .object(let object) = value else {
-              throw JournalError.badEntry(record: record, reason: "a snapshot record is not an object")
+            do {
+              records.append(try Root.fields.decodeFromJournal(value))
+            } catch {
+              throw JournalError.badEntry(record: record, reason: "a snapshot record: \(error)")
             }
-            records.append(try Root.fields.decode(object))
           }
           var fresh = Editor(
             document: try Document(records: records), undoLimit: editor.history.limit, clock: editor.clock)

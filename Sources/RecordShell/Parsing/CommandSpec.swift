@@ -43,6 +43,8 @@ public struct ParseContext: Sendable {
   public var readOnlyFields: Set<String>
   public var listFields: Set<String>
   public var customFields: [String]
+  /// A run-time kind's key: read-only for `set`, but `new` takes its value.
+  public var keyGivenByNew: String?
 
   /// Cheap enough for every line: the kind's names are computed once, in its
   /// field table; only the selected record's custom keys are read here.
@@ -51,6 +53,7 @@ public struct ParseContext: Sendable {
     declaredFields = table.names
     readOnlyFields = table.readOnlyNames
     listFields = table.listNames
+    keyGivenByNew = table.keepsAllMembers ? table.key?.name : nil
     customFields = selected.map { $0.custom.isEmpty ? [] : $0.custom.keys } ?? []
   }
 
@@ -60,6 +63,7 @@ public struct ParseContext: Sendable {
     declaredFields = table.names
     readOnlyFields = table.readOnlyNames
     listFields = table.listNames
+    keyGivenByNew = table.keepsAllMembers ? table.key?.name : nil
     self.customFields = customFields
   }
 

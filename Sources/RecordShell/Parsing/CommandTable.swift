@@ -111,11 +111,20 @@ public enum CommandTable {
       return .history
     },
     CommandSpec(
-      name: "fields", aliases: [], usage: "fields", summary: "list the kind's fields with their types",
+      name: "fields", aliases: [], usage: "fields",
+      summary: "list the kind's fields with their types, rules and descriptions, and say which kind this is and why",
       examples: ["fields"], arguments: [.none], hasForceForm: false
     ) { (args, _) throws(ParseError) in
       try args.end()
       return .fields
+    },
+    CommandSpec(
+      name: "schema", aliases: [], usage: "schema",
+      summary: "print the kind as a JSON Schema (draft 2020-12), to save beside the file and edit",
+      examples: ["schema"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .schema
     },
   ]
 

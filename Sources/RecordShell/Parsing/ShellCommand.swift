@@ -23,6 +23,8 @@ public enum ShellCommand: Equatable, Sendable {
   case open(file: String, force: Bool)
   case source(file: String)
   case fields
+  /// The kind as a JSON Schema document.
+  case schema
   case help(command: String?)
   case quit(force: Bool)
 }

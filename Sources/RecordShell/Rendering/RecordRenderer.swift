@@ -14,8 +14,8 @@ enum RecordRenderer {
         rows.append(("\(nested.name).\(member.key)", display(member.value), "(custom, read-only)"))
       }
     }
-    for member in record.custom.members {
-      rows.append((member.key, display(member.value), "(custom)"))
+    for key in Root.fields.customKeys(of: record) {
+      rows.append((key, record.custom[key].map(display) ?? "", "(custom)"))
     }
     let width = rows.map(\.name.count).max() ?? 0
     return rows.map { row in
@@ -32,10 +32,12 @@ enum RecordRenderer {
   /// A table: position, id, then the kind's summary fields.
   static func list<Root: Record>(_ rows: [(position: Int, record: Root)], total: Int) -> String {
     let fields = Root.summaryFields.compactMap { Root.fields.field(named: $0) }
-    let header = ["@", "id"] + fields.map(\.name)
+    // The key's column, named as the key is; none when records have no key.
+    let key = Root.fields.key
+    let header = ["@"] + (key.map { [$0.name] } ?? []) + fields.map(\.name)
     var table: [[String]] = [header]
     for row in rows {
-      var cells = ["@\(row.position + 1)", row.record.id]
+      var cells = ["@\(row.position + 1)"] + (key == nil ? [] : [TextCell.escaped(row.record.id)])
       for field in fields {
         cells.append(TextCell.truncated(TextCell.escaped(field.display(in: row.record) ?? ""), to: 60))
       }
@@ -55,17 +57,26 @@ enum RecordRenderer {
     return lines.joined(separator: "\n")
   }
 
-  /// The kind's fields with their types, and the selected record's custom ones.
-  static func fields<Root: Record>(of kind: Root.Type, selected: Root?) -> String {
+  /// The kind's fields with their types, rules and descriptions, and the selected
+  /// record's custom ones; after `note` (which kind this is, and why), when given.
+  static func fields<Root: Record>(of kind: Root.Type, selected: Root?, note: String? = nil) -> String {
     var rows = Root.fields.fields.map { field in
-      (field.name, field.type.name + (field.isReadOnly ? ", read-only" : ""))
+      var type = field.type.name
+      if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") { type += ", read-only" }
+      if !field.rules.isEmpty { type += ", " + field.rules }
+      return (field.name, type, field.about)
     }
-    for key in selected?.custom.keys ?? [] {
-      rows.append((key, "custom (any JSON value)"))
+    for key in selected.map(Root.fields.customKeys(of:)) ?? [] {
+      rows.append((key, "custom (any JSON value)", nil))
     }
     let width = rows.map(\.0.count).max() ?? 0
-    return ["\(Root.kind) fields:"]
-      .appending(contentsOf: rows.map { "  " + TextCell.padded($0.0, to: width) + "  " + $0.1 })
+    let typeWidth = rows.filter { $0.2 != nil }.map(\.1.count).max() ?? 0
+    let lines = rows.map { row in
+      let line = "  " + TextCell.padded(row.0, to: width) + "  "
+      guard let about = row.2 else { return line + row.1 }
+      return line + TextCell.padded(row.1, to: typeWidth) + "  " + TextCell.escaped(about)
+    }
+    return (note.map { [$0] } ?? []).appending(contentsOf: ["\(Root.kind) fields:"] + lines)
       .joined(separator: "\n")
   }
 }

@@ -2,19 +2,19 @@ import RecordKit
 
 /// A data file on disk: read through the storage seam and decoded, or a new
 /// (missing) file that the first save creates; and records encoded and saved to one.
-enum DataFile<Root: Record> {
-  struct Loaded {
-    var document: Document<Root>
+public enum DataFile<Root: Record> {
+  public struct Loaded {
+    public var document: Document<Root>
     /// `nil` when the file does not exist yet.
-    var identity: FileIdentity?
+    public var identity: FileIdentity?
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
-    var hash: String?
-    var warnings: [String]
+    public var hash: String?
+    public var warnings: [String]
   }
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
   /// its bytes are not all held in memory while the records are made.
-  static func load(_ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil)
+  package static func load(_ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil)
     throws(SessionError) -> Loaded
   {
     let scanned:
@@ -62,5 +62,38 @@ enum DataFile<Root: Record> {
       }
     }
     return (outcome, hasher.finalize(), written)
+  }
+}
+
+extension DataFile where Root == RunTimeRecord {
+  /// Reads the file at `path` as records of `schema`'s kind, or of a kind inferred from
+  /// them (`RunTimeFile`), in one pass over its bytes. A missing file is an empty one.
+  package static func loadRunTime(
+    _ path: String, schema: RecordSchema?, name: String, using fileSystem: any FileSystem,
+    progress: ProgressHandler? = nil
+  ) throws(SessionError) -> (RunTimeKind, Loaded) {
+    let scanned: (result: Result<RunTimeFile.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
+    do {
+      scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
+        Result { () throws(RecordFileError) in try RunTimeFile.decode(bytes, schema: schema, name: name, passing: passed) }
+      }
+    } catch {
+      if case .notFound = error {
+        let empty = try? RunTimeFile.decode(UnsafeBufferPointer(start: nil, count: 0), schema: schema, name: name)
+        if let empty {
+          return (empty.kind, Loaded(document: Document(), identity: nil, hash: nil, warnings: []))
+        }
+      }
+      throw .storage(error)
+    }
+    do {
+      let loaded = try scanned.result.get()
+      return (
+        loaded.kind,
+        Loaded(document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings)
+      )
+    } catch {
+      throw .file(path: path, error)
+    }
   }
 }

@@ -51,7 +51,7 @@ extension Session {
       filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
     let groups = editor.history.openGroups
     return Prompt(
-      fileName: fileName, selectedID: selectedID, isDirty: isDirty,
+      fileName: fileName, selectedID: selectedID.map(reference(toRecordWithID:)), isDirty: isDirty,
       group: groups.last.map { Prompt.Group(name: $0.name ?? "group", enclosing: groups.count - 1) })
   }
 

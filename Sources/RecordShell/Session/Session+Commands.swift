@@ -2,18 +2,63 @@ import RecordKit
 
 extension Session {
   mutating func newRecord(_ assignments: [FieldAssignment]) throws(SessionError) -> [Reply] {
-    var generator = SystemRandomNumberGenerator()
-    let id = editor.document.newID(using: &generator)
+    var assignments = assignments
+    let id = try newRecordID(taking: &assignments)
     try edit { (editor) throws(EditError) in try editor.newRecord(id: id, assignments) }
     selectedID = id
-    return [.info("New record \(id)")]
+    return [.info("New record \(reference(toRecordWithID: id))")]
+  }
+
+  /// The identity of a new record, by the kind's key: a random string for an `id` string
+  /// key, the next integer for an integer key, the value given for any other key (taken
+  /// out of `assignments`, checked like a `set` of it; an `id` may be given too). A kind
+  /// without a key gets an internal `#` number, which is never written to the file.
+  private func newRecordID(taking assignments: inout [FieldAssignment]) throws(SessionError) -> String {
+    let table = Root.fields
+    var generator = SystemRandomNumberGenerator()
+    guard let key = table.key else {
+      return "#" + editor.document.newID(using: &generator)
+    }
+    if table.keepsAllMembers, let index = assignments.firstIndex(where: { $0.field == key.name }) {
+      let assignment = assignments.remove(at: index)
+      guard let field = table.field(named: key.name) else { throw .edit(.field(.readOnly(key.name))) }
+      let value: JSONValue
+      do {
+        value = try field.parseJSON(assignment.value)
+      } catch {
+        throw .edit(.field(error))
+      }
+      let identity: String
+      switch value {
+      case .string(let text) where !text.isEmpty: identity = text
+      case .number(let spelling): identity = spelling
+      default: throw .edit(.field(.invalidValue(field: key.name, expected: "a non-empty string", found: "\"\"")))
+      }
+      guard !editor.document.contains(id: identity) else { throw .edit(.duplicateID(identity)) }
+      return identity
+    }
+    if key.isInteger {
+      var highest = 0
+      for record in editor.document.records { highest = max(highest, Int(record.id) ?? 0) }
+      return String(highest + 1)
+    }
+    guard key.name == "id" else { throw .edit(.field(.requiredMissing(key.name))) }
+    return editor.document.newID(using: &generator)
+  }
+
+  /// How messages and the prompt name the record with identity `id`: its key, or, in a
+  /// kind without one, `@N`, its position now.
+  func reference(toRecordWithID id: String) -> String {
+    guard Root.fields.key == nil else { return id }
+    return editor.document.position(ofID: id).map { "@\($0 + 1)" } ?? id
   }
 
   mutating func delete(_ ref: String?) throws(SessionError) -> [Reply] {
     let (id, position) = try target(ref, for: "delete")
+    let name = reference(toRecordWithID: id)
     try edit { (editor) throws(EditError) in try editor.deleteRecord(at: position) }
     if selectedID == id { selectedID = nil }
-    return [.info("Deleted record \(id)")]
+    return [.info("Deleted record \(name)")]
   }
 
   /// The record a REF names, or the selected one when there is no REF.
@@ -38,8 +83,9 @@ extension Session {
       guard let selectedID else { throw .noSelection(command: command) }
       return (selectedID, try selectedRecordPosition(command))
     }
-    // A whole id is its own answer: no need to read the record.
-    if let position = editor.document.position(ofID: ref) { return (ref, position) }
+    // A whole id is its own answer: no need to read the record. (Records without a
+    // key have internal identities, which no REF may name.)
+    if Root.fields.key != nil, let position = editor.document.position(ofID: ref) { return (ref, position) }
     do {
       let position = try editor.document.resolve(ref)
       return (editor.document.id(at: position), position)

@@ -164,7 +164,7 @@ extension Session {
       journal.replayUndoable += moved
     }
     if count > moved {
-      journal.append(.snapshot(editor.document.records.map { .object(Root.fields.encode($0)) }))
+      journal.append(.snapshot(editor.document.records.map { Root.fields.encodeForJournal($0) }))
       journal.replayUndoable = 0
       journal.replayRedoable = 0
     }

@@ -25,6 +25,9 @@ public struct Session<Root: Record> {
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's
   /// (which a resize changes); 80 when the output is not a terminal.
   public var outputWidth: () -> Int = { 80 }
+  /// Which kind the session edits and why ("books, inferred from the records: …"), the
+  /// first line of `fields`; set by whoever chose the kind.
+  public var kindNote: String?
   /// The file's bytes per record when last read or written: a save's progress estimates
   /// its total from it before it knows.
   var bytesPerRecord = 100
@@ -35,10 +38,13 @@ public struct Session<Root: Record> {
   public static func open(
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
     isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
-    clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil
+    clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil,
+    preloaded: DataFile<Root>.Loaded? = nil
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
     var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
-    if let path {
+    if let preloaded {
+      loaded = preloaded
+    } else if let path {
       loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     }
     var session = Session(
@@ -129,7 +135,11 @@ public struct Session<Root: Record> {
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
     case .source(let file): return [.source(file)]
-    case .fields: return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord))]
+    case .fields: return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord, note: kindNote))]
+    case .schema:
+      var text = String(decoding: JSONWriter.write(Root.fields.schemaDocument(title: Root.kind)), as: UTF8.self)
+      if text.hasSuffix("\n") { text.removeLast() }
+      return [.output(text)]
     case .help(let topic): return [.output(try HelpRenderer.help(topic, width: outputWidth()))]
     case .quit(let force): return try quit(force: force)
     }

@@ -10,6 +10,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case ref(RefError)
   case storage(StorageError)
   case file(path: String, RecordFileError)
+  /// A schema file recsh cannot honour: where in it (a JSON pointer), and why.
+  case schema(path: String, pointer: String, message: String)
   case noSelection(command: String)
   case noFileName
   case changedOnDisk(path: String)
@@ -36,6 +38,7 @@ extension SessionError: CustomStringConvertible {
     case .ref(let error): error.description
     case .storage(let error): error.description
     case .file(let path, let error): "\(path):\(error.position): \(error.description)"
+    case .schema(let path, let pointer, let message): "\(path): \(pointer): \(message)"
     case .noSelection(let command):
       "no record selected; 'use REF' selects one, or '\(command) REF' names one"
     case .noFileName: "no file name; 'save FILE' names the file"

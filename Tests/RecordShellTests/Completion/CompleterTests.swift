@@ -36,7 +36,7 @@ import Testing
   static let cases: [Case] = [
     // Command names, at the start and after `;`.
     Case("se|", ["set"], "set |"),
-    Case("s|", ["save", "set", "show", "source"]),
+    Case("s|", ["save", "schema", "set", "show", "source"]),
     Case("un|", ["undo", "unset"]),
     Case("uns|", ["unset"], "unset |"),
     Case("l|", ["list", "ls"], "l|"),

@@ -51,3 +51,37 @@ package struct JSONSchema {
     return checker.found
   }
 }
+
+extension JSONSchema {
+  /// The ways `value` breaks node `index` of the schema (a field's subschema), at most
+  /// `limit` of them; pointers are relative to the value.
+  package func violations(of value: JSONValue, againstNode index: Int, limit: Int = .max) -> [SchemaViolation] {
+    var checker = SchemaChecker(schema: self, limit: limit)
+    checker.check(value, against: index, at: .root)
+    return checker.found
+  }
+
+  /// The nodes that check the member at `path` of an object that node `index` checks:
+  /// the `properties` entries of that name, in the node itself and along its `$ref`
+  /// chain, descending one name at a time. Empty when no node names it (then only the
+  /// record as a whole is checked against it).
+  package func propertyNodes(at path: [String], from index: Int = 0) -> [Int] {
+    var current = [index]
+    for name in path {
+      var next: [Int] = []
+      for start in current {
+        var node: Int? = start
+        var seen: Set<Int> = []
+        while let here = node, seen.insert(here).inserted {
+          if let property = nodes[here].properties.first(where: { $0.name.utf8.elementsEqual(name.utf8) }) {
+            next.append(property.node)
+          }
+          node = nodes[here].reference
+        }
+      }
+      current = next
+      if current.isEmpty { break }
+    }
+    return current
+  }
+}

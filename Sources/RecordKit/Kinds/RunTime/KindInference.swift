@@ -1,0 +1,211 @@
+/// Infers a kind from records: a JSON Schema (draft 2020-12) whose `properties` are the
+/// keys the records hold, each typed from every value it holds.
+///
+/// A key's type: `string`, `integer` (every number spelled without a fraction or an
+/// exponent), `number`, `boolean`, a string in `format` `date` or `date-time` (every
+/// string value is one), a list (`array`, with `items` typed the same way when its
+/// elements agree), or a nested object (its keys become fields with composed paths,
+/// `publisher.city`, as `address.city` is for contacts). Values that disagree give a key
+/// no `type`: any JSON value. A `null` value adds `"null"` to the type; a key every record
+/// holds is `required`. Keys keep the order in which they were first met.
+///
+/// The result goes through `RecordSchema` like a schema file, so an inferred kind and
+/// its schema saved beside the file and read back are the same kind.
+///
+/// **Bounds.** At most `fieldLimit` keys are typed, over all nesting levels; keys met
+/// after that stay custom fields of their records (and a warning says so), so a file
+/// whose every record has other keys is inferred in bounded memory. Nesting is followed
+/// `depthLimit` levels down; deeper objects are "any JSON value". Costs one pass over
+/// the records' members; a key's slot is found by its place in the record before it is
+/// hashed, since records mostly list their keys in one order.
+package struct KindInference {
+  package static let fieldLimit = 1000
+  static let depthLimit = 4
+
+  private var fieldCount = 0
+  private var root = KeyTable()
+  /// Keys not typed because `fieldLimit` was reached.
+  package private(set) var untypedKeys = 0
+
+  package init() {}
+
+  /// Adds one record's members to what is known.
+  package mutating func add(_ members: [JSONObject.Member]) {
+    var table = root
+    root = KeyTable()
+    add(members, to: &table, depth: 0)
+    root = table
+  }
+
+  /// The schema document inferred from everything added, titled `title`.
+  package func schemaDocument(title: String) -> JSONValue {
+    var document = JSONObject()
+    document["$schema"] = .string("https://json-schema.org/draft/2020-12/schema")
+    document["title"] = .string(title)
+    for member in objectSchema(root, depth: 0).members { document[member.key] = member.value }
+    return .object(document)
+  }
+
+  private mutating func add(_ members: [JSONObject.Member], to table: inout KeyTable, depth: Int) {
+    table.objectCount += 1
+    for (place, member) in members.enumerated() {
+      guard let index = table.slot(of: member.key, place: place) ?? newSlot(member.key, in: &table) else {
+        untypedKeys += 1
+        continue
+      }
+      var stats = table.stats[index]
+      table.stats[index] = KeyStats()
+      stats.count += 1
+      record(member.value, in: &stats, depth: depth)
+      table.stats[index] = stats
+    }
+  }
+
+  private mutating func newSlot(_ key: String, in table: inout KeyTable) -> Int? {
+    guard fieldCount < Self.fieldLimit else { return nil }
+    fieldCount += 1
+    return table.insert(key)
+  }
+
+  private mutating func record(_ value: JSONValue, in stats: inout KeyStats, depth: Int) {
+    stats.kinds.insert(ValueKinds(value))
+    switch value {
+    case .string(let text):
+      if stats.allDates, !StringFormat.date.admits(text) { stats.allDates = false }
+      if stats.allDateTimes, !StringFormat.dateTime.admits(text) { stats.allDateTimes = false }
+    case .array(let items):
+      for item in items { stats.elementKinds.insert(ValueKinds(item)) }
+    case .object(let object) where depth + 1 < Self.depthLimit:
+      var nested = stats.nested ?? KeyTable()
+      stats.nested = nil
+      add(object.members, to: &nested, depth: depth + 1)
+      stats.nested = nested
+    default:
+      break
+    }
+  }
+
+  /// `type`, `properties` and `required` for objects whose keys `table` knows.
+  private func objectSchema(_ table: KeyTable, depth: Int) -> JSONObject {
+    var properties = JSONObject()
+    var required: [JSONValue] = []
+    for (key, stats) in zip(table.keys, table.stats) {
+      properties.members.append(JSONObject.Member(key: key, value: .object(valueSchema(stats, depth: depth))))
+      if stats.count == table.objectCount { required.append(.string(key)) }
+    }
+    var schema = JSONObject()
+    schema["type"] = .string("object")
+    schema["properties"] = .object(properties)
+    if !required.isEmpty { schema["required"] = .array(required) }
+    return schema
+  }
+
+  private func valueSchema(_ stats: KeyStats, depth: Int) -> JSONObject {
+    var kinds = stats.kinds
+    let nullable = kinds.contains(.null)
+    kinds.remove(.null)
+    var schema = JSONObject()
+    let type: String?
+    switch kinds {
+    case .string:
+      type = "string"
+      if stats.allDates {
+        schema["format"] = .string("date")
+      } else if stats.allDateTimes {
+        schema["format"] = .string("date-time")
+      }
+    case .integer: type = "integer"
+    case .number, [.number, .integer]: type = "number"
+    case .bool: type = "boolean"
+    case .array:
+      type = "array"
+      if let items = Self.itemType(stats.elementKinds) { schema["items"] = .object(JSONObject(["type": .string(items)])) }
+    case .object:
+      type = "object"
+      if let nested = stats.nested {
+        for member in objectSchema(nested, depth: depth + 1).members where member.key != "type" {
+          schema[member.key] = member.value
+        }
+      }
+    default: type = nil
+    }
+    if let type {
+      var ordered = JSONObject()
+      ordered["type"] = nullable ? .array([.string(type), .string("null")]) : .string(type)
+      ordered.members += schema.members
+      return ordered
+    }
+    return schema
+  }
+
+  private static func itemType(_ kinds: ValueKinds) -> String? {
+    switch kinds {
+    case .string: "string"
+    case .integer: "integer"
+    case .number, [.number, .integer]: "number"
+    case .bool: "boolean"
+    default: nil
+    }
+  }
+}
+
+/// The kinds of value a key has held, one bit each.
+struct ValueKinds: OptionSet {
+  let rawValue: UInt8
+  static let null = ValueKinds(rawValue: 1)
+  static let bool = ValueKinds(rawValue: 2)
+  static let integer = ValueKinds(rawValue: 4)
+  static let number = ValueKinds(rawValue: 8)
+  static let string = ValueKinds(rawValue: 16)
+  static let array = ValueKinds(rawValue: 32)
+  static let object = ValueKinds(rawValue: 64)
+
+  init(rawValue: UInt8) {
+    self.rawValue = rawValue
+  }
+
+  init(_ value: JSONValue) {
+    switch value {
+    case .null: self = .null
+    case .bool: self = .bool
+    case .number(let spelling):
+      self = spelling.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        ? .number : .integer
+    case .string: self = .string
+    case .array: self = .array
+    case .object: self = .object
+    }
+  }
+}
+
+/// What is known of one key.
+struct KeyStats {
+  /// Records (or objects) holding the key.
+  var count = 0
+  var kinds: ValueKinds = []
+  var elementKinds: ValueKinds = []
+  var allDates = true
+  var allDateTimes = true
+  var nested: KeyTable?
+}
+
+/// The keys of one level of objects, in the order first met, with what is known of each.
+struct KeyTable {
+  var keys: [String] = []
+  var stats: [KeyStats] = []
+  var objectCount = 0
+  private var slots: [String: Int] = [:]
+
+  /// The key's slot: tried at `place` (where records put it before) first, then hashed.
+  func slot(of key: String, place: Int) -> Int? {
+    if place < keys.count, keys[place] == key { return place }
+    return slots[key]
+  }
+
+  mutating func insert(_ key: String) -> Int {
+    keys.append(key)
+    stats.append(KeyStats())
+    slots[key] = keys.count - 1
+    return keys.count - 1
+  }
+}

@@ -1,0 +1,208 @@
+/// The codec of every field of a run-time kind: a JSON value, typed and checked by the
+/// field's shape and by the schema's own nodes for it.
+///
+/// Typed input is read by the field's type: a word is a string for a string field, a
+/// number for a number field (its spelling kept); `null` is JSON null only where the field
+/// allows it; a list is read element by element. A value of the right type is then
+/// checked against the subschemas that declare the field (`brokenRule`), so `set`, `new`,
+/// `add` and `remove` refuse what the schema refuses, in its words.
+///
+/// Values from the file or the journal are taken as they are (`decode` accepts any
+/// JSON): a file is checked record by record against the whole schema when it is read,
+/// and the journal holds values that were checked when they were made.
+///
+/// `@unchecked Sendable`: everything here is immutable after `init`; the schema's compiled
+/// patterns (`Regex`, which the standard library does not mark `Sendable`) are only ever
+/// matched, never changed.
+public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
+  let shape: SchemaShape
+  let isRequired: Bool
+  let isKey: Bool
+  /// The schema and the nodes that declare this field; `nil` checks nothing beyond type.
+  let schema: JSONSchema?
+  let nodes: [Int]
+
+  init(shape: SchemaShape, isRequired: Bool, isKey: Bool, schema: JSONSchema?, nodes: [Int]) {
+    self.shape = shape
+    self.isRequired = isRequired
+    self.isKey = isKey
+    self.schema = schema
+    self.nodes = nodes
+  }
+
+  public var type: FieldType {
+    .described(
+      name: shape.type.name + (shape.isNullable ? " or null" : ""),
+      expectation: Self.expectation(shape), isOptional: !isRequired && !isKey)
+  }
+
+  public var isReadOnly: Bool { shape.isReadOnly || isKey }
+
+  public func parse(_ token: ValueToken) -> CustomValue? {
+    Self.parse(token, as: shape).map { CustomValue($0) }
+  }
+
+  /// The JSON value `token` means for a value of `shape`, or `nil` when it is none.
+  static func parse(_ token: ValueToken, as shape: SchemaShape) -> JSONValue? {
+    if token == .word("null") {
+      switch shape.type {
+      case .null, .any, .object: return .null
+      default: return shape.isNullable ? .null : nil
+      }
+    }
+    switch shape.type {
+    case .string, .date, .dateTime, .email:
+      return token.text.map(JSONValue.string)
+    case .integer:
+      guard case .word(let text) = token, JSONValue.isValidNumberSpelling(text),
+        DecimalNumber(text)?.isInteger == true
+      else { return nil }
+      return .number(text)
+    case .number:
+      guard case .word(let text) = token, JSONValue.isValidNumberSpelling(text) else { return nil }
+      return .number(text)
+    case .bool:
+      switch token {
+      case .word("true"): return .bool(true)
+      case .word("false"): return .bool(false)
+      default: return nil
+      }
+    case .list(let element):
+      guard case .list(let items) = token else { return nil }
+      var values: [JSONValue] = []
+      values.reserveCapacity(items.count)
+      for item in items {
+        guard let value = parse(item, as: element) else { return nil }
+        values.append(value)
+      }
+      return .array(values)
+    case .object, .any:
+      return CustomFieldCodec.infer(token)
+    case .null:
+      return nil
+    }
+  }
+
+  public func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
+  public func encode(_ value: CustomValue) -> JSONValue { value.json }
+  public func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
+
+  public func display(_ value: CustomValue) -> String {
+    if case .string(let text) = value.json { text } else { value.json.compactText }
+  }
+
+  /// The first rule of the schema's nodes for this field that `value` breaks.
+  public func brokenRule(_ value: CustomValue) -> String? {
+    guard let schema else { return nil }
+    for node in nodes {
+      if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
+        return violation.pointer.tokens.isEmpty ? violation.message : "\(violation.pointer): \(violation.message)"
+      }
+    }
+    return nil
+  }
+
+  /// Commands keep the key's place, as a custom field's do: `{"value": …, "at": 2}`.
+  public func encodeForCommand(_ value: CustomValue) -> JSONValue { CustomFieldCodec().encodeForCommand(value) }
+  public func decodeFromCommand(_ json: JSONValue) -> CustomValue? { CustomFieldCodec().decodeFromCommand(json) }
+
+  /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default.
+  public var completions: [String] {
+    var words: [String] = []
+    if let allowed = shape.allowedValues {
+      words = allowed.map(Self.word)
+    } else if shape.type == .bool {
+      words = ["true", "false"]
+    }
+    if shape.isNullable, !words.contains("null") { words.append("null") }
+    if let value = shape.defaultValue, !words.contains(Self.word(value)) { words.append(Self.word(value)) }
+    return words
+  }
+
+  /// A JSON value as it would be typed: a string bare when it is one plain word, else quoted.
+  static func word(_ value: JSONValue) -> String {
+    guard case .string(let text) = value else { return value.compactText }
+    let plain =
+      !text.isEmpty && text != "null" && text != "true" && text != "false"
+      && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+    return plain ? text : value.compactText
+  }
+
+  public var rules: String {
+    var parts: [String] = []
+    if isKey { parts.append("key") }
+    if isRequired, !isKey { parts.append("required") }
+    if shape.isReadOnly { parts.append("read-only") }
+    if let allowed = shape.allowedValues {
+      parts.append(allowed.count == 1 ? "= \(allowed[0].compactText)" : "one of " + allowed.map(\.compactText).joined(separator: ", "))
+    }
+    let rules = shape.constraints
+    if let minimum = rules.minimum { parts.append(">= \(minimum.spelling)") }
+    if let minimum = rules.exclusiveMinimum { parts.append("> \(minimum.spelling)") }
+    if let maximum = rules.maximum { parts.append("<= \(maximum.spelling)") }
+    if let maximum = rules.exclusiveMaximum { parts.append("< \(maximum.spelling)") }
+    if let minimum = rules.minLength { parts.append("length >= \(minimum)") }
+    if let maximum = rules.maxLength { parts.append("length <= \(maximum)") }
+    if let pattern = rules.pattern { parts.append("pattern \(JSONValue.string(pattern.source).compactText)") }
+    if rules.uniqueItems { parts.append("unique items") }
+    if let value = shape.defaultValue { parts.append("default \(value.compactText)") }
+    return parts.joined(separator: ", ")
+  }
+
+  public var about: String? { shape.description ?? shape.title }
+
+  /// What a value of `shape` must be, for "expected …".
+  static func expectation(_ shape: SchemaShape) -> String {
+    let base: String
+    if let allowed = shape.allowedValues, !allowed.isEmpty {
+      base = "one of " + allowed.map(word).joined(separator: ", ")
+    } else {
+      base = typeExpectation(shape.type)
+    }
+    return shape.isNullable ? base + " or null" : base
+  }
+
+  private static func typeExpectation(_ type: SchemaValueType) -> String {
+    switch type {
+    case .string: "a string"
+    case .integer: "an integer"
+    case .number: "a number"
+    case .bool: "true or false"
+    case .date: "an ISO 8601 date (2026-12-01)"
+    case .dateTime: "an ISO 8601 date-time (2026-12-01T09:30:00Z)"
+    case .email: "an email address"
+    case .list(let element): "a list of \(element.type.name) values like [\(sample(element.type))]"
+    case .object, .any: "a JSON value"
+    case .null: "null"
+    }
+  }
+
+  private static func sample(_ type: SchemaValueType) -> String {
+    switch type {
+    case .integer: "1, 2"
+    case .number: "1.5, 2"
+    case .bool: "true, false"
+    case .date: "2026-12-01"
+    default: "a, \"b c\""
+    }
+  }
+
+  // MARK: One element of a list field (`add`, `remove`)
+
+  private var elementShape: SchemaShape {
+    if case .list(let element) = shape.type { return element }
+    return .any
+  }
+
+  public func parseElement(_ token: ValueToken) -> JSONValue? {
+    Self.parse(token, as: elementShape)
+  }
+
+  public func elements(of value: CustomValue) -> [JSONValue] {
+    if case .array(let items) = value.json { items } else { [] }
+  }
+
+  public func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
+  public func displayElement(_ element: JSONValue) -> String { Self.word(element) }
+  public var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
+}

@@ -1,0 +1,175 @@
+/// A file of records read as a run-time kind: the kind of a schema, or one inferred from
+/// the records themselves in the same read.
+///
+/// The records are read first with no kind (every member kept, identities `#N`), which
+/// needs no field table: that is the one pass over the file's bytes. Then, from the
+/// records in memory: the kind is inferred (when no schema is given), the key chosen
+/// (`RunTimeKind.chooseKey`), a schema file's rules checked record by record, and each
+/// record given its key as identity. Only errors read the bytes again, to say where.
+package enum RunTimeFile {
+  package struct Loaded: Sendable {
+    package var kind: RunTimeKind
+    package var document: Document<RunTimeRecord>
+    package var warnings: [String]
+  }
+
+  /// How many broken rules a refused file lists.
+  package static let violationLimit = 20
+
+  /// Reads `bytes` as records of `schema`'s kind, or of a kind inferred from them when
+  /// `schema` is `nil`; `name` names an inferred kind (a schema's `title` names its own).
+  /// `passed` hears the offset reached after each record, as `RecordFile.decode` says.
+  package static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, schema: RecordSchema?, name: String, passing passed: (Int) -> Void = { _ in }
+  ) throws(RecordFileError) -> Loaded {
+    let read = RunTimeKind.$current.withValue(.unbound) {
+      Result { () throws(RecordFileError) in try RecordFile<RunTimeRecord>.decode(bytes, passing: passed) }
+    }
+    let records = try read.get().document.records
+    var warnings: [String] = []
+    let recordSchema: RecordSchema
+    if let schema {
+      recordSchema = schema
+    } else {
+      var inference = KindInference()
+      for record in records { inference.add(record.custom.members) }
+      if inference.untypedKeys > 0 {
+        warnings.append(
+          "the records hold more than \(KindInference.fieldLimit) different keys; the ones past that are custom fields")
+      }
+      do {
+        recordSchema = try RecordSchema(reading: inference.schemaDocument(title: name))
+      } catch {
+        // Inference writes only keywords the reader supports; nothing here can fail.
+        preconditionFailure("an inferred schema was refused: \(error)")
+      }
+    }
+    let key = RunTimeKind.chooseKey(
+      schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
+    let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
+    if schema != nil { try check(records, of: kind, in: bytes) }
+    let keyed = try rekeyed(records, by: kind, in: bytes)
+    return Loaded(kind: kind, document: keyed, warnings: warnings)
+  }
+
+  /// Refuses records that break the kind's schema, listing the first `violationLimit`.
+  private static func check(_ records: [RunTimeRecord], of kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>)
+    throws(RecordFileError)
+  {
+    var found: [(record: Int, violation: SchemaViolation)] = []
+    var total = 0
+    for (index, record) in records.enumerated() {
+      let violations = kind.violations(of: record, limit: found.count < violationLimit ? violationLimit : 1)
+      guard !violations.isEmpty else { continue }
+      // Past the limit only the count matters, and a record's first violation counts
+      // it; the records after are still checked, so the count is of records at fault.
+      total += found.count < violationLimit ? violations.count : 1
+      for violation in violations where found.count < violationLimit { found.append((index, violation)) }
+    }
+    guard !found.isEmpty else { return }
+    let listed = found.map { entry in
+      RecordViolation(
+        record: entry.record + 1, id: kind.key.flatMap { keyText(records[entry.record], $0) },
+        field: entry.violation.pointer.tokens.joined(separator: "."), message: entry.violation.message,
+        position: position(of: entry.violation.pointer, inRecord: entry.record, in: bytes))
+    }
+    throw .violations(listed, total: total)
+  }
+
+  /// The records with their keys as identities; two with one key are refused.
+  private static func rekeyed(_ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>)
+    throws(RecordFileError) -> Document<RunTimeRecord>
+  {
+    var keyed = records
+    if let key = kind.key {
+      for index in keyed.indices {
+        let object = JSONObject(keyed[index].custom.members)
+        do {
+          let identity = try kind.table.runTimeIdentity(of: object, position: index, given: nil)
+          keyed[index] = RunTimeRecord(id: identity, members: object.members)
+        } catch {
+          var id: String?
+          if case .string(let text)? = object[key.name] { id = text }
+          throw .record(index + 1, id: id, error, at: position(of: .root, inRecord: index, in: bytes))
+        }
+      }
+    }
+    do {
+      return try Document(records: keyed)
+    } catch {
+      switch error {
+      case .duplicateID(let id, let first, let second):
+        throw .duplicateID(id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
+      }
+    }
+  }
+
+  private static func keyText(_ record: RunTimeRecord, _ key: RecordKey) -> String? {
+    switch record.custom[key.name] {
+    case .string(let text)?: text
+    case .number(let spelling)?: spelling
+    default: nil
+    }
+  }
+
+  /// Where the value at `pointer` in record `index` (0-based) starts; where the record
+  /// starts when the pointer leads nowhere (a missing required member).
+  static func position(of pointer: JSONPointer, inRecord index: Int, in bytes: UnsafeBufferPointer<UInt8>)
+    -> JSONPosition
+  {
+    var reader = JSONReader(unsafeBytes: bytes)
+    var count = 0
+    var found: Int?
+    try? reader.readArray { element in
+      defer { count += 1 }
+      guard count == index else { return }
+      found = element.tokenStart
+      var tokens = pointer.tokens[...]
+      try descend(&element, &tokens, &found)
+    }
+    return reader.position(at: found ?? 0)
+  }
+
+  /// Follows `tokens` into the value at the reader, setting `found` to each step's start.
+  private static func descend(_ reader: inout JSONReader, _ tokens: inout ArraySlice<String>, _ found: inout Int?)
+    throws
+  {
+    guard let token = tokens.popFirst() else { return }
+    switch try reader.peek() {
+    case .object:
+      try reader.readObject { member, key in
+        guard key == token else { return }
+        found = member.tokenStart
+        try descend(&member, &tokens, &found)
+      }
+    case .array:
+      guard let wanted = Int(token) else { return }
+      var index = 0
+      try reader.readArray { element in
+        defer { index += 1 }
+        guard index == wanted else { return }
+        found = element.tokenStart
+        try descend(&element, &tokens, &found)
+      }
+    default:
+      return
+    }
+  }
+}
+
+/// One broken rule of a refused file: `FILE:LINE:COLUMN: error: record N (id …): field
+/// '…': …`.
+public struct RecordViolation: Equatable, Sendable, CustomStringConvertible {
+  /// 1-based, as `@N` counts.
+  public var record: Int
+  public var id: String?
+  /// The member's path, dotted (`publisher.city`, `authors.2`); empty for the record itself.
+  public var field: String
+  public var message: String
+  public var position: JSONPosition
+
+  public var description: String {
+    let which = id.map { "record \(record) (id \"\($0)\")" } ?? "record \(record)"
+    return field.isEmpty ? "\(which): \(message)" : "\(which): field '\(field)': \(message)"
+  }
+}

@@ -1,0 +1,233 @@
+import Glibc
+import RecordKit
+
+/// Which kind a file opens as, and why, by the first rule that applies:
+///
+/// 1. `--kind task|contact`, or `--schema FILE`;
+/// 2. a schema beside the data file: `books.schema.json` for `books.json` (or `.jsonl`);
+/// 3. (the kind remembered in the file's history: not kept yet);
+/// 4. a missing or empty file: `task`;
+/// 5. a shipped kind every record fits (a string `id`, every declared field it holds of
+///    the declared type) whose declared fields the records together hold at least half
+///    of (a nested object such as `address` counts as one); of two, the one they hold
+///    more of, `task` on a tie;
+/// 6. a kind inferred from the records.
+///
+/// Rules 5 and 6 read the file: the records are loaded as a shipped kind (task first);
+/// when that kind is chosen, that load is the session's, so a task file is read once. A
+/// file without string ids fails the shipped loads at its first record. A file with
+/// string ids that fits neither shipped kind is read up to three times (task, contact,
+/// inferred); `--schema` or a schema beside the file reads it once.
+package struct KindChoice {
+  package enum Kind {
+    /// A shipped kind by name, with the file loaded as it when that was done already
+    /// (a `DataFile<R>.Loaded` for that kind's record type `R`).
+    case shipped(String, preloaded: Any?)
+    case runTime(RunTimeKind, preloaded: DataFile<RunTimeRecord>.Loaded?)
+  }
+
+  package var kind: Kind
+  /// "contact: every record fits it and they hold 6 of its 6 fields".
+  package var note: String
+
+  /// The choice for `file` (nil: no file), given `--kind` and `--schema`.
+  package static func choose(
+    file: String?, kindFlag: String?, schemaPath: String?, fileSystem: any FileSystem = PosixFileSystem(),
+    progress: ProgressHandler? = nil
+  ) throws(SessionError) -> KindChoice {
+    if let kindFlag {
+      return KindChoice(kind: .shipped(kindFlag, preloaded: nil), note: "kind \(kindFlag) (--kind \(kindFlag))")
+    }
+    if let schemaPath {
+      return try runTime(file: file, schemaPath: schemaPath, why: "--schema", fileSystem: fileSystem, progress: progress)
+    }
+    guard let file else {
+      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (no file)")
+    }
+    // An empty schema beside the file is no schema: `recsh books.json -c schema >
+    // books.schema.json` has the shell create it, empty, before recsh runs.
+    let beside = Self.schemaPath(besideDataFile: file)
+    if let size = try fileSize(beside, fileSystem), size > 0 {
+      return try runTime(
+        file: file, schemaPath: beside, why: "the schema beside the file", fileSystem: fileSystem, progress: progress)
+    }
+    let size: Int64
+    do {
+      size = try fileSystem.stat(file).size
+    } catch let error where error.code == ENOENT {
+      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (a new file)")
+    } catch {
+      throw .storage(.failed(.read, path: file, cause: error))
+    }
+    if size == 0 {
+      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (the file is empty)")
+    }
+    return try fitOrInfer(file, fileSystem: fileSystem, progress: progress)
+  }
+
+  /// `books.schema.json` for `books.json`, `books.jsonl` or `books`.
+  package static func schemaPath(besideDataFile file: String) -> String {
+    var stem = file
+    for suffix in [".jsonl", ".json"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+      stem.removeLast(suffix.count)
+      break
+    }
+    return stem + ".schema.json"
+  }
+
+  /// The name a run-time kind takes from its data file: `books` for `dir/books.json`.
+  package static func kindName(forDataFile file: String?) -> String {
+    guard let file else { return "records" }
+    var name = String(file.split(separator: "/").last ?? Substring(file))
+    for suffix in [".jsonl", ".json"] where name.hasSuffix(suffix) && name.count > suffix.count {
+      name.removeLast(suffix.count)
+      break
+    }
+    return name
+  }
+
+  /// The size of the file at `path`; `nil` when there is none.
+  private static func fileSize(_ path: String, _ fileSystem: any FileSystem) throws(SessionError) -> Int64? {
+    do {
+      return try fileSystem.stat(path).size
+    } catch let error where error.code == ENOENT {
+      return nil
+    } catch {
+      throw .storage(.failed(.read, path: path, cause: error))
+    }
+  }
+
+  // MARK: Rules 1 and 2: a schema
+
+  private static func runTime(
+    file: String?, schemaPath: String, why: String, fileSystem: any FileSystem, progress: ProgressHandler?
+  ) throws(SessionError) -> KindChoice {
+    let schema = try readSchema(schemaPath, fileSystem: fileSystem)
+    let name = kindName(forDataFile: file)
+    let note = "kind \(schema.title ?? name), from the schema \(schemaPath) (\(why))"
+    guard let file else {
+      let kind = RunTimeKind(name: name, schema: schema, key: RunTimeKind.chooseKey(schema: schema, ids: [], recordCount: 0))
+      return KindChoice(kind: .runTime(kind, preloaded: nil), note: note)
+    }
+    let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
+      file, schema: schema, name: name, using: fileSystem, progress: progress)
+    return KindChoice(kind: .runTime(kind, preloaded: loaded), note: note)
+  }
+
+  /// The schema file at `path`, read and checked: bad JSON is refused as a data file is
+  /// (`FILE:LINE:COLUMN`), a schema recsh cannot honour with its JSON pointer.
+  package static func readSchema(_ path: String, fileSystem: any FileSystem) throws(SessionError) -> RecordSchema {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileReader.readFile(path, using: fileSystem).bytes
+    } catch {
+      throw .storage(error)
+    }
+    let document: JSONValue
+    do {
+      document = try JSONValue.parse(bytes: bytes)
+    } catch {
+      throw .file(path: path, .syntax(error))
+    }
+    do {
+      return try RecordSchema(reading: document)
+    } catch {
+      throw .schema(path: path, pointer: error.pointer.description, message: error.message)
+    }
+  }
+
+  // MARK: Rules 5 and 6: the records decide
+
+  /// One shipped kind, as the choice needs it: its top-level declared fields (a nested
+  /// object once), and its loader, written out per record type so that it runs
+  /// specialized (`KindChoiceTests` checks that every kind of `KindRegistry` has one).
+  package struct Shipped: Sendable {
+    package var name: String
+    package var declared: [String]
+    /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`) and the
+    /// top-level keys its records hold.
+    var load: @Sendable (String, any FileSystem, ProgressHandler?) throws(SessionError) -> (loaded: Any, held: Set<String>)
+
+    static func of<R: Record>(_ type: R.Type) -> Shipped {
+      Shipped(name: R.kind, declared: topLevelNames(R.fields.names.dropFirst())) {
+        (path, fileSystem, progress) throws(SessionError) in
+        let loaded = try DataFile<R>.load(path, using: fileSystem, progress: progress)
+        return (loaded, heldKeys(loaded.document.records))
+      }
+    }
+  }
+
+  package static let shipped: [Shipped] = [.of(TaskRecord.self), .of(ContactRecord.self)]
+
+  static func topLevelNames(_ names: some Sequence<String>) -> [String] {
+    var result: [String] = []
+    for name in names {
+      let top = String(name.split(separator: ".", maxSplits: 1).first ?? Substring(name))
+      if !result.contains(top) { result.append(top) }
+    }
+    return result
+  }
+
+  /// The top-level keys the records hold: declared fields one of them has, and custom keys.
+  static func heldKeys<R: Record>(_ records: [R]) -> Set<String> {
+    var held: Set<String> = []
+    let table = R.fields
+    for field in table.fields.dropFirst() {
+      let top = String(field.name.split(separator: ".", maxSplits: 1).first ?? Substring(field.name))
+      guard !held.contains(top) else { continue }
+      if records.contains(where: { field.json(in: $0) != nil }) { held.insert(top) }
+    }
+    for record in records where !record.custom.isEmpty { held.formUnion(record.custom.keys) }
+    return held
+  }
+
+  private static func fitOrInfer(_ file: String, fileSystem: any FileSystem, progress: ProgressHandler?)
+    throws(SessionError) -> KindChoice
+  {
+    var refusals: [String: String] = [:]
+    var loads: [String: Any] = [:]
+    var held: Set<String>?
+    // Load as each shipped kind in turn until one fits the records' types: its load
+    // tells which keys they hold, and so which kinds they hold enough of.
+    for kind in shipped where held == nil {
+      do {
+        let result = try kind.load(file, fileSystem, progress)
+        loads[kind.name] = result.loaded
+        held = result.held
+      } catch {
+        guard case .file(_, let fileError) = error else { throw error }
+        refusals[kind.name] = fileError.description
+      }
+    }
+    if let held {
+      let ranked = shipped.enumerated().map { entry in
+        (entry.element, entry.offset, entry.element.declared.filter(held.contains).count)
+      }.sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.1 < $1.1 }
+      for (kind, _, count) in ranked {
+        guard count * 2 >= kind.declared.count else {
+          refusals[kind.name] = refusals[kind.name] ?? "they hold \(count) of its \(kind.declared.count) fields"
+          continue
+        }
+        if refusals[kind.name] != nil { continue }
+        if loads[kind.name] == nil {
+          do {
+            loads[kind.name] = try kind.load(file, fileSystem, progress).loaded
+          } catch {
+            guard case .file(_, let fileError) = error else { throw error }
+            refusals[kind.name] = fileError.description
+            continue
+          }
+        }
+        return KindChoice(
+          kind: .shipped(kind.name, preloaded: loads[kind.name]),
+          note: "kind \(kind.name): every record fits it, and they hold \(count) of its \(kind.declared.count) fields")
+      }
+    }
+    loads = [:]
+    let name = kindName(forDataFile: file)
+    let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
+      file, schema: nil, name: name, using: fileSystem, progress: progress)
+    let why = shipped.map { "not \($0.name): \(refusals[$0.name] ?? "does not fit")" }.joined(separator: "; ")
+    return KindChoice(kind: .runTime(kind, preloaded: loaded), note: "kind \(name), inferred from the records (\(why))")
+  }
+}
