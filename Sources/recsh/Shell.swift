@@ -229,15 +229,15 @@ enum Shell {
   /// A data file that cannot be opened: `FILE:LINE:COLUMN: error: …` for bad
   /// contents, `recsh: error: …` otherwise.
   static func loadFailure(_ error: SessionError) -> String {
-    if case .file(let path, let fileError) = error {
-      return "\(path):\(fileError.position): error: \(fileError.description)"
-    }
     if case .file(let path, .violations(let listed, let total)) = error {
       var lines = listed.map { "\(path):\($0.position): error: \($0)" }
       if total > listed.count {
         lines.append("\(path): error: \(total - listed.count) more violation\(total - listed.count == 1 ? "" : "s") of the schema")
       }
       return lines.joined(separator: "\n")
+    }
+    if case .file(let path, let fileError) = error {
+      return "\(path):\(fileError.position): error: \(fileError.description)"
     }
     if case .schema(let path, let pointer, let message) = error {
       return "\(path): error: \(pointer): \(message)"

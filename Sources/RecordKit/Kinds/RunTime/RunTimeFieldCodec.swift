@@ -32,7 +32,8 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
 
   public var type: FieldType {
     .described(
-      name: shape.type.name + (shape.isNullable ? " or null" : ""),
+      name: (shape.type == .any && shape.allowedValues != nil ? "enum" : shape.type.name)
+        + (shape.isNullable ? " or null" : ""),
       expectation: Self.expectation(shape), isOptional: !isRequired && !isKey)
   }
 

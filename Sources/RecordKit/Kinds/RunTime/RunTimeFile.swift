@@ -139,7 +139,8 @@ package enum RunTimeFile {
     case .object:
       try reader.readObject { member, key in
         guard key == token else { return }
-        found = member.tokenStart
+        member.skipWhitespace()
+        found = member.index
         try descend(&member, &tokens, &found)
       }
     case .array:
