@@ -204,6 +204,32 @@ import Testing
     #expect(try folder.read("t.json").contains("\"title\": \"café 日本\""))
   }
 
+  @Test func aSchemasEnumValuesAreOfferedForItsField() throws {
+    let folder = try TempFolder()
+    try folder.write(
+      "books.schema.json",
+      #"{"properties": {"title": {"type": "string"}, "genre": {"enum": ["fiction", "history", "science fiction"]}, "read": {"type": "boolean"}}}"#
+    )
+    try folder.write("books.json", "[{\"title\": \"Dune\", \"read\": false}]\n")
+    let terminal = try Self.start(["books.json"], in: folder)
+    // The kind is said at the prompt on start, with why.
+    try terminal.expect("kind books, from the schema books.schema.json (the schema beside the file)\r\n")
+    try terminal.waitForPrompt("books.json> ")
+    try Self.run("use @1", on: terminal, then: "books.json @1> ")
+    terminal.send("set genre \t\t")
+    try terminal.expect("science fiction")
+    try terminal.expect("fiction")
+    try terminal.expect("history")
+    terminal.send("hi\t")
+    try terminal.expect("story ")
+    terminal.send("read \t\t")
+    try terminal.expect("false")
+    terminal.send("tr\t\r")
+    try terminal.waitForPrompt("books.json @1*> ")
+    terminal.send("quit!\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+
   @Test func controlCharactersInRecordsNeverReachTheTerminalRaw() throws {
     let folder = try TempFolder()
     try folder.write(

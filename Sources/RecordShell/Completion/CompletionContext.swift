@@ -90,13 +90,14 @@ extension CompletionContext {
           name: field.name, type: field.type, isReadOnly: field.isReadOnly, isList: field.isList,
           values: field.completions)
       },
-      customFields: selected?.custom.keys ?? [],
-      recordIDs: { document.records.map(\.id) },
+      customFields: selected.map(table.customKeys(of:)) ?? [],
+      // Records without a key have internal identities, which no REF names.
+      recordIDs: { table.key == nil ? [] : document.records.map(\.id) },
       documentCustomFields: {
         var seen: Set<String> = []
         var keys: [String] = []
         for record in document.records {
-          for key in record.custom.keys where seen.insert(key).inserted { keys.append(key) }
+          for key in table.customKeys(of: record) where seen.insert(key).inserted { keys.append(key) }
         }
         return keys
       },

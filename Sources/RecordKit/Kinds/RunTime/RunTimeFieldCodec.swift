@@ -107,16 +107,20 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   public func encodeForCommand(_ value: CustomValue) -> JSONValue { CustomFieldCodec().encodeForCommand(value) }
   public func decodeFromCommand(_ json: JSONValue) -> CustomValue? { CustomFieldCodec().decodeFromCommand(json) }
 
-  /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default.
+  /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default:
+  /// a string as its text (completion quotes what needs quoting), anything else as JSON.
   public var completions: [String] {
     var words: [String] = []
+    let text = { (value: JSONValue) -> String in
+      if case .string(let text) = value { text } else { value.compactText }
+    }
     if let allowed = shape.allowedValues {
-      words = allowed.map(Self.word)
+      words = allowed.map(text)
     } else if shape.type == .bool {
       words = ["true", "false"]
     }
     if shape.isNullable, !words.contains("null") { words.append("null") }
-    if let value = shape.defaultValue, !words.contains(Self.word(value)) { words.append(Self.word(value)) }
+    if let value = shape.defaultValue, !words.contains(text(value)) { words.append(text(value)) }
     return words
   }
 
