@@ -55,13 +55,16 @@ enum Shell {
       }
       return launch(
         options,
-        Start(sink: sink, interactive: interactive, progress: progress, preloaded: preloaded, kindNote: choice.note))
+        Start(
+          sink: sink, interactive: interactive, progress: progress, preloaded: preloaded,
+          kindNote: choice.note))
     case .runTime(let kind, let preloaded):
       return RunTimeKind.$current.withValue(kind) {
         run(
           RunTimeRecord.self, options: options,
           start: Start(
-            sink: sink, interactive: interactive, progress: progress, preloaded: preloaded, kindNote: choice.note))
+            sink: sink, interactive: interactive, progress: progress, preloaded: preloaded,
+            kindNote: choice.note))
       }
     }
   }
@@ -232,7 +235,9 @@ enum Shell {
     if case .file(let path, .violations(let listed, let total)) = error {
       var lines = listed.map { "\(path):\($0.position): error: \($0)" }
       if total > listed.count {
-        lines.append("\(path): error: \(total - listed.count) more violation\(total - listed.count == 1 ? "" : "s") of the schema")
+        lines.append(
+          "\(path): error: \(total - listed.count) more violation\(total - listed.count == 1 ? "" : "s") of the schema"
+        )
       }
       return lines.joined(separator: "\n")
     }

@@ -59,37 +59,113 @@ import Testing
     }
   }
 
+  /// The same random sessions over run-time kinds, with the same model: a schema kind
+  /// that declares the task's fields with the task's rules, and a kind inferred from
+  /// task-shaped records (which knows no range for `priority`, so these sessions set no
+  /// priority out of range). Neither can say "optional but not removable" as the task's
+  /// `title` is, so these sessions do not unset `title`. The run-time records are
+  /// compared with the model's as the task records their members make.
+  @Test(arguments: [Variant.schema, .inferred]) func randomSessionsOverRunTimeKindsMatchTheModel(
+    _ variant: Variant
+  ) throws {
+    let kind = try variant.kind()
+    let base = UInt64.random(in: 0...UInt64.max >> 1)
+    RunTimeKind.$current.withValue(kind) {
+      for offset in 0..<UInt64(Self.sequencesPerRun / 5) {
+        let seed = base &+ offset
+        var generator = SplitMix64(seed: seed)
+        let limit = [0, 1, 3, 10].pick(using: &generator)
+        let ops = Self.randomOps(using: &generator, variant: variant)
+        if let failure = Self.check(ops, limit: limit, as: RunTimeRecord.self, tasks: Self.tasks) {
+          Issue.record(
+            "\(variant) seed \(seed) (limit \(limit)): \(failure)\n[\(ops.map(\.description).joined(separator: ", "))]"
+          )
+          return
+        }
+      }
+    }
+  }
+
+  enum Variant: CustomStringConvertible, Sendable {
+    case task, schema, inferred
+    var description: String { "\(self == .schema ? "schema" : self == .inferred ? "inferred" : "task") kind" }
+
+    func kind() throws -> RunTimeKind {
+      switch self {
+      case .task, .schema:
+        let schema = try RecordSchema(
+          reading: try JSONValue.parse(
+            bytes: Array(
+              #"""
+              {"title": "tasks", "properties": {
+                "id": {"type": "string"}, "title": {"type": "string"}, "detail": {"type": "string"},
+                "done": {"type": "boolean"}, "priority": {"type": "integer", "minimum": 0, "maximum": 5},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "due": {"type": ["string", "null"], "format": "date"}}}
+              """#.utf8)))
+        return RunTimeKind(name: "tasks", schema: schema, key: RecordKey(name: "id", isInteger: false))
+      case .inferred:
+        var inference = KindInference()
+        for text in [
+          #"{"id": "a", "title": "t", "detail": "d", "done": true, "priority": 1, "tags": ["x"], "due": "2026-12-01"}"#,
+          #"{"id": "b", "due": null}"#, #"{"id": "c"}"#,
+        ] {
+          guard case .object(let object) = try JSONValue.parse(bytes: Array(text.utf8)) else { fatalError() }
+          inference.add(object.members)
+        }
+        let schema = try RecordSchema(reading: inference.schemaDocument(title: "tasks"))
+        return RunTimeKind(name: "tasks", schema: schema, key: RecordKey(name: "id", isInteger: false))
+      }
+    }
+  }
+
+  /// Run-time records as the task records their members make.
+  static func tasks(_ records: [RunTimeRecord]) -> [TaskRecord] {
+    records.map { record in
+      (try? TaskRecord.fields.decode(JSONObject(record.custom.members)))
+        ?? TaskRecord(id: "(not a task: \(record))")
+    }
+  }
+
   /// Runs `ops` on an editor and the model side by side; the first disagreement, or `nil`.
   static func check(_ ops: [ModelOp], limit: Int) -> String? {
-    var editor = Editor<TaskRecord>(undoLimit: limit)
+    check(ops, limit: limit, as: TaskRecord.self) { $0 }
+  }
+
+  static func check<Root: Record>(
+    _ ops: [ModelOp], limit: Int, as kind: Root.Type, tasks: ([Root]) -> [TaskRecord]
+  ) -> String? {
+    var editor = Editor<Root>(undoLimit: limit)
     var model = HistoryModel(limit: limit)
     for (step, op) in ops.enumerated() {
       let id = "r\(model.nextID)"
       let succeeded = perform(op, on: &editor, newID: id)
       let expected = model.apply(op)
-      if let problem = compare(editor, model, step: step, op: op, succeeded: succeeded, expected: expected) {
+      if let problem = compare(
+        editor, model, step: step, op: op, succeeded: succeeded, expected: expected, tasks)
+      {
         return problem
       }
     }
     // End of input: open groups are closed and kept.
     editor.closeAllGroups()
     while !model.groupStarts.isEmpty { _ = model.apply(.end) }
-    if editor.document.records != model.current { return "closing open groups: state differs" }
+    if tasks(editor.document.records) != model.current { return "closing open groups: state differs" }
     let end = model.states[model.states.count - 1]
     if editor.history.canUndo { _ = try? editor.undo(Int.max) }
-    if editor.document.records != model.states[0] { return "undo all did not return to the start" }
+    if tasks(editor.document.records) != model.states[0] { return "undo all did not return to the start" }
     if editor.history.canRedo { _ = try? editor.redo(Int.max) }
-    if editor.document.records != end { return "redo all did not return to the end" }
+    if tasks(editor.document.records) != end { return "redo all did not return to the end" }
     return nil
   }
 
-  private static func compare(
-    _ editor: Editor<TaskRecord>, _ model: HistoryModel, step: Int, op: ModelOp, succeeded: Bool,
-    expected: Bool
+  private static func compare<Root: Record>(
+    _ editor: Editor<Root>, _ model: HistoryModel, step: Int, op: ModelOp, succeeded: Bool,
+    expected: Bool, _ tasks: ([Root]) -> [TaskRecord]
   ) -> String? {
     let at = "step \(step) \(op)"
     if succeeded != expected { return "\(at): editor \(succeeded ? "succeeded" : "failed"), model did not" }
-    if editor.document.records != model.current { return "\(at): state differs" }
+    if tasks(editor.document.records) != model.current { return "\(at): state differs" }
     if editor.isDirty != model.isDirty { return "\(at): dirty is \(editor.isDirty), model \(model.isDirty)" }
     if model.groupStarts.isEmpty {
       if editor.history.undoCount != model.cursor { return "\(at): \(editor.history.undoCount) undo steps" }
@@ -102,7 +178,7 @@ import Testing
   }
 
   /// Runs one op through the editor's public API; whether it succeeded.
-  static func perform(_ op: ModelOp, on editor: inout Editor<TaskRecord>, newID: String) -> Bool {
+  static func perform<Root: Record>(_ op: ModelOp, on editor: inout Editor<Root>, newID: String) -> Bool {
     func id(_ position: Int) throws -> String {
       guard editor.document.records.indices.contains(position) else { throw RefError.unknown("@\(position)") }
       return editor.document.records[position].id
@@ -135,22 +211,25 @@ import Testing
     }
   }
 
-  static func randomOps(using generator: inout SplitMix64) -> [ModelOp] {
+  static func randomOps(using generator: inout SplitMix64, variant: Variant = .task) -> [ModelOp] {
     let length = generator.int(40) + 1
-    return (0..<length).map { _ in randomOp(using: &generator) }
+    return (0..<length).map { _ in randomOp(using: &generator, variant: variant) }
   }
 
-  static func randomOp(using g: inout SplitMix64) -> ModelOp {
+  static func randomOp(using g: inout SplitMix64, variant: Variant = .task) -> ModelOp {
     let position = g.int(5)
     switch g.int(100) {
     case 0..<12: return .new(title: [nil, "a", "b"].pick(using: &g))
     case 12..<17: return .delete(position)
     case 17..<45:
       let count = g.int(3) + 1
-      return .set(position, (0..<count).map { _ in randomPair(using: &g) })
+      return .set(position, (0..<count).map { _ in randomPair(using: &g, variant: variant) })
     case 45..<49:
       return .createCustom(position, ["color", "size", "due"].pick(using: &g), randomWord(using: &g))
-    case 49..<54: return .unset(position, ["due", "color", "title", "size"].pick(using: &g))
+    case 49..<54:
+      return .unset(
+        position,
+        (variant == .task ? ["due", "color", "title", "size"] : ["due", "color", "size"]).pick(using: &g))
     case 54..<60: return .tag(position, ["a", "b"].pick(using: &g), add: g.int(2) == 0)
     case 60..<67: return .begin([nil, "g"].pick(using: &g))
     case 67..<73: return .end
@@ -166,11 +245,13 @@ import Testing
     .word(["red", "blue", "7"].pick(using: &g))
   }
 
-  private static func randomPair(using g: inout SplitMix64) -> ModelOp.Pair {
+  private static func randomPair(using g: inout SplitMix64, variant: Variant) -> ModelOp.Pair {
     let values: [String: [ValueToken]] = [
       "title": [.word("a"), .word("b"), .quoted("a b"), .word("null"), .quoted("null")],
       "done": [.word("true"), .word("false"), .word("yes")],
-      "priority": [.word("0"), .word("3"), .word("5"), .word("6"), .word("-1"), .quoted("3")],
+      "priority": variant == .inferred
+        ? [.word("0"), .word("3"), .word("5"), .quoted("3")]
+        : [.word("0"), .word("3"), .word("5"), .word("6"), .word("-1"), .quoted("3")],
       "tags": [.list([]), .list([.word("a"), .word("b")]), .word("a"), .list([.list([])])],
       "due": [
         .word("2026-12-01"), .word("2024-02-29"), .word("2026-02-30"), .word("null"), .word("tomorrow"),

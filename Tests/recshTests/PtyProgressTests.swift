@@ -30,7 +30,8 @@ import Testing
     // as, then the prompt, start on a clean line.
     #expect(
       shown.hasSuffix(
-        "\u{1B}[K\r\u{1B}[Kkind task: every record fits it, and they hold 3 of its 6 fields\r\n" + PtyTests.prompt),
+        "\u{1B}[K\r\u{1B}[Kkind task: every record fits it, and they hold 3 of its 6 fields\r\n"
+          + PtyTests.prompt),
       "\(shown.suffix(200).debugDescription)")
     try PtyTests.run("use r1", on: terminal, then: "t.json r1> ")
     try PtyTests.run("set title changed", on: terminal, then: "*> ")

@@ -126,9 +126,11 @@ import Testing
   @Test func integerIdsAreMatchedExactlyAndNewTakesTheNextOne() throws {
     let folder = try TempFolder()
     try folder.write(
-      "parts.json", "[{\"id\": 1, \"name\": \"bolt\"}, {\"id\": 12, \"name\": \"nut\"}, {\"id\": 2, \"name\": \"gear\"}]")
+      "parts.json",
+      "[{\"id\": 1, \"name\": \"bolt\"}, {\"id\": 12, \"name\": \"nut\"}, {\"id\": 2, \"name\": \"gear\"}]")
     let result = try folder.recsh([
-      "parts.json", "-k", "-c", "use 1", "-c", "set qty 5", "-c", "set name washer", "-c", "new name spring", "-c",
+      "parts.json", "-k", "-c", "use 1", "-c", "set qty 5", "-c", "set name washer", "-c", "new name spring",
+      "-c",
       "use 3", "-c", "save",
     ])
     #expect(result.status == 1)
@@ -187,9 +189,12 @@ import Testing
     for name in ["tasks.json", "contacts.json", "books.json", "books.schema.json"] {
       try folder.write(name, try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8))
     }
-    let contacts = try folder.recsh(["contacts.json", "-c", "fields", "-c", "use @1", "-c", "set address.city Paris"])
+    let contacts = try folder.recsh([
+      "contacts.json", "-c", "fields", "-c", "use @1", "-c", "set address.city Paris",
+    ])
     #expect(contacts.status == 0, "\(contacts.stderr)")
-    #expect(contacts.stdout.hasPrefix("kind contact: every record fits it, and they hold 6 of its 6 fields\n"))
+    #expect(
+      contacts.stdout.hasPrefix("kind contact: every record fits it, and they hold 6 of its 6 fields\n"))
     let tasks = try folder.recsh(["tasks.json", "-c", "fields"])
     #expect(tasks.stdout.hasPrefix("kind task: every record fits it, and they hold 6 of its 6 fields\n"))
     let books = try folder.recsh(["books.json", "-c", "fields", "-c", "save"])
@@ -208,13 +213,18 @@ import Testing
     try folder.write("books.json", Self.books)
     let inferred = try folder.recsh(["books.json", "-c", "schema"])
     #expect(inferred.status == 0)
-    #expect(inferred.stdout.hasPrefix("{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n"))
-    #expect(inferred.stdout.contains("\"added\": {\n      \"type\": \"string\",\n      \"format\": \"date\"\n    }"))
+    #expect(
+      inferred.stdout.hasPrefix("{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n"))
+    #expect(
+      inferred.stdout.contains("\"added\": {\n      \"type\": \"string\",\n      \"format\": \"date\"\n    }")
+    )
     let inferredFields = try folder.recsh(["books.json", "-c", "fields"]).stdout
     try folder.write("books.schema.json", inferred.stdout)
     let reopened = try folder.recsh(["books.json", "-c", "fields", "-c", "schema", "-c", "save"])
     #expect(reopened.status == 0, "\(reopened.stderr)")
-    #expect(reopened.stdout.hasPrefix("kind books, from the schema books.schema.json (the schema beside the file)\n"))
+    #expect(
+      reopened.stdout.hasPrefix(
+        "kind books, from the schema books.schema.json (the schema beside the file)\n"))
     // The same fields with the same types and rules, and the same schema printed.
     let fieldLines = inferredFields.split(separator: "\n", maxSplits: 1)[1]
     #expect(reopened.stdout.contains(fieldLines))
@@ -239,7 +249,8 @@ import Testing
       #"{"title": "book", "x-recsh-key": "isbn", "properties": {"isbn": {"type": "string"}, "year": {"type": "integer", "maximum": 2100}}}"#
     )
     let result = try folder.recsh([
-      "--schema", "book-kind.json", "books.json", "-k", "-c", "fields", "-c", "use 978-0-13", "-c", "set year 21000",
+      "--schema", "book-kind.json", "books.json", "-k", "-c", "fields", "-c", "use 978-0-13", "-c",
+      "set year 21000",
       "-c", "set isbn 1",
     ])
     #expect(result.status == 1)
@@ -265,29 +276,67 @@ import Testing
   }
 
   static let rules: [Rule] = [
-    Rule(keyword: "type", schema: #"{"type": "integer"}"#, good: "3", bad: "x", message: "field 'v': expected an integer, found x"),
-    Rule(keyword: "type with null", schema: #"{"type": ["string", "null"]}"#, good: "null", bad: "[a]", message: "field 'v': expected a string or null, found [a]"),
-    Rule(keyword: "enum", schema: #"{"enum": ["a", "b"]}"#, good: "b", bad: "c", message: "field 'v': must be one of \"a\", \"b\", found \"c\""),
-    Rule(keyword: "const", schema: #"{"const": "only"}"#, good: "only", bad: "other", message: "field 'v': must be \"only\", found \"other\""),
-    Rule(keyword: "minimum", schema: #"{"type": "number", "minimum": 1.5}"#, good: "1.5", bad: "1.49", message: "field 'v': must be at least 1.5, found 1.49"),
-    Rule(keyword: "maximum", schema: #"{"type": "integer", "maximum": 2100}"#, good: "2100", bad: "21000", message: "field 'v': must be at most 2100, found 21000"),
-    Rule(keyword: "exclusiveMinimum", schema: #"{"type": "number", "exclusiveMinimum": 0}"#, good: "0.1", bad: "0", message: "field 'v': must be greater than 0, found 0"),
-    Rule(keyword: "exclusiveMaximum", schema: #"{"type": "number", "exclusiveMaximum": 10}"#, good: "9.9", bad: "10", message: "field 'v': must be less than 10, found 10"),
-    Rule(keyword: "minLength", schema: #"{"type": "string", "minLength": 2}"#, good: "ab", bad: "a", message: "field 'v': must be at least 2 characters long, found \"a\" (1)"),
-    Rule(keyword: "maxLength", schema: #"{"type": "string", "maxLength": 2}"#, good: "ab", bad: "abc", message: "field 'v': must be at most 2 characters long, found \"abc\" (3)"),
-    Rule(keyword: "pattern", schema: #"{"type": "string", "pattern": "^97[89]-"}"#, good: "978-1", bad: "123", message: "field 'v': must match pattern \"^97[89]-\", found \"123\""),
-    Rule(keyword: "format date", schema: #"{"type": "string", "format": "date"}"#, good: "2026-02-28", bad: "2026-02-30", message: "field 'v': must be a date (YYYY-MM-DD), found \"2026-02-30\""),
-    Rule(keyword: "format date-time", schema: #"{"type": "string", "format": "date-time"}"#, good: "2026-12-01T09:30:00Z", bad: "2026-12-01", message: "field 'v': must be a date-time (YYYY-MM-DDTHH:MM:SS with Z or an offset like +01:00), found \"2026-12-01\""),
-    Rule(keyword: "format email", schema: #"{"type": "string", "format": "email"}"#, good: "ann@example.org", bad: "ann", message: "field 'v': must be an email address, found \"ann\""),
-    Rule(keyword: "items", schema: #"{"type": "array", "items": {"type": "integer"}}"#, good: "[1, 2]", bad: "[1, x]", message: "field 'v': expected a list of integer values like [1, 2], found [1, x]"),
-    Rule(keyword: "uniqueItems", schema: #"{"type": "array", "uniqueItems": true}"#, good: "[a, b]", bad: "[a, a]", message: "field 'v': must have unique items, but items 0 and 1 are equal"),
-    Rule(keyword: "$ref and $defs", schema: ##"{"$ref": "#/$defs/small"}"##, good: "1", bad: "7", message: "field 'v': must be at most 5, found 7"),
+    Rule(
+      keyword: "type", schema: #"{"type": "integer"}"#, good: "3", bad: "x",
+      message: "field 'v': expected an integer, found x"),
+    Rule(
+      keyword: "type with null", schema: #"{"type": ["string", "null"]}"#, good: "null", bad: "[a]",
+      message: "field 'v': expected a string or null, found [a]"),
+    Rule(
+      keyword: "enum", schema: #"{"enum": ["a", "b"]}"#, good: "b", bad: "c",
+      message: "field 'v': must be one of \"a\", \"b\", found \"c\""),
+    Rule(
+      keyword: "const", schema: #"{"const": "only"}"#, good: "only", bad: "other",
+      message: "field 'v': must be \"only\", found \"other\""),
+    Rule(
+      keyword: "minimum", schema: #"{"type": "number", "minimum": 1.5}"#, good: "1.5", bad: "1.49",
+      message: "field 'v': must be at least 1.5, found 1.49"),
+    Rule(
+      keyword: "maximum", schema: #"{"type": "integer", "maximum": 2100}"#, good: "2100", bad: "21000",
+      message: "field 'v': must be at most 2100, found 21000"),
+    Rule(
+      keyword: "exclusiveMinimum", schema: #"{"type": "number", "exclusiveMinimum": 0}"#, good: "0.1",
+      bad: "0", message: "field 'v': must be greater than 0, found 0"),
+    Rule(
+      keyword: "exclusiveMaximum", schema: #"{"type": "number", "exclusiveMaximum": 10}"#, good: "9.9",
+      bad: "10", message: "field 'v': must be less than 10, found 10"),
+    Rule(
+      keyword: "minLength", schema: #"{"type": "string", "minLength": 2}"#, good: "ab", bad: "a",
+      message: "field 'v': must be at least 2 characters long, found \"a\" (1)"),
+    Rule(
+      keyword: "maxLength", schema: #"{"type": "string", "maxLength": 2}"#, good: "ab", bad: "abc",
+      message: "field 'v': must be at most 2 characters long, found \"abc\" (3)"),
+    Rule(
+      keyword: "pattern", schema: #"{"type": "string", "pattern": "^97[89]-"}"#, good: "978-1", bad: "123",
+      message: "field 'v': must match pattern \"^97[89]-\", found \"123\""),
+    Rule(
+      keyword: "format date", schema: #"{"type": "string", "format": "date"}"#, good: "2026-02-28",
+      bad: "2026-02-30", message: "field 'v': must be a date (YYYY-MM-DD), found \"2026-02-30\""),
+    Rule(
+      keyword: "format date-time", schema: #"{"type": "string", "format": "date-time"}"#,
+      good: "2026-12-01T09:30:00Z", bad: "2026-12-01",
+      message:
+        "field 'v': must be a date-time (YYYY-MM-DDTHH:MM:SS with Z or an offset like +01:00), found \"2026-12-01\""
+    ),
+    Rule(
+      keyword: "format email", schema: #"{"type": "string", "format": "email"}"#, good: "ann@example.org",
+      bad: "ann", message: "field 'v': must be an email address, found \"ann\""),
+    Rule(
+      keyword: "items", schema: #"{"type": "array", "items": {"type": "integer"}}"#, good: "[1, 2]",
+      bad: "[1, x]", message: "field 'v': expected a list of integer values like [1, 2], found [1, x]"),
+    Rule(
+      keyword: "uniqueItems", schema: #"{"type": "array", "uniqueItems": true}"#, good: "[a, b]",
+      bad: "[a, a]", message: "field 'v': must have unique items, but items 0 and 1 are equal"),
+    Rule(
+      keyword: "$ref and $defs", schema: ##"{"$ref": "#/$defs/small"}"##, good: "1", bad: "7",
+      message: "field 'v': must be at most 5, found 7"),
   ]
 
   @Test(arguments: rules) func eachSupportedKeywordIsEnforcedByNew(_ rule: Rule) throws {
     let folder = try TempFolder()
     try folder.write(
-      "s.json", #"{"properties": {"v": \#(rule.schema)}, "$defs": {"small": {"type": "integer", "maximum": 5}}}"#)
+      "s.json",
+      #"{"properties": {"v": \#(rule.schema)}, "$defs": {"small": {"type": "integer", "maximum": 5}}}"#)
     try folder.write("r.json", "[]")
     let good = try folder.recsh(["--schema", "s.json", "r.json", "-c", "new v \(rule.good)", "-c", "save"])
     #expect(good.status == 0, "\(rule.keyword): \(good.stderr)")
@@ -323,7 +372,8 @@ import Testing
 
         """)
     #expect(
-      result.stdout.hasSuffix("""
+      result.stdout.hasSuffix(
+        """
         r fields:
           name   string, required  what it is called
           made   string, read-only, default "2026-12-01"
@@ -346,14 +396,17 @@ import Testing
     ("examples", "[]"), ("writeOnly", "true"),
   ]
 
-  @Test(arguments: unsupported.map(\.keyword)) func eachUnsupportedKeywordIsRefusedWithItsPointer(_ keyword: String) throws {
+  @Test(arguments: unsupported.map(\.keyword)) func eachUnsupportedKeywordIsRefusedWithItsPointer(
+    _ keyword: String
+  ) throws {
     let value = try #require(Self.unsupported.first { $0.keyword == keyword }).value
     let folder = try TempFolder()
     try folder.write("s.json", #"{"properties": {"v": {"\#(keyword)": \#(value)}}}"#)
     try folder.write("r.json", "[{\"v\": 1}]\n")
     let result = try folder.recsh(["--schema", "s.json", "r.json", "-c", "list"])
     #expect(result.status == 3)
-    #expect(result.stderr == "s.json: error: /properties/v/\(keyword): keyword '\(keyword)' is not supported\n")
+    #expect(
+      result.stderr == "s.json: error: /properties/v/\(keyword): keyword '\(keyword)' is not supported\n")
     #expect(result.stdout.isEmpty)
     #expect(try folder.read("r.json") == "[{\"v\": 1}]\n")
   }
@@ -361,15 +414,30 @@ import Testing
   @Test(arguments: [
     ("{", "s.json:1:2: error: unexpected end of input in object\n"),
     ("[]", "s.json: error: /: a schema must be an object, found an array\n"),
-    (#"{"type": "text"}"#, "s.json: error: /type: unknown type \"text\" (known: null, boolean, object, array, number, string, integer)\n"),
+    (
+      #"{"type": "text"}"#,
+      "s.json: error: /type: unknown type \"text\" (known: null, boolean, object, array, number, string, integer)\n"
+    ),
     (
       #"{"properties": {"v": {"pattern": "(a"}}}"#,
       "s.json: error: /properties/v/pattern: pattern \"(a\" is not a valid regular expression: "
     ),
-    (#"{"properties": {"v": {"minimum": 5, "maximum": 3}}}"#, "s.json: error: /properties/v/minimum: no value can meet both minimum 5 and maximum 3\n"),
-    (#"{"properties": {"v": {"type": "integer", "enum": [1, "a"]}}}"#, "s.json: error: /properties/v/enum/1: enum value \"a\" is not an integer, as the schema's type says\n"),
-    (##"{"properties": {"v": {"$ref": "#/$defs/none"}}}"##, "s.json: error: /properties/v/$ref: $ref \"#/$defs/none\" points nowhere in the schema\n"),
-    (##"{"properties": {"v": {"$ref": "other.json#/x"}}}"##, "s.json: error: /properties/v/$ref: $ref that is not a local JSON pointer is not supported: \"other.json#/x\"; write \"#/$defs/NAME\"\n"),
+    (
+      #"{"properties": {"v": {"minimum": 5, "maximum": 3}}}"#,
+      "s.json: error: /properties/v/minimum: no value can meet both minimum 5 and maximum 3\n"
+    ),
+    (
+      #"{"properties": {"v": {"type": "integer", "enum": [1, "a"]}}}"#,
+      "s.json: error: /properties/v/enum/1: enum value \"a\" is not an integer, as the schema's type says\n"
+    ),
+    (
+      ##"{"properties": {"v": {"$ref": "#/$defs/none"}}}"##,
+      "s.json: error: /properties/v/$ref: $ref \"#/$defs/none\" points nowhere in the schema\n"
+    ),
+    (
+      ##"{"properties": {"v": {"$ref": "other.json#/x"}}}"##,
+      "s.json: error: /properties/v/$ref: $ref that is not a local JSON pointer is not supported: \"other.json#/x\"; write \"#/$defs/NAME\"\n"
+    ),
   ]) func aBrokenSchemaIsRefusedNamingTheFileAndPointer(_ schema: String, _ message: String) throws {
     let folder = try TempFolder()
     try folder.write("s.json", schema)
@@ -383,7 +451,8 @@ import Testing
   @Test func aFileBreakingItsSchemaListsTwentyViolationsWithPlacesThenTheCount() throws {
     let folder = try TempFolder()
     try folder.write(
-      "books.schema.json", #"{"x-recsh-key": "id", "properties": {"id": {"type": "integer"}, "year": {"maximum": 2100}}}"#)
+      "books.schema.json",
+      #"{"x-recsh-key": "id", "properties": {"id": {"type": "integer"}, "year": {"maximum": 2100}}}"#)
     let records = (1...25).map { "  {\"id\": \($0), \"year\": \(3000 + $0)}" }.joined(separator: ",\n")
     let text = "[\n" + records + "\n]\n"
     try folder.write("books.json", text)
@@ -391,8 +460,12 @@ import Testing
     #expect(result.status == 3)
     let lines = result.stderr.split(separator: "\n")
     #expect(lines.count == 21)
-    #expect(lines.first == "books.json:2:21: error: record 1 (id \"1\"): field 'year': must be at most 2100, found 3001")
-    #expect(lines[19] == "books.json:21:22: error: record 20 (id \"20\"): field 'year': must be at most 2100, found 3020")
+    #expect(
+      lines.first
+        == "books.json:2:21: error: record 1 (id \"1\"): field 'year': must be at most 2100, found 3001")
+    #expect(
+      lines[19]
+        == "books.json:21:22: error: record 20 (id \"20\"): field 'year': must be at most 2100, found 3020")
     #expect(lines.last == "books.json: error: 5 more violations of the schema")
     #expect(result.stdout.isEmpty)
     #expect(try folder.read("books.json") == text)

@@ -31,7 +31,9 @@ import Testing
     Scenario(commands: ["begin left open", "use a1", "set done true", "history"]),
     Scenario(commands: ["use a1", "set title changed", "save", "save other.json", "open! t.json", "show a1"]),
     Scenario(commands: ["use a1", "set title z", "open t.json", "open! t.json", "show a1"]),
-    Scenario(commands: ["fields", "schema", "help", "help set", "list done=false", "ls title=two", "list colr=red"]),
+    Scenario(commands: [
+      "fields", "schema", "help", "help set", "list done=false", "ls title=two", "list colr=red",
+    ]),
     Scenario(
       commands: ["source s.rsh", "show", "source missing.rsh", "show a1"],
       files: ["s.rsh": "use b2\nset title sourced\n"]),

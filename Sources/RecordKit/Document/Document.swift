@@ -63,7 +63,9 @@ public struct Document<Root: Record>: Sendable {
   /// The custom keys of the record with `id` (empty when there is none), read in place.
   public func customKeys(ofRecordWithID id: String) -> [String] {
     guard let position = position(ofID: id) else { return [] }
-    return withRecord(at: position) { $0.pointee.custom.isEmpty ? [] : Root.fields.customKeys(of: $0.pointee) } ?? []
+    return withRecord(at: position) {
+      $0.pointee.custom.isEmpty ? [] : Root.fields.customKeys(of: $0.pointee)
+    } ?? []
   }
 
   /// Runs `body` on the record at `position` in place (`nil` when there is none).

@@ -84,9 +84,9 @@ extension FieldTable {
   /// the kind's schema as a whole when it is read); its identity is its key's value, or,
   /// without a key, `identity` when given (the journal keeps it), else `#` and
   /// `position + 1`.
-  public func decode(_ object: JSONObject, position: Int = 0, identity: String? = nil) throws(
-    RecordDecodingError
-  ) -> Root {
+  public func decode(_ object: JSONObject, position: Int = 0, identity: String? = nil)
+    throws(RecordDecodingError) -> Root
+  {
     if keepsAllMembers {
       var record = Root(id: try runTimeIdentity(of: object, position: position, given: identity))
       record.custom = CustomFields(object.members)
@@ -138,12 +138,15 @@ extension FieldTable {
   }
 
   /// The identity of a run-time kind's record: see `decode(_:position:identity:)`.
-  func runTimeIdentity(of object: JSONObject, position: Int, given: String?) throws(RecordDecodingError) -> String {
+  func runTimeIdentity(of object: JSONObject, position: Int, given: String?) throws(RecordDecodingError)
+    -> String
+  {
     guard let key else { return given ?? "#\(position + 1)" }
     guard let value = object[key.name] else { throw .missingKey(key.name) }
     switch value {
     case .string(let text) where !text.isEmpty && !key.isInteger: return text
-    case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true: return spelling
+    case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true:
+      return spelling
     default: throw .badKey(key, found: FieldError.found(value))
     }
   }

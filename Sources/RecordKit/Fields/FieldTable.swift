@@ -38,7 +38,8 @@ public struct FieldTable<Root: Record>: Sendable {
   /// A shipped kind's table: `id` first, then `fields`.
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.init(
-      allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects, key: RecordKey(name: "id", isInteger: false),
+      allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects,
+      key: RecordKey(name: "id", isInteger: false),
       keepsAllMembers: false, allowsCustomFields: true, defaults: [], required: [], schema: nil)
   }
 
@@ -48,7 +49,8 @@ public struct FieldTable<Root: Record>: Sendable {
     defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue
   ) {
     self.init(
-      allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true, allowsCustomFields: allowsCustomFields,
+      allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true,
+      allowsCustomFields: allowsCustomFields,
       defaults: defaults, required: required, schema: schema)
   }
 
@@ -92,7 +94,8 @@ public struct FieldTable<Root: Record>: Sendable {
         continue
       }
       var nested = JSONObject()
-      if case .object(let existing)? = properties[parts[0]], case .object(let inner)? = existing["properties"] {
+      if case .object(let existing)? = properties[parts[0]], case .object(let inner)? = existing["properties"]
+      {
         nested = inner
       }
       nested[parts[1]] = .object(value)
@@ -114,12 +117,16 @@ public struct FieldTable<Root: Record>: Sendable {
         "type": .string("integer"), "minimum": .number(String(range.lowerBound)),
         "maximum": .number(String(range.upperBound)),
       ])
-    case .stringList: JSONObject(["type": .string("array"), "items": .object(JSONObject(["type": .string("string")]))])
-    case .date: JSONObject(["type": .string("string"), "description": .string("an ISO 8601 date or date-time")])
+    case .stringList:
+      JSONObject(["type": .string("array"), "items": .object(JSONObject(["type": .string("string")]))])
+    case .date:
+      JSONObject(["type": .string("string"), "description": .string("an ISO 8601 date or date-time")])
     case .nullable(let base):
       {
         var object = schema(of: base)
-        if case .string(let name)? = object["type"] { object["type"] = .array([.string(name), .string("null")]) }
+        if case .string(let name)? = object["type"] {
+          object["type"] = .array([.string(name), .string("null")])
+        }
         return object
       }()
     case .json, .described: JSONObject()

@@ -60,7 +60,9 @@ struct ArgumentCursor {
     while !isAtEnd {
       let name = try word()
       let field = try context.field(name)
-      if context.readOnlyFields.contains(field.name), !(command == "new" && field.name == context.keyGivenByNew) {
+      if context.readOnlyFields.contains(field.name),
+        !(command == "new" && field.name == context.keyGivenByNew)
+      {
         throw .field(.readOnly(field.name))
       }
       guard let token = next() else { throw .missingValue(command: command, field: name) }

@@ -112,7 +112,8 @@ public enum CommandTable {
     },
     CommandSpec(
       name: "fields", aliases: [], usage: "fields",
-      summary: "list the kind's fields with their types, rules and descriptions, and say which kind this is and why",
+      summary:
+        "list the kind's fields with their types, rules and descriptions, and say which kind this is and why",
       examples: ["fields"], arguments: [.none], hasForceForm: false
     ) { (args, _) throws(ParseError) in
       try args.end()

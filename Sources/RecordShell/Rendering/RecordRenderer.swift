@@ -62,7 +62,9 @@ enum RecordRenderer {
   static func fields<Root: Record>(of kind: Root.Type, selected: Root?, note: String? = nil) -> String {
     var rows = Root.fields.fields.map { field in
       var type = field.type.name
-      if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") { type += ", read-only" }
+      if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") {
+        type += ", read-only"
+      }
       if !field.rules.isEmpty { type += ", " + field.rules }
       return (field.name, type, field.about)
     }

@@ -75,11 +75,14 @@ extension DataFile where Root == RunTimeRecord {
     let scanned: (result: Result<RunTimeFile.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        Result { () throws(RecordFileError) in try RunTimeFile.decode(bytes, schema: schema, name: name, passing: passed) }
+        Result { () throws(RecordFileError) in
+          try RunTimeFile.decode(bytes, schema: schema, name: name, passing: passed)
+        }
       }
     } catch {
       if case .notFound = error {
-        let empty = try? RunTimeFile.decode(UnsafeBufferPointer(start: nil, count: 0), schema: schema, name: name)
+        let empty = try? RunTimeFile.decode(
+          UnsafeBufferPointer(start: nil, count: 0), schema: schema, name: name)
         if let empty {
           return (empty.kind, Loaded(document: Document(), identity: nil, hash: nil, warnings: []))
         }
@@ -90,7 +93,9 @@ extension DataFile where Root == RunTimeRecord {
       let loaded = try scanned.result.get()
       return (
         loaded.kind,
-        Loaded(document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings)
+        Loaded(
+          document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings
+        )
       )
     } catch {
       throw .file(path: path, error)

@@ -36,31 +36,37 @@ package struct KindChoice {
     progress: ProgressHandler? = nil
   ) throws(SessionError) -> KindChoice {
     if let kindFlag {
-      return KindChoice(kind: .shipped(kindFlag, preloaded: nil), note: "kind \(kindFlag) (--kind \(kindFlag))")
+      return KindChoice(
+        kind: .shipped(kindFlag, preloaded: nil), note: "kind \(kindFlag) (--kind \(kindFlag))")
     }
     if let schemaPath {
-      return try runTime(file: file, schemaPath: schemaPath, why: "--schema", fileSystem: fileSystem, progress: progress)
+      return try runTime(
+        file: file, schemaPath: schemaPath, why: "--schema", fileSystem: fileSystem, progress: progress)
     }
     guard let file else {
-      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (no file)")
+      return KindChoice(
+        kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (no file)")
     }
     // An empty schema beside the file is no schema: `recsh books.json -c schema >
     // books.schema.json` has the shell create it, empty, before recsh runs.
     let beside = Self.schemaPath(besideDataFile: file)
     if let size = try fileSize(beside, fileSystem), size > 0 {
       return try runTime(
-        file: file, schemaPath: beside, why: "the schema beside the file", fileSystem: fileSystem, progress: progress)
+        file: file, schemaPath: beside, why: "the schema beside the file", fileSystem: fileSystem,
+        progress: progress)
     }
     let size: Int64
     do {
       size = try fileSystem.stat(file).size
     } catch let error where error.code == ENOENT {
-      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (a new file)")
+      return KindChoice(
+        kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (a new file)")
     } catch {
       throw .storage(.failed(.read, path: file, cause: error))
     }
     if size == 0 {
-      return KindChoice(kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (the file is empty)")
+      return KindChoice(
+        kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (the file is empty)")
     }
     return try fitOrInfer(file, fileSystem: fileSystem, progress: progress)
   }
@@ -106,7 +112,8 @@ package struct KindChoice {
     let name = kindName(forDataFile: file)
     let note = "kind \(schema.title ?? name), from the schema \(schemaPath) (\(why))"
     guard let file else {
-      let kind = RunTimeKind(name: name, schema: schema, key: RunTimeKind.chooseKey(schema: schema, ids: [], recordCount: 0))
+      let kind = RunTimeKind(
+        name: name, schema: schema, key: RunTimeKind.chooseKey(schema: schema, ids: [], recordCount: 0))
       return KindChoice(kind: .runTime(kind, preloaded: nil), note: note)
     }
     let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
@@ -116,7 +123,9 @@ package struct KindChoice {
 
   /// The schema file at `path`, read and checked: bad JSON is refused as a data file is
   /// (`FILE:LINE:COLUMN`), a schema recsh cannot honour with its JSON pointer.
-  package static func readSchema(_ path: String, fileSystem: any FileSystem) throws(SessionError) -> RecordSchema {
+  package static func readSchema(_ path: String, fileSystem: any FileSystem) throws(SessionError)
+    -> RecordSchema
+  {
     let bytes: [UInt8]
     do {
       bytes = try FileReader.readFile(path, using: fileSystem).bytes
@@ -146,7 +155,10 @@ package struct KindChoice {
     package var declared: [String]
     /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`) and the
     /// top-level keys its records hold.
-    var load: @Sendable (String, any FileSystem, ProgressHandler?) throws(SessionError) -> (loaded: Any, held: Set<String>)
+    var load:
+      @Sendable (String, any FileSystem, ProgressHandler?) throws(SessionError) -> (
+        loaded: Any, held: Set<String>
+      )
 
     static func of<R: Record>(_ type: R.Type) -> Shipped {
       Shipped(name: R.kind, declared: topLevelNames(R.fields.names.dropFirst())) {
@@ -205,7 +217,8 @@ package struct KindChoice {
       }.sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.1 < $1.1 }
       for (kind, _, count) in ranked {
         guard count * 2 >= kind.declared.count else {
-          refusals[kind.name] = refusals[kind.name] ?? "they hold \(count) of its \(kind.declared.count) fields"
+          refusals[kind.name] =
+            refusals[kind.name] ?? "they hold \(count) of its \(kind.declared.count) fields"
           continue
         }
         if refusals[kind.name] != nil { continue }
@@ -220,7 +233,9 @@ package struct KindChoice {
         }
         return KindChoice(
           kind: .shipped(kind.name, preloaded: loads[kind.name]),
-          note: "kind \(kind.name): every record fits it, and they hold \(count) of its \(kind.declared.count) fields")
+          note:
+            "kind \(kind.name): every record fits it, and they hold \(count) of its \(kind.declared.count) fields"
+        )
       }
     }
     loads = [:]
@@ -228,6 +243,7 @@ package struct KindChoice {
     let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
       file, schema: nil, name: name, using: fileSystem, progress: progress)
     let why = shipped.map { "not \($0.name): \(refusals[$0.name] ?? "does not fit")" }.joined(separator: "; ")
-    return KindChoice(kind: .runTime(kind, preloaded: loaded), note: "kind \(name), inferred from the records (\(why))")
+    return KindChoice(
+      kind: .runTime(kind, preloaded: loaded), note: "kind \(name), inferred from the records (\(why))")
   }
 }

@@ -32,7 +32,8 @@ extension Session {
       switch value {
       case .string(let text) where !text.isEmpty: identity = text
       case .number(let spelling): identity = spelling
-      default: throw .edit(.field(.invalidValue(field: key.name, expected: "a non-empty string", found: "\"\"")))
+      default:
+        throw .edit(.field(.invalidValue(field: key.name, expected: "a non-empty string", found: "\"\"")))
       }
       guard !editor.document.contains(id: identity) else { throw .edit(.duplicateID(identity)) }
       return identity

@@ -135,9 +135,11 @@ public struct Session<Root: Record> {
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
     case .source(let file): return [.source(file)]
-    case .fields: return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord, note: kindNote))]
+    case .fields:
+      return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord, note: kindNote))]
     case .schema:
-      var text = String(decoding: JSONWriter.write(Root.fields.schemaDocument(title: Root.kind)), as: UTF8.self)
+      var text = String(
+        decoding: JSONWriter.write(Root.fields.schemaDocument(title: Root.kind)), as: UTF8.self)
       if text.hasSuffix("\n") { text.removeLast() }
       return [.output(text)]
     case .help(let topic): return [.output(try HelpRenderer.help(topic, width: outputWidth()))]

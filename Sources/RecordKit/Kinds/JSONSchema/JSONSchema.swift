@@ -55,7 +55,8 @@ package struct JSONSchema {
 extension JSONSchema {
   /// The ways `value` breaks node `index` of the schema (a field's subschema), at most
   /// `limit` of them; pointers are relative to the value.
-  package func violations(of value: JSONValue, againstNode index: Int, limit: Int = .max) -> [SchemaViolation] {
+  package func violations(of value: JSONValue, againstNode index: Int, limit: Int = .max) -> [SchemaViolation]
+  {
     var checker = SchemaChecker(schema: self, limit: limit)
     checker.check(value, against: index, at: .root)
     return checker.found

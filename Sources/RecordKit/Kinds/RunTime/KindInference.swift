@@ -119,7 +119,9 @@ package struct KindInference {
     case .bool: type = "boolean"
     case .array:
       type = "array"
-      if let items = Self.itemType(stats.elementKinds) { schema["items"] = .object(JSONObject(["type": .string(items)])) }
+      if let items = Self.itemType(stats.elementKinds) {
+        schema["items"] = .object(JSONObject(["type": .string(items)]))
+      }
     case .object:
       type = "object"
       if let nested = stats.nested {
@@ -169,7 +171,10 @@ struct ValueKinds: OptionSet {
     case .null: self = .null
     case .bool: self = .bool
     case .number(let spelling):
-      self = spelling.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+      self =
+        spelling.utf8.contains {
+          $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
         ? .number : .integer
     case .string: self = .string
     case .array: self = .array

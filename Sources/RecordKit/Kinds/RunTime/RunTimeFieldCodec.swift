@@ -97,15 +97,20 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     guard let schema else { return nil }
     for node in nodes {
       if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
-        return violation.pointer.tokens.isEmpty ? violation.message : "\(violation.pointer): \(violation.message)"
+        return violation.pointer.tokens.isEmpty
+          ? violation.message : "\(violation.pointer): \(violation.message)"
       }
     }
     return nil
   }
 
   /// Commands keep the key's place, as a custom field's do: `{"value": …, "at": 2}`.
-  public func encodeForCommand(_ value: CustomValue) -> JSONValue { CustomFieldCodec().encodeForCommand(value) }
-  public func decodeFromCommand(_ json: JSONValue) -> CustomValue? { CustomFieldCodec().decodeFromCommand(json) }
+  public func encodeForCommand(_ value: CustomValue) -> JSONValue {
+    CustomFieldCodec().encodeForCommand(value)
+  }
+  public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
+    CustomFieldCodec().decodeFromCommand(json)
+  }
 
   /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default:
   /// a string as its text (completion quotes what needs quoting), anything else as JSON.
@@ -129,7 +134,9 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     guard case .string(let text) = value else { return value.compactText }
     let plain =
       !text.isEmpty && text != "null" && text != "true" && text != "false"
-      && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+      && text.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+      }
     return plain ? text : value.compactText
   }
 
@@ -139,7 +146,9 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     if isRequired, !isKey { parts.append("required") }
     if shape.isReadOnly { parts.append("read-only") }
     if let allowed = shape.allowedValues {
-      parts.append(allowed.count == 1 ? "= \(allowed[0].compactText)" : "one of " + allowed.map(\.compactText).joined(separator: ", "))
+      parts.append(
+        allowed.count == 1
+          ? "= \(allowed[0].compactText)" : "one of " + allowed.map(\.compactText).joined(separator: ", "))
     }
     let rules = shape.constraints
     if let minimum = rules.minimum { parts.append(">= \(minimum.spelling)") }

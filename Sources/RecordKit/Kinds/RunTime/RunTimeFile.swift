@@ -20,7 +20,8 @@ package enum RunTimeFile {
   /// `schema` is `nil`; `name` names an inferred kind (a schema's `title` names its own).
   /// `passed` hears the offset reached after each record, as `RecordFile.decode` says.
   package static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, schema: RecordSchema?, name: String, passing passed: (Int) -> Void = { _ in }
+    _ bytes: UnsafeBufferPointer<UInt8>, schema: RecordSchema?, name: String,
+    passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in try RecordFile<RunTimeRecord>.decode(bytes, passing: passed) }
@@ -35,7 +36,8 @@ package enum RunTimeFile {
       for record in records { inference.add(record.custom.members) }
       if inference.untypedKeys > 0 {
         warnings.append(
-          "the records hold more than \(KindInference.fieldLimit) different keys; the ones past that are custom fields")
+          "the records hold more than \(KindInference.fieldLimit) different keys; the ones past that are custom fields"
+        )
       }
       do {
         recordSchema = try RecordSchema(reading: inference.schemaDocument(title: name))
@@ -53,7 +55,9 @@ package enum RunTimeFile {
   }
 
   /// Refuses records that break the kind's schema, listing the first `violationLimit`.
-  private static func check(_ records: [RunTimeRecord], of kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>)
+  private static func check(
+    _ records: [RunTimeRecord], of kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>
+  )
     throws(RecordFileError)
   {
     var found: [(record: Int, violation: SchemaViolation)] = []
@@ -77,7 +81,9 @@ package enum RunTimeFile {
   }
 
   /// The records with their keys as identities; two with one key are refused.
-  private static func rekeyed(_ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>)
+  private static func rekeyed(
+    _ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>
+  )
     throws(RecordFileError) -> Document<RunTimeRecord>
   {
     var keyed = records
@@ -99,7 +105,8 @@ package enum RunTimeFile {
     } catch {
       switch error {
       case .duplicateID(let id, let first, let second):
-        throw .duplicateID(id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
+        throw .duplicateID(
+          id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
       }
     }
   }
@@ -131,7 +138,9 @@ package enum RunTimeFile {
   }
 
   /// Follows `tokens` into the value at the reader, setting `found` to each step's start.
-  private static func descend(_ reader: inout JSONReader, _ tokens: inout ArraySlice<String>, _ found: inout Int?)
+  private static func descend(
+    _ reader: inout JSONReader, _ tokens: inout ArraySlice<String>, _ found: inout Int?
+  )
     throws
   {
     guard let token = tokens.popFirst() else { return }

@@ -29,18 +29,23 @@ public final class RunTimeKind: @unchecked Sendable {
   @TaskLocal public static var current: RunTimeKind = .unbound
 
   /// No fields and no key: what `RunTimeRecord` sees outside any binding.
-  public static let unbound = RunTimeKind(
-    name: "records", recordSchema: nil, document: .object(JSONObject()), key: nil)
+  public static let unbound: RunTimeKind = {
+    do {
+      return RunTimeKind(
+        name: "records", recordSchema: try RecordSchema(reading: .object(JSONObject())),
+        document: .object(JSONObject()), key: nil)
+    } catch {
+      preconditionFailure("the empty schema was refused: \(error)")
+    }
+  }()
 
   /// The kind `schema` describes, with `key` as the records' key (see `chooseKey`).
   package convenience init(name: String, schema: RecordSchema, key: RecordKey?) {
     self.init(name: schema.title ?? name, recordSchema: schema, document: schema.schema.document, key: key)
   }
 
-  private init(name: String, recordSchema: RecordSchema?, document: JSONValue, key: RecordKey?) {
-    let schema = recordSchema ?? (try? RecordSchema(reading: .object(JSONObject())))
-    // An empty object always reads as a schema.
-    self.recordSchema = schema!
+  private init(name: String, recordSchema: RecordSchema, document: JSONValue, key: RecordKey?) {
+    self.recordSchema = recordSchema
     self.name = name
     self.document = document
     var accessors: [any FieldAccessor<RunTimeRecord>] = []
@@ -61,7 +66,8 @@ public final class RunTimeKind: @unchecked Sendable {
       if field.isRequired { required.append(name) }
     }
     table = FieldTable(
-      runTime: accessors, key: key, allowsCustomFields: self.recordSchema.allowsOtherFields, defaults: defaults,
+      runTime: accessors, key: key, allowsCustomFields: self.recordSchema.allowsOtherFields,
+      defaults: defaults,
       required: required, schema: document)
     summaryFields = Self.summary(table, key: key)
   }
@@ -74,7 +80,9 @@ public final class RunTimeKind: @unchecked Sendable {
     var result: [(path: [String], shape: SchemaShape, isRequired: Bool)] = []
     for field in fields {
       let path = prefix + [field.name]
-      if case .object(let inner, _) = field.shape.type, !inner.isEmpty, !field.shape.isNullable, path.count < 8 {
+      if case .object(let inner, _) = field.shape.type, !inner.isEmpty, !field.shape.isNullable,
+        path.count < 8
+      {
         result += flattened(inner, prefix: path)
       } else {
         result.append((path, field.shape, field.isRequired && prefix.isEmpty))
@@ -89,7 +97,9 @@ public final class RunTimeKind: @unchecked Sendable {
     let candidates = table.fields.filter { $0.name != key?.name && !$0.isList }
     let strings = candidates.filter { $0.type.name == "string" }
     let preferred = ["title", "name", "summary", "subject", "label"]
-    guard let text = preferred.lazy.compactMap({ name in strings.first { $0.name == name } }).first ?? strings.first
+    guard
+      let text = preferred.lazy.compactMap({ name in strings.first { $0.name == name } }).first
+        ?? strings.first
     else {
       return Array(candidates.prefix(4).map(\.name))
     }
