@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Data for scripts/bench's `kinds` workload: book records of a given byte size, their
+schema, and `use`/`set` edits over them.
+
+  bench_kinds.py books BYTES OUT          books (no ids) filling about BYTES, in recsh's layout
+  bench_kinds.py schema OUT               a schema for them (key isbn, rules on every field)
+  bench_kinds.py edits BOOKS K OUT        K `use ISBN` / `set year N` pairs in one group
+
+Generated from a fixed seed, so every run measures the same files.
+"""
+import json
+import random
+import sys
+
+WORDS = ("river stone light garden winter silent history of the and night city "
+         "machine letters empire ocean north glass memory song fire").split()
+NAMES = ("Ada Brian Clara Dennis Edith Frank Grace Hugo Ines Jon Kara Leo Mina Noor "
+         "Otto Pia Quinn Rosa Sven Tara").split()
+GENRES = ["fiction", "history", "science", "poetry", "computing"]
+
+
+def book(rng, number):
+    record = {
+        "isbn": "978-%09d-%d" % (number, number % 10),
+        "title": " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))).capitalize(),
+        "year": rng.randint(1900, 2026),
+        "authors": [rng.choice(NAMES) + " " + rng.choice(NAMES) + "son" for _ in range(rng.randint(1, 3))],
+        "genre": rng.choice(GENRES),
+        "read": rng.random() < 0.5,
+    }
+    if rng.random() < 0.5:
+        record["rating"] = rng.choice([1, 2, 3, 3.5, 4, 4.5, 5])
+    if rng.random() < 0.3:
+        record["publisher"] = {"name": rng.choice(NAMES) + " Press", "city": rng.choice(WORDS).capitalize()}
+    return record
+
+
+def books(target_bytes, out):
+    rng = random.Random(1)
+    records, size = [], 2
+    while size < target_bytes:
+        record = book(rng, len(records))
+        records.append(record)
+        size += len(json.dumps(record, indent=2, ensure_ascii=False)) + 4
+    with open(out, "w") as f:
+        f.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
+    print(len(records))
+
+
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "books",
+    "type": "object",
+    "x-recsh-key": "isbn",
+    "properties": {
+        "isbn": {"type": "string", "pattern": "^978-"},
+        "title": {"type": "string", "minLength": 1},
+        "year": {"type": "integer", "minimum": 1450, "maximum": 2100},
+        "authors": {"type": "array", "items": {"type": "string"}},
+        "genre": {"enum": GENRES},
+        "read": {"type": "boolean", "default": False},
+        "rating": {"type": "number", "minimum": 0, "maximum": 5},
+        "publisher": {"type": "object", "properties": {"name": {"type": "string"}, "city": {"type": "string"}}},
+    },
+    "required": ["isbn", "title"],
+}
+
+
+def edits(books_file, count, out):
+    with open(books_file) as f:
+        isbns = [record["isbn"] for record in json.load(f)]
+    rng = random.Random(2)
+    with open(out, "w") as f:
+        f.write("begin edits\n")
+        for _ in range(count):
+            f.write("use %s\nset year %d\n" % (rng.choice(isbns), rng.randint(1900, 2026)))
+        f.write("end\n")
+
+
+def main():
+    command = sys.argv[1]
+    if command == "books":
+        books(int(sys.argv[2]), sys.argv[3])
+    elif command == "schema":
+        with open(sys.argv[2], "w") as f:
+            json.dump(SCHEMA, f, indent=2)
+    elif command == "edits":
+        edits(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    else:
+        sys.exit("bench_kinds.py: unknown command " + command)
+
+
+if __name__ == "__main__":
+    main()
