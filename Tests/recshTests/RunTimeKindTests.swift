@@ -199,6 +199,18 @@ import Testing
     #expect(tasks.stdout.hasPrefix("kind task: every record fits it, and they hold 6 of its 6 fields\n"))
     let books = try folder.recsh(["books.json", "-c", "fields", "-c", "save"])
     #expect(books.status == 0, "\(books.stderr)")
+    // `new` takes the key's value, checked by the key's own rules, and refuses a taken one.
+    let keys = try folder.recsh([
+      "books.json", "-k", "-c", "new isbn 123 title x authors [a]", "-c",
+      "new isbn 978-0-13-110362-7 title x authors [a]", "-c", "new title x authors [a]",
+    ])
+    #expect(
+      keys.stderr == """
+        <command>:1: error: field 'isbn': must match pattern "^97[89]-", found "123"
+        <command>:2: error: a record with id '978-0-13-110362-7' already exists
+        <command>:3: error: field 'isbn' is required: give it, as in 'new isbn VALUE'
+
+        """)
     #expect(
       books.stdout.hasPrefix("kind books, from the schema books.schema.json (the schema beside the file)\n"))
     #expect(

@@ -28,6 +28,11 @@ extension Session {
       } catch {
         throw .edit(.field(error))
       }
+      if let typed = field as? KeyPathField<Root, RunTimeFieldCodec>,
+        let rule = typed.codec.brokenRule(CustomValue(value))
+      {
+        throw .edit(.field(.brokenRule(field: key.name, message: rule)))
+      }
       let identity: String
       switch value {
       case .string(let text) where !text.isEmpty: identity = text
