@@ -119,33 +119,46 @@ import Testing
     let command = try #require(try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1"))
     #expect(
       command.encoded().compactText
-        == #"{"op": "set", "id": "t1", "field": "title", "old": "old", "new": "new"}"#)
+        == #"{"op": "set", "record": 0, "field": "title", "old": "old", "new": "new"}"#)
     let unset = try #require(try editor.unset("n", onRecord: "t1"))
     #expect(
       unset.encoded().compactText
-        == #"{"op": "unset", "id": "t1", "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
+        == #"{"op": "unset", "record": 0, "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
   }
 
   static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue { .object(JSONObject(pairs)) }
 
   static let invalid: [(JSONValue, String)] = [
     (
-      object(["op": .string("set"), "id": .string("t1"), "field": .string("priority"), "new": .number("9")]),
+      object([
+        "op": .string("set"), "record": .number("0"), "field": .string("priority"), "new": .number("9"),
+      ]),
       "field 'priority': expected an integer 0–5, found 9"
     ),
     (
-      object(["op": .string("set"), "id": .string("t1"), "field": .string("nope"), "new": .number("1")]),
+      object(["op": .string("set"), "record": .number("0"), "field": .string("nope"), "new": .number("1")]),
       "unknown field 'nope' (see 'fields'; 'set +nope VALUE' creates a custom field)"
     ),
     (
-      object(["op": .string("set"), "id": .string("t1"), "field": .string("id"), "new": .string("x")]),
+      object(["op": .string("set"), "record": .number("0"), "field": .string("id"), "new": .string("x")]),
       "field 'id' is read-only"
     ),
     (object(["op": .string("fly")]), "malformed command: unknown command \"op\""),
     (.array([.number("1")]), "malformed command: a command must be an object with an \"op\""),
     (
-      object(["op": .string("insert"), "at": .number("0"), "record": object(["title": .string("x")])]),
+      object([
+        "op": .string("insert"), "at": .number("0"), "number": .number("3"),
+        "record": object(["title": .string("x")]),
+      ]),
       "no \"id\""
+    ),
+    (
+      object(["op": .string("insert"), "at": .number("0"), "record": object(["id": .string("x")])]),
+      "malformed command: \"insert\" needs a record \"number\""
+    ),
+    (
+      object(["op": .string("set"), "id": .string("t1"), "field": .string("title"), "new": .string("x")]),
+      "malformed command: an edit needs a \"record\" number"
     ),
     (
       object(["op": .string("delete"), "record": object(["id": .string("x")])]),

@@ -41,7 +41,8 @@ import Testing
   func validValueIsAcceptedAndEncoded(_ item: Case) throws {
     let field = try #require(TaskRecord.fields.field(named: item.field))
     var document = try Document(records: [TaskRecord(id: "abc12345")])
-    let edit = try #require(try field.makeSet(item.token, for: document.records[0]))
+    let edit = try #require(
+      try field.makeSet(item.token, for: document.records[0], numbered: document.number(at: 0)))
     edit.apply(to: &document)
     #expect(field.json(in: document.records[0]) == item.json)
   }
@@ -97,9 +98,11 @@ import Testing
   @Test(arguments: rejected)
   func invalidValueIsRejectedNamingFieldTypeAndValue(_ item: Rejection) throws {
     let field = try #require(TaskRecord.fields.field(named: item.field))
-    #expect(throws: (any Error).self) { try field.makeSet(item.token, for: TaskRecord(id: "abc12345")) }
+    #expect(throws: (any Error).self) {
+      try field.makeSet(item.token, for: TaskRecord(id: "abc12345"), numbered: RecordNumber(0))
+    }
     do {
-      _ = try field.makeSet(item.token, for: TaskRecord(id: "abc12345"))
+      _ = try field.makeSet(item.token, for: TaskRecord(id: "abc12345"), numbered: RecordNumber(0))
     } catch {
       #expect(error.description == item.message)
     }

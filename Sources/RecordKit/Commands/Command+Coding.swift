@@ -3,11 +3,14 @@
 /// The encoding names fields and holds values as JSON, so it is read back
 /// through the kind's field table with the same validation as typed input:
 ///
-///     {"op": "set", "id": "k3x9p2aa", "field": "title", "old": "a", "new": "b"}
-///     {"op": "set", "id": "k3x9p2aa", "custom": "color", "new": "red"}        (old absent)
+///     {"op": "set", "record": 17, "field": "title", "old": "a", "new": "b"}
+///     {"op": "set", "record": 17, "custom": "color", "new": "red"}        (old absent)
 ///     {"op": "edits", "edits": [ …set objects… ]}
-///     {"op": "insert", "at": 3, "record": { …the record… }}
-///     {"op": "delete", "at": 3, "record": { …the record… }}
+///     {"op": "insert", "at": 3, "number": 20, "record": { …the record… }}
+///     {"op": "delete", "at": 3, "number": 20, "record": { …the record… }}
+///
+/// Records are named by their numbers in the document (`Document`), which the journal's
+/// base file gives back when it is read again.
 ///     {"op": "group", "name": "review", "commands": [ … ]}
 ///
 /// An absent `old` or `new` means the field was (or becomes) absent.
@@ -20,9 +23,10 @@ extension Command {
     case .edits(let edits):
       object["op"] = .string("edits")
       object["edits"] = .array(edits.map { .object(Self.encode($0)) })
-    case .insert(let record, let position), .delete(let record, let position):
+    case .insert(let record, let number, let position), .delete(let record, let number, let position):
       if case .insert = self { object["op"] = .string("insert") } else { object["op"] = .string("delete") }
       object["at"] = .number(String(position))
+      object["number"] = .number(number.description)
       object["record"] = Root.fields.encodeForJournal(record)
     case .group(let name, let commands):
       object["op"] = .string("group")
@@ -65,7 +69,7 @@ extension Command {
   private static func encode(_ edit: any FieldEdit<Root>) -> JSONObject {
     var object = JSONObject()
     object["op"] = .string(edit.action.rawValue)
-    object["id"] = .string(edit.recordID)
+    object["record"] = .number(edit.record.description)
     object[edit.field.isCustom ? "custom" : "field"] = .string(edit.field.name)
     if let old = edit.oldJSON { object["old"] = old }
     if let new = edit.newJSON { object["new"] = new }
@@ -95,13 +99,18 @@ extension Command {
       guard let recordValue = object["record"] else {
         throw .malformed("\"\(op)\" needs a \"record\" object")
       }
+      guard let number = Self.recordNumber(object["number"]) else {
+        throw .malformed("\"\(op)\" needs a record \"number\"")
+      }
       let record: Root
       do {
         record = try Root.fields.decodeFromJournal(recordValue)
       } catch {
         throw .record(error)
       }
-      self = op == "insert" ? .insert(record, at: position) : .delete(record, at: position)
+      self =
+        op == "insert"
+        ? .insert(record, number: number, at: position) : .delete(record, number: number, at: position)
     case "group":
       guard case .array(let items)? = object["commands"] else {
         throw .malformed("\"group\" needs a \"commands\" array")
@@ -122,7 +131,9 @@ extension Command {
     guard case .string(let op)? = object["op"], let action = EditAction(rawValue: op) else {
       throw .malformed("unknown command \"op\"")
     }
-    guard case .string(let id)? = object["id"] else { throw .malformed("an edit needs an \"id\"") }
+    guard let number = recordNumber(object["record"]) else {
+      throw .malformed("an edit needs a \"record\" number")
+    }
     let field: any FieldAccessor<Root>
     if case .string(let name)? = object["field"] {
       guard let declared = Root.fields.field(named: name) else {
@@ -135,10 +146,18 @@ extension Command {
       throw .malformed("an edit needs a \"field\" or \"custom\" name")
     }
     do {
-      return try field.decodeEdit(recordID: id, old: object["old"], new: object["new"], action: action)
+      return try field.decodeEdit(record: number, old: object["old"], new: object["new"], action: action)
     } catch {
       throw .field(error)
     }
+  }
+}
+
+extension Command {
+  /// A record number as commands encode it: a JSON integer from 0 to 2³² − 1.
+  package static func recordNumber(_ value: JSONValue?) -> RecordNumber? {
+    guard case .number(let spelling)? = value, let number = UInt32(spelling) else { return nil }
+    return RecordNumber(number)
   }
 }
 

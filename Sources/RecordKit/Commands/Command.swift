@@ -2,15 +2,15 @@
 ///
 /// (`ShellCommand` is what the user typed; a `Command` is what it did.)
 /// Every command carries what it needs to be applied and reverted without
-/// looking anything up: a delete keeps the whole record and its position, so
-/// undo puts it back exactly.
+/// looking anything up: a delete keeps the whole record, its number and its position,
+/// so undo puts it back exactly. Records are named by their numbers (`Document`).
 public enum Command<Root: Record>: Sendable {
   /// One field of one record.
   case edit(any FieldEdit<Root>)
   /// Several fields of one record at once (`set title x priority 2`): one step.
   case edits([any FieldEdit<Root>])
-  indirect case insert(Root, at: Int)
-  indirect case delete(Root, at: Int)
+  indirect case insert(Root, number: RecordNumber, at: Int)
+  indirect case delete(Root, number: RecordNumber, at: Int)
   /// A closed `begin`/`end` group; applied in order, reverted in reverse order.
   indirect case group(name: String?, [Command<Root>])
 
@@ -18,8 +18,9 @@ public enum Command<Root: Record>: Sendable {
     switch self {
     case .edit(let edit): edit.apply(to: &document)
     case .edits(let edits): for edit in edits { edit.apply(to: &document) }
-    case .insert(let record, let position): document.insert(record, at: position)
-    case .delete(_, let position): document.remove(at: position)
+    case .insert(let record, let number, let position):
+      document.insert(record, numbered: number, at: position)
+    case .delete(_, _, let position): document.remove(at: position)
     case .group(_, let commands): for command in commands { command.apply(to: &document) }
     }
   }
@@ -28,24 +29,27 @@ public enum Command<Root: Record>: Sendable {
     switch self {
     case .edit(let edit): edit.revert(in: &document)
     case .edits(let edits): for edit in edits.reversed() { edit.revert(in: &document) }
-    case .insert(_, let position): document.remove(at: position)
-    case .delete(let record, let position): document.insert(record, at: position)
+    case .insert(_, _, let position): document.remove(at: position)
+    case .delete(let record, let number, let position):
+      document.insert(record, numbered: number, at: position)
     case .group(_, let commands): for command in commands.reversed() { command.revert(in: &document) }
     }
   }
 
   /// Whether the command can be applied to `document` as it is: the records
-  /// it edits hold the old values, a delete finds its record at its position, an
-  /// insert's position exists and its id is new. Replaying a journal checks this
+  /// it edits hold the old values, a delete finds its record (and number) at its
+  /// position, an insert's position exists and its id and number are new. Replaying a journal checks this
   /// before applying anything.
   public func isApplicable(to document: Document<Root>) -> Bool {
     switch self {
     case .edit(let edit): return edit.isApplicable(to: document)
     case .edits(let edits): return edits.allSatisfy { $0.isApplicable(to: document) }
-    case .insert(let record, let position):
+    case .insert(let record, let number, let position):
       return position <= document.count && !document.contains(id: record.id)
-    case .delete(let record, let position):
+        && document.position(of: number) == nil
+    case .delete(let record, let number, let position):
       return position < document.count && document.records[position] == record
+        && document.number(at: position) == number
     case .group(_, let commands):
       var scratch = document
       for command in commands {
@@ -65,10 +69,12 @@ public enum Command<Root: Record>: Sendable {
     switch self {
     case .edit(let edit): return edit.isRevertible(in: document)
     case .edits(let edits): return edits.allSatisfy { $0.isRevertible(in: document) }
-    case .insert(let record, let position):
+    case .insert(let record, let number, let position):
       return position < document.count && document.records[position] == record
-    case .delete(let record, let position):
+        && document.number(at: position) == number
+    case .delete(let record, let number, let position):
       return position <= document.count && !document.contains(id: record.id)
+        && document.position(of: number) == nil
     case .group(_, let commands):
       var scratch = document
       for command in commands.reversed() {

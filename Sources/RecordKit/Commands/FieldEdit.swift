@@ -5,7 +5,8 @@
 public protocol FieldEdit<Root>: AnyObject, Sendable {
   associatedtype Root: Record
 
-  var recordID: String { get }
+  /// The record's number in its document (see `Document`).
+  var record: RecordNumber { get }
   var field: any FieldAccessor<Root> { get }
   var action: EditAction { get }
   /// The value before the edit, as an encoded command holds it; `nil` when the field was absent.
@@ -33,17 +34,17 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
 /// record as it is), not read while applying it: applying is one key-path
 /// write, and undo is the same write with the old value.
 public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
-  public let recordID: String
+  public let record: RecordNumber
   public let typedField: KeyPathField<Root, Codec>
   public let old: Codec.Value?
   public let new: Codec.Value?
   public let action: EditAction
 
   init(
-    recordID: String, field: KeyPathField<Root, Codec>, old: Codec.Value?, new: Codec.Value?,
+    record: RecordNumber, field: KeyPathField<Root, Codec>, old: Codec.Value?, new: Codec.Value?,
     action: EditAction
   ) {
-    self.recordID = recordID
+    self.record = record
     self.typedField = field
     self.old = old
     self.new = new
@@ -67,12 +68,12 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
   }
 
   public func isApplicable(to document: Document<Root>) -> Bool {
-    guard let record = document.record(withID: recordID) else { return false }
+    guard let record = document.record(numbered: record) else { return false }
     return record[keyPath: typedField.keyPath] == old
   }
 
   public func isRevertible(in document: Document<Root>) -> Bool {
-    guard let record = document.record(withID: recordID) else { return false }
+    guard let record = document.record(numbered: record) else { return false }
     return record[keyPath: typedField.keyPath] == new
   }
 }

@@ -1,18 +1,51 @@
-/// The records of one file, in file order, with an id index for O(1) lookup.
+/// The records of one file, in file order, with an id index for O(1) lookup, and each
+/// record's stable number.
+///
+/// **Record numbers.** Every record has a `RecordNumber`: the records read from a file
+/// are numbered 0, 1, 2… in file order, and a record made later gets `nextNumber`. A
+/// number stays with its record for the document's life, through undo and redo (a
+/// delete keeps it to put the record back), and is never given to another record. The
+/// commands, the history and the journal name records by number: an edit finds its
+/// record's position with one array read, whatever the kind's key (or if it has none),
+/// where an id had to be hashed and compared. A journal replayed over the file it was
+/// made for numbers the file's records as the session did.
 ///
 /// Only commands change a document (through `write`, `insert`, `remove`), so
 /// every change is in the history.
 public struct Document<Root: Record>: Sendable {
   public private(set) var records: [Root]
   private var index: IDIndex<Root>
+  /// The number of the record at each position.
+  public private(set) var numbers: [RecordNumber]
+  /// The position of the record with each number, `-1` for a number no record has now.
+  private var positionsByNumber: [Int32]
+  /// The number the next new record gets: one more than any given so far.
+  public private(set) var nextNumber: RecordNumber
 
   public init() {
     records = []
     index = IDIndex()
+    numbers = []
+    positionsByNumber = []
+    nextNumber = RecordNumber(0)
   }
 
-  /// A document of `records`; two records with one id are refused.
-  public init(records: [Root]) throws(DocumentError) {
+  /// A document of `records`, numbered from 0 in order (or with `numbers`, one per
+  /// record, all different, as a journal's snapshot keeps them); two records with one id
+  /// are refused.
+  public init(records: [Root], numbers: [RecordNumber]? = nil) throws(DocumentError) {
+    let numbers = numbers ?? (0..<records.count).map { RecordNumber(UInt32(truncatingIfNeeded: $0)) }
+    precondition(numbers.count == records.count, "one number per record")
+    self.numbers = numbers
+    var positions: [Int32] = []
+    for (position, number) in numbers.enumerated() {
+      let slot = Int(number.value)
+      if slot >= positions.count { positions += repeatElement(-1, count: slot + 1 - positions.count) }
+      guard positions[slot] < 0 else { throw .duplicateNumber(number) }
+      positions[slot] = Int32(truncatingIfNeeded: position)
+    }
+    positionsByNumber = positions
+    nextNumber = RecordNumber(UInt32(truncatingIfNeeded: positions.count))
     self.records = records
     var index = IDIndex<Root>(capacity: records.count)
     let duplicate = records.withUnsafeBufferPointer { records -> (first: Int, second: Int)? in
@@ -29,6 +62,23 @@ public struct Document<Root: Record>: Sendable {
   }
 
   public var count: Int { records.count }
+
+  /// The position of the record numbered `number`, if it is in the document: O(1).
+  @inline(__always)
+  public func position(of number: RecordNumber) -> Int? {
+    let slot = Int(number.value)
+    guard slot < positionsByNumber.count else { return nil }
+    let position = positionsByNumber[slot]
+    return position < 0 ? nil : Int(position)
+  }
+
+  /// The number of the record at `position`, which must exist.
+  public func number(at position: Int) -> RecordNumber { numbers[position] }
+
+  /// The record numbered `number`, if it is in the document.
+  public func record(numbered number: RecordNumber) -> Root? {
+    position(of: number).map { records[$0] }
+  }
 
   /// The position of the record with this exact id.
   public func position(ofID id: String) -> Int? {
@@ -79,31 +129,117 @@ public struct Document<Root: Record>: Sendable {
     return try outcome?.get()
   }
 
-  /// Runs `body` on the record with `id` in place (nothing when there is none).
-  mutating func withMutableRecord(id: String, _ body: (UnsafeMutablePointer<Root>) -> Void) {
-    guard let position = position(ofID: id) else { return }
+  /// Runs `body` on the record numbered `number` in place (nothing when there is none).
+  @inline(__always)
+  mutating func withMutableRecord(numbered number: RecordNumber, _ body: (UnsafeMutablePointer<Root>) -> Void)
+  {
+    guard let position = position(of: number) else { return }
     withMutableRecord(at: position, body)
   }
 
-  /// Inserts `record`, whose id must be new (commands check), at `position`.
-  mutating func insert(_ record: Root, at position: Int) {
+  /// Inserts `record`, whose id and number must be new (commands check), at `position`.
+  mutating func insert(_ record: Root, numbered number: RecordNumber, at position: Int) {
     records.insert(record, at: position)
+    numbers.insert(number, at: position)
     // The records after it moved up one; then the new one goes in.
-    if position < records.count - 1 { index.shiftPositions(from: position, by: 1) }
+    if position < records.count - 1 {
+      index.shiftPositions(from: position, by: 1)
+      shiftNumberedPositions(from: position, by: 1)
+    }
     _ = records.withUnsafeBufferPointer { index.insert(position: position, in: $0) }
+    let slot = Int(number.value)
+    if slot >= positionsByNumber.count {
+      positionsByNumber += repeatElement(-1, count: slot + 1 - positionsByNumber.count)
+    }
+    positionsByNumber[slot] = Int32(truncatingIfNeeded: position)
+    if number.value >= nextNumber.value { nextNumber = RecordNumber(number.value &+ 1) }
   }
 
   mutating func remove(at position: Int) {
     records.withUnsafeBufferPointer { index.remove(position: position, in: $0) }
     records.remove(at: position)
+    let number = numbers.remove(at: position)
+    positionsByNumber[Int(number.value)] = -1
     index.shiftPositions(from: position + 1, by: -1)
+    shiftNumberedPositions(from: position + 1, by: -1)
   }
+
+  /// Adds `delta` to every position from `start` on, in the positions by number.
+  private mutating func shiftNumberedPositions(from start: Int, by delta: Int32) {
+    let start = Int32(truncatingIfNeeded: start)
+    positionsByNumber.withUnsafeMutableBufferPointer { positions in
+      for slot in positions.indices where positions[slot] >= start { positions[slot] &+= delta }
+    }
+  }
+}
+
+extension Document {
+  /// The records' numbers in order, as runs of consecutive numbers; `nil` when they are
+  /// 0, 1, 2… as reading the file gives them. A journal that starts again after a save
+  /// keeps them, so that a replay over the saved file numbers its records as the session
+  /// did. Costs O(records).
+  public var numberRuns: [NumberRun]? {
+    var runs: [NumberRun] = []
+    for number in numbers {
+      if let last = runs.last, UInt64(last.first.value) + UInt64(last.count) == UInt64(number.value) {
+        runs[runs.count - 1].count += 1
+      } else {
+        runs.append(NumberRun(first: number, count: 1))
+      }
+    }
+    if runs.isEmpty || (runs.count == 1 && runs[0].first.value == 0) { return nil }
+    return runs
+  }
+
+  /// `document` with its records numbered as `runs` say (what `numberRuns` gave); the
+  /// runs must cover exactly its records.
+  public init(renumbering document: Document, by runs: [NumberRun]) throws(DocumentError) {
+    var numbers: [RecordNumber] = []
+    for run in runs {
+      guard run.count >= 0, UInt64(run.first.value) + UInt64(run.count) <= UInt64(UInt32.max) else {
+        throw .numberingMismatch(records: document.count, numbers: -1)
+      }
+      numbers += (0..<run.count).map { RecordNumber(run.first.value + UInt32($0)) }
+      guard numbers.count <= document.count else { break }
+    }
+    guard numbers.count == document.count else {
+      throw .numberingMismatch(records: document.count, numbers: numbers.count)
+    }
+    try self.init(records: document.records, numbers: numbers)
+  }
+}
+
+/// Consecutive record numbers: `first`, `first + 1`, … `count` of them.
+public struct NumberRun: Equatable, Sendable {
+  public var first: RecordNumber
+  public var count: Int
+
+  public init(first: RecordNumber, count: Int) {
+    self.first = first
+    self.count = count
+  }
+}
+
+/// A record's stable number in its document (see `Document`).
+public struct RecordNumber: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let value: UInt32
+
+  public init(_ value: UInt32) {
+    self.value = value
+  }
+
+  public static func < (lhs: RecordNumber, rhs: RecordNumber) -> Bool { lhs.value < rhs.value }
+  public var description: String { String(value) }
 }
 
 /// Why a document cannot be made.
 public enum DocumentError: Error, Equatable, Sendable {
   /// Positions are 1-based, as `@N` and messages count.
   case duplicateID(String, first: Int, second: Int)
+  /// Two records given one number (a damaged journal's snapshot).
+  case duplicateNumber(RecordNumber)
+  /// A journal's numbering does not fit the file's records.
+  case numberingMismatch(records: Int, numbers: Int)
 }
 
 extension DocumentError: CustomStringConvertible {
@@ -111,6 +247,12 @@ extension DocumentError: CustomStringConvertible {
     switch self {
     case .duplicateID(let id, let first, let second):
       "records \(first) and \(second) have the same id \"\(id)\""
+    case .duplicateNumber(let number):
+      "two records have the number \(number)"
+    case .numberingMismatch(let records, let numbers):
+      numbers < 0
+        ? "the record numbers are out of range"
+        : "the record numbers cover \(numbers) records, the file has \(records)"
     }
   }
 }

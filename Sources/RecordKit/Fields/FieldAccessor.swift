@@ -48,23 +48,28 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool
 
   /// The edit that sets the field to what `token` means; `nil` if it already has that value.
-  func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
+  /// Edits name their record by `number`, its number in the document.
+  func makeSet(_ token: ValueToken, for record: Root, numbered number: RecordNumber) throws(FieldError)
+    -> (any FieldEdit<Root>)?
   /// The same for a record read in place (the edit path: no copy of the record).
-  func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
+  func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
+    throws(FieldError)
     -> (any FieldEdit<Root>)?
   /// `makeSet` and its write together, on a record in place: the returned edit is
   /// already applied. The old value moves from the record into the edit instead of
   /// being copied, and a copy of a string retains it, which touches its memory: with a
   /// million records that is a cache miss per edit. Nothing is written when it throws.
-  func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber)
+    throws(FieldError)
     -> (any FieldEdit<Root>)?
   /// The edit that removes the field; `nil` if it is already absent.
-  func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)?
+  func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (any FieldEdit<Root>)?
   /// The edit that adds (or removes) one list element; `nil` when adding one already there.
-  func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root, numbered number: RecordNumber)
+    throws(FieldError)
     -> (any FieldEdit<Root>)?
   /// An edit read back from its plain-data encoding.
-  func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
 }
 
@@ -72,10 +77,10 @@ extension FieldAccessor {
   public var rules: String { "" }
   public var about: String? { nil }
 
-  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
-    -> (any FieldEdit<Root>)?
+  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
+    throws(FieldError) -> (any FieldEdit<Root>)?
   {
-    try makeSet(token, for: record.pointee)
+    try makeSet(token, for: record.pointee, numbered: number)
   }
 }
 

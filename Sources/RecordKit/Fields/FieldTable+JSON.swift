@@ -10,8 +10,19 @@ extension FieldTable {
   /// pointer's `pointee` (an addressor): passed by value, it was copied for each record.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     guard !keepsAllMembers else {
+      // Keys encoded once per declared name; records mostly list their keys in one
+      // order, so the name after the last one found is tried first.
+      var guess = 0
       for member in record.pointee.custom.members {
-        writer.key(member.key)
+        if guess < memberKeys.count, memberKeys[guess].name == member.key {
+          writer.key(memberKeys[guess].key)
+          guess += 1
+        } else if let index = index(ofField: member.key), index < memberKeys.count {
+          writer.key(memberKeys[index].key)
+          guess = index + 1
+        } else {
+          writer.key(member.key)
+        }
         writer.value(member.value)
       }
       return

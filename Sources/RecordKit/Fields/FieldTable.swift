@@ -14,6 +14,9 @@ public struct FieldTable<Root: Record>: Sendable {
   let hasNestedObjects: Bool
   /// The names again as bytes, for matching a file's keys without making strings.
   let keyTable: JSONNameTable
+  /// A run-time kind's top-level names with their keys encoded for the writer, in table
+  /// order (the writer matches a record's members to them).
+  let memberKeys: [(name: String, key: JSONWriter.Key)]
   /// What the shell's parser checks on every line, computed once.
   public let readOnlyNames: Set<String>
   public let listNames: Set<String>
@@ -74,6 +77,7 @@ public struct FieldTable<Root: Record>: Sendable {
     self.positions = positions
     names = self.fields.map { $0.name }
     keyTable = JSONNameTable(names)
+    memberKeys = keepsAllMembers ? names.map { ($0, JSONWriter.Key($0)) } : []
     hasNestedObjects = !nestedObjects.isEmpty
     readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
     listNames = Set(self.fields.filter(\.isList).map { $0.name })

@@ -35,27 +35,35 @@ public final class IDField<Root: Record>: FieldAccessor {
     false
   }
 
-  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
-    throw .readOnly(name)
-  }
-
-  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
+  public func makeSet(_ token: ValueToken, for record: Root, numbered number: RecordNumber) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
-    throw .readOnly(name)
-  }
-
-  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  public func applySet(
+    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
+  )
+    throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  public func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (
+    any FieldEdit<Root>
+  )? {
+    throw .readOnly(name)
+  }
+
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root, numbered number: RecordNumber)
+    throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
+    throw .readOnly(name)
+  }
+
+  public func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     throw .readOnly(name)

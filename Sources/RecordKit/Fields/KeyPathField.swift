@@ -32,7 +32,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// specialized: the methods are reached through the `FieldAccessor` existential and
   /// run as unspecialized generic code. Writes the new value only when the flag is true.
   private let setter:
-    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, Bool) throws(FieldError) ->
+    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, Bool) throws(FieldError)
+      ->
       PropertyUpdate<Root, Codec>?
   /// `PropertyUpdate`'s `apply`/`revert` (the new value when the flag is true, else the
   /// old one) and its journal encoding, made here like `setter`. The update's methods
@@ -70,17 +71,18 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// writing, the old value moves out of the record into the update (`FieldSlot.exchange`)
   /// and the new one takes its place.
   private static func makeSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec)
-    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, Bool) throws(FieldError) ->
+    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, Bool)
+    throws(FieldError) ->
     PropertyUpdate<Root, Codec>?
   {
-    { (field, token, record, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
+    { (field, token, record, number, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
       guard !codec.isReadOnly else { throw .readOnly(field.name) }
       guard let value = codec.parse(token) else {
         throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
       }
       if let rule = codec.brokenRule(value) { throw .brokenRule(field: field.name, message: rule) }
       guard let old = slot.replace(with: value, at: record, writing: writing) else { return nil }
-      return PropertyUpdate(recordID: record.pointee.id, field: field, old: old, new: value, action: .set)
+      return PropertyUpdate(record: number, field: field, old: old, new: value, action: .set)
     }
   }
 
@@ -89,7 +91,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   {
     { update, document, forward in
-      document.withMutableRecord(id: update.recordID) { record in
+      document.withMutableRecord(numbered: update.record) { record in
         slot.store(forward ? update.new : update.old, at: record)
       }
     }
@@ -105,11 +107,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     let openings = EditAction.allCases.map { action in
       var bytes = Array(#"{"op": "#.utf8)
       JSONValue.appendQuoted(action.rawValue, to: &bytes)
-      return bytes + Array(#", "id": "#.utf8)
+      return bytes + Array(#", "record": "#.utf8)
     }
     return { update, out in
       out.append(contentsOf: openings[update.action.index])
-      JSONValue.appendQuoted(update.recordID, to: &out)
+      JSONValue.appendDecimal(Int(update.record.value), to: &out)
       out.append(contentsOf: fieldPart)
       if let old = update.old {
         out.append(contentsOf: EncodedEditText.old)
@@ -196,45 +198,52 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  public func makeSet(_ token: ValueToken, for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeSet(_ token: ValueToken, for record: Root, numbered number: RecordNumber) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
     try withUnsafePointer(to: record) { (pointer) throws(FieldError) in
-      try setter(self, token, UnsafeMutablePointer(mutating: pointer), false)
+      try setter(self, token, UnsafeMutablePointer(mutating: pointer), number, false)
     }
   }
 
-  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>) throws(FieldError)
-    -> (any FieldEdit<Root>)?
+  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
+    throws(FieldError) -> (any FieldEdit<Root>)?
   {
-    try setter(self, token, UnsafeMutablePointer(mutating: record), false)
+    try setter(self, token, UnsafeMutablePointer(mutating: record), number, false)
   }
 
-  public func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>) throws(FieldError)
-    -> (any FieldEdit<Root>)?
+  public func applySet(
+    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
+  )
+    throws(FieldError) -> (any FieldEdit<Root>)?
   {
-    try setter(self, token, record, true)
+    try setter(self, token, record, number, true)
   }
 
-  public func makeUnset(for record: Root) throws(FieldError) -> (any FieldEdit<Root>)? {
+  public func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError)
+    -> (any FieldEdit<Root>)?
+  {
     guard !codec.isReadOnly else { throw .readOnly(name) }
     guard codec.type.isOptional else { throw .notOptional(name) }
-    return edit(of: record, to: nil, action: .unset)
+    return edit(of: record, numbered: number, to: nil, action: .unset)
   }
 
-  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root) throws(FieldError)
+  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root, numbered number: RecordNumber)
+    throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     guard let listEdit else { throw .notAList(name) }
     guard !codec.isReadOnly else { throw .readOnly(name) }
     guard let value = try listEdit(readValue(record), token, adding) else { return nil }
     if let rule = codec.brokenRule(value) { throw .brokenRule(field: name, message: rule) }
-    return edit(of: record, to: value, action: adding ? .add : .remove)
+    return edit(of: record, numbered: number, to: value, action: adding ? .add : .remove)
   }
 
-  public func decodeEdit(recordID: String, old: JSONValue?, new: JSONValue?, action: EditAction)
+  public func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     PropertyUpdate(
-      recordID: recordID, field: self, old: try old.map(decodedFromCommand),
+      record: record, field: self, old: try old.map(decodedFromCommand),
       new: try new.map(decodedFromCommand),
       action: action)
   }
@@ -247,10 +256,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   /// The update from the record's current value to `value`, or `nil` when that changes nothing.
-  private func edit(of record: Root, to value: Value?, action: EditAction) -> PropertyUpdate<Root, Codec>? {
+  private func edit(of record: Root, numbered number: RecordNumber, to value: Value?, action: EditAction)
+    -> PropertyUpdate<Root, Codec>?
+  {
     let old = readValue(record)
     guard old != value else { return nil }
-    return PropertyUpdate(recordID: record.id, field: self, old: old, new: value, action: action)
+    return PropertyUpdate(record: number, field: self, old: old, new: value, action: action)
   }
 }
 

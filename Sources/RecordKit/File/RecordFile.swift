@@ -43,7 +43,25 @@ public enum RecordFile<Root: Record> {
   private static func decode(
     _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> Loaded {
-    if bytes.isEmpty { return Loaded(document: Document(), warnings: []) }
+    let records = try decodeRecords(bytes, streaming: streaming, passing: passed)
+    let document: Document<Root>
+    do {
+      document = try Document(records: records)
+    } catch {
+      guard case .duplicateID(let id, let first, let second) = error else {
+        preconditionFailure("records read from a file are numbered in order: \(error)")
+      }
+      throw .duplicateID(id, first: first, second: second, at: position(ofRecord: second, in: bytes))
+    }
+    return Loaded(document: document, warnings: kindWarnings(records))
+  }
+
+  /// The records of the file, in order, without the document's index of their ids (a
+  /// run-time kind gives its records their identities after reading them all).
+  package static func decodeRecords(
+    _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool = true, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> [Root] {
+    if bytes.isEmpty { return [] }
     let table = Root.fields
     var records: [Root] = []
     do {
@@ -81,16 +99,7 @@ public enum RecordFile<Root: Record> {
       // The reader and the closures above throw only the two types handled.
       throw .syntax(JSONSyntaxError(.emptyDocument, at: JSONPosition(line: 1, column: 1, offset: 0)))
     }
-    let document: Document<Root>
-    do {
-      document = try Document(records: records)
-    } catch {
-      switch error {
-      case .duplicateID(let id, let first, let second):
-        throw .duplicateID(id, first: first, second: second, at: position(ofRecord: second, in: bytes))
-      }
-    }
-    return Loaded(document: document, warnings: kindWarnings(records))
+    return records
   }
 
   /// Where record `number` (1-based) starts, for the one error that names a record after

@@ -40,9 +40,13 @@ public struct Editor<Root: Record>: Sendable {
     // retains every field of it. One field is the common case, and needs no arrays.
     if assignments.count == 1 {
       let assignment = assignments[0]
+      guard position < document.count else { throw .noSuchPosition(position) }
+      let number = document.number(at: position)
       let made = try document.withMutableRecord(at: position) { (record) throws(EditError) in
         let field = try Self.resolve(assignment, in: UnsafePointer(record))
-        return try Self.wrap { () throws(FieldError) in try field.applySet(assignment.value, in: record) }
+        return try Self.wrap { () throws(FieldError) in
+          try field.applySet(assignment.value, in: record, numbered: number)
+        }
       }
       guard let made else { throw .noSuchPosition(position) }
       // Already in the document: `applySet` wrote it as it made it.
@@ -55,13 +59,17 @@ public struct Editor<Root: Record>: Sendable {
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
     var edits: [any FieldEdit<Root>] = []
+    guard position < document.count else { throw .noSuchPosition(position) }
+    let number = document.number(at: position)
     let found: Void? = try document.withRecord(at: position) { (record) throws(EditError) in
       for assignment in assignments {
         let field = try Self.resolve(assignment, in: record)
         let name = field.name
         guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
         seen.append(name)
-        let made = try Self.wrap { () throws(FieldError) in try field.makeSet(assignment.value, in: record) }
+        let made = try Self.wrap { () throws(FieldError) in
+          try field.makeSet(assignment.value, in: record, numbered: number)
+        }
         if let made { edits.append(made) }
       }
     }
@@ -76,9 +84,9 @@ public struct Editor<Root: Record>: Sendable {
   /// Removes an optional or custom field.
   @discardableResult
   public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
-    let record = try existingRecord(id)
+    let (record, number) = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, .word("")), in: record)
-    return try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record) }.map {
+    return try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record, numbered: number) }.map {
       perform(.edit($0))
     }
   }
@@ -88,10 +96,10 @@ public struct Editor<Root: Record>: Sendable {
   public mutating func editList(_ fieldName: String, _ element: ValueToken, adding: Bool, onRecord id: String)
     throws(EditError) -> Command<Root>?
   {
-    let record = try existingRecord(id)
+    let (record, number) = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, element), in: record)
     return try Self.wrap { () throws(FieldError) in
-      try field.makeListEdit(element, adding: adding, for: record)
+      try field.makeListEdit(element, adding: adding, for: record, numbered: number)
     }.map { perform(.edit($0)) }
   }
 
@@ -102,14 +110,17 @@ public struct Editor<Root: Record>: Sendable {
   {
     guard !document.contains(id: id) else { throw .duplicateID(id) }
     var scratch = Document<Root>()
-    scratch.insert(Root(id: id), at: 0)
+    let number = document.nextNumber
+    scratch.insert(Root(id: id), numbered: number, at: 0)
     var seen: Set<String> = []
     for assignment in assignments {
       let record = scratch.records[0]
       let field = try Self.resolve(assignment, in: record)
       guard seen.insert(field.name).inserted else { throw .field(.givenTwice(field.name)) }
-      try Self.wrap { () throws(FieldError) in try field.makeSet(assignment.value, for: record) }?
-        .apply(to: &scratch)
+      try Self.wrap { () throws(FieldError) in
+        try field.makeSet(assignment.value, for: record, numbered: number)
+      }?
+      .apply(to: &scratch)
     }
     var record = scratch.records[0]
     let table = Root.fields
@@ -120,14 +131,14 @@ public struct Editor<Root: Record>: Sendable {
     for name in table.requiredNames where table.field(named: name)?.json(in: record) == nil {
       throw .field(.requiredMissing(name))
     }
-    return perform(.insert(record, at: document.count))
+    return perform(.insert(record, number: number, at: document.count))
   }
 
   /// Deletes the record at `position`, keeping all of it for undo.
   @discardableResult
   public mutating func deleteRecord(at position: Int) throws(EditError) -> Command<Root> {
     guard document.records.indices.contains(position) else { throw .noSuchPosition(position) }
-    return perform(.delete(document.records[position], at: position))
+    return perform(.delete(document.records[position], number: document.number(at: position), at: position))
   }
 
   /// Applies a command and records it: the one way a document changes. Also
@@ -139,9 +150,9 @@ public struct Editor<Root: Record>: Sendable {
     return command
   }
 
-  private func existingRecord(_ id: String) throws(EditError) -> Root {
-    guard let record = document.record(withID: id) else { throw .noSuchRecord(id) }
-    return record
+  private func existingRecord(_ id: String) throws(EditError) -> (Root, RecordNumber) {
+    guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
+    return (document.records[position], document.number(at: position))
   }
 
   private static func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)

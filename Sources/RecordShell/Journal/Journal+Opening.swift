@@ -1,4 +1,5 @@
 import Glibc
+import RecordKit
 
 /// A journal left by a session that did not end normally, with the steps it holds.
 public struct LeftoverJournal: Equatable, Sendable {
@@ -10,6 +11,8 @@ public struct LeftoverJournal: Equatable, Sendable {
   var recordCount: Int
   public var tornTail: String?
   public var base: String?
+  /// The base file's record numbers, when a save left them other than 0, 1, 2…
+  var numbers: [NumberRun]?
   public var pid: Int32
   public var startTime: Double
   /// When the journal was last written (seconds since 1970).
@@ -129,13 +132,14 @@ extension Journal {
       entries.append(try JournalEntry(payload: payload, record: index))
     }
     guard let first = entries.first else { return nil }
-    guard case .header(let base, let pid, let time, _) = first else {
+    guard case .header(let base, let pid, let time, _, let numbers) = first else {
       throw .badEntry(record: 0, reason: "the first record is not a header")
     }
     return LeftoverJournal(
       bytes: bytes, entries: Array(entries.dropFirst()), validLength: contents.validLength,
       recordCount: contents.payloads.count,
-      tornTail: contents.tornTail, base: base, pid: pid, startTime: time, modificationTime: modificationTime,
+      tornTail: contents.tornTail, base: base, numbers: numbers, pid: pid, startTime: time,
+      modificationTime: modificationTime,
       writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid())
   }
 
@@ -147,7 +151,7 @@ extension Journal {
 
   static func headerPID(_ bytes: [UInt8]) -> Int32? {
     guard let contents = try? JournalFraming.read(bytes), let first = contents.payloads.first,
-      case .header(_, let pid, _, _)? = try? JournalEntry(payload: first, record: 0)
+      case .header(_, let pid, _, _, _)? = try? JournalEntry(payload: first, record: 0)
     else { return nil }
     return pid
   }

@@ -1,4 +1,5 @@
 import Glibc
+import RecordKit
 
 /// The crash-recovery journal of one data file: every change is appended here
 /// before the shell shows anything or waits for input, so a killed process
@@ -136,7 +137,9 @@ public final class Journal {
   /// journal that held no steps, where whatever a power cut leaves of the file (nothing,
   /// part of the header, the old stepless header) also holds no steps to recover. After
   /// a save the old journal's steps must not come back, so that reset is flushed.
-  func reset(base: String?, kind: String, durably: Bool = true) throws(SystemCallError) {
+  func reset(base: String?, kind: String, numbers: [NumberRun]? = nil, durably: Bool = true)
+    throws(SystemCallError)
+  {
     pending = Pending()
     failure = nil
     reportedFailure = false
@@ -145,7 +148,9 @@ public final class Journal {
     do throws(SystemCallError) {
       try fileSystem.ftruncate(file, length: 0)
       pending.buffer = JournalFraming.magic
-      append(.header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind), isStep: false)
+      append(
+        .header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind, numbers: numbers),
+        isStep: false)
       try writeAll(pending.buffer)
       pending.buffer.removeAll(keepingCapacity: true)
       if durably { try fileSystem.fsync(file) }

@@ -4,7 +4,9 @@ import RecordKit
 enum JournalEntry: Equatable, Sendable {
   /// What the journal applies to: the saved file's content hash (`nil`: no file
   /// yet), and who wrote it.
-  case header(base: String?, pid: Int32, time: Double, kind: String)
+  /// `numbers`: the base file's records' numbers, as runs, when they are not 0, 1, 2…
+  /// (the session renumbers nothing at a save; see `Document`).
+  case header(base: String?, pid: Int32, time: Double, kind: String, numbers: [NumberRun]? = nil)
   /// A command performed: a new step, or an edit inside the open group.
   case perform(JSONValue)
   /// A command of a group that was open at a save: its effect is in the saved
@@ -22,12 +24,16 @@ enum JournalEntry: Equatable, Sendable {
 
   var json: JSONValue {
     switch self {
-    case .header(let base, let pid, let time, let kind):
+    case .header(let base, let pid, let time, let kind, let numbers):
       var object = JSONObject()
       object["base"] = base.map(JSONValue.string) ?? .null
       object["pid"] = .number(String(pid))
       object["time"] = .number(String(Int64(time)))
       object["kind"] = .string(kind)
+      if let numbers {
+        object["numbers"] = .array(
+          numbers.map { .array([.number($0.first.description), .number(String($0.count))]) })
+      }
       return .object(JSONObject(["header": .object(object)]))
     case .perform(let command): return .object(JSONObject(["do": command]))
     case .applied(let command): return .object(JSONObject(["applied": command]))
@@ -66,7 +72,20 @@ enum JournalEntry: Equatable, Sendable {
       if case .number(let text)? = header["time"] { time = Double(text) ?? 0 }
       var kind = ""
       if case .string(let text)? = header["kind"] { kind = text }
-      self = .header(base: base, pid: pid, time: time, kind: kind)
+      var numbers: [NumberRun]?
+      if let value = header["numbers"] {
+        guard case .array(let runs) = value else {
+          throw .badEntry(record: record, reason: "the header's \"numbers\" is not a list")
+        }
+        numbers = []
+        for run in runs {
+          guard case .array(let pair) = run, pair.count == 2, case .number(let first) = pair[0],
+            case .number(let count) = pair[1], let start = UInt32(first), let length = Int(count), length >= 0
+          else { throw .badEntry(record: record, reason: "the header's \"numbers\" holds a bad run") }
+          numbers?.append(NumberRun(first: RecordNumber(start), count: length))
+        }
+      }
+      self = .header(base: base, pid: pid, time: time, kind: kind, numbers: numbers)
     case ("do", let command): self = .perform(command)
     case ("applied", let command): self = .applied(command)
     case ("begin", let name):

@@ -47,15 +47,24 @@ package enum JournalReplay {
         case .redo: _ = try editor.redo(1)
         case .snapshot(let values):
           var records: [Root] = []
+          var numbers: [RecordNumber] = []
           for value in values {
+            guard case .object(let entry) = value, let number = Command<Root>.recordNumber(entry["number"]),
+              let recordValue = entry["record"]
+            else {
+              throw JournalError.badEntry(
+                record: record, reason: "a snapshot entry needs a \"number\" and a \"record\"")
+            }
             do {
-              records.append(try Root.fields.decodeFromJournal(value))
+              records.append(try Root.fields.decodeFromJournal(recordValue))
             } catch {
               throw JournalError.badEntry(record: record, reason: "a snapshot record: \(error)")
             }
+            numbers.append(number)
           }
           var fresh = Editor(
-            document: try Document(records: records), undoLimit: editor.history.limit, clock: editor.clock)
+            document: try Document(records: records, numbers: numbers), undoLimit: editor.history.limit,
+            clock: editor.clock)
           fresh.markUnsaved()
           editor = fresh
         }

@@ -84,6 +84,16 @@ extension Session {
       throw .journal(.baseMismatch)
     }
     do throws(JournalError) {
+      if let numbers = leftover.numbers {
+        do throws(DocumentError) {
+          editor = Editor(
+            document: try Document(renumbering: editor.document, by: numbers),
+            undoLimit: editor.history.limit,
+            clock: editor.clock)
+        } catch {
+          throw JournalError.badEntry(record: 0, reason: "the header's record numbers: \(error)")
+        }
+      }
       editor = try JournalReplay.replay(leftover, onto: editor)
     } catch {
       journal.abandon()
@@ -164,7 +174,17 @@ extension Session {
       journal.replayUndoable += moved
     }
     if count > moved {
-      journal.append(.snapshot(editor.document.records.map { Root.fields.encodeForJournal($0) }))
+      // Each record with its number, which the journal's later entries name it by.
+      let document = editor.document
+      journal.append(
+        .snapshot(
+          document.records.indices.map { position in
+            .object(
+              JSONObject([
+                "number": .number(document.number(at: position).description),
+                "record": Root.fields.encodeForJournal(document.records[position]),
+              ]))
+          }))
       journal.replayUndoable = 0
       journal.replayRedoable = 0
     }
@@ -175,7 +195,7 @@ extension Session {
   mutating func journalSaved(hash: String) -> [String] {
     guard let journal else { return [] }
     do throws(SystemCallError) {
-      try journal.reset(base: hash, kind: Root.kind)
+      try journal.reset(base: hash, kind: Root.kind, numbers: editor.document.numberRuns)
     } catch {
       return ["cannot reset the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off"]
     }

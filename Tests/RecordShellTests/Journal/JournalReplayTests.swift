@@ -22,7 +22,7 @@ import Testing
   @Test func anAppliedEditTheFileDoesNotHoldIsRefused() {
     let entries = [
       #"{"begin": null, "origin": null}"#,
-      #"{"applied": {"op": "set", "id": "b2bbbbbb", "field": "due", "new": "2026-12-24"}}"#,
+      #"{"applied": {"op": "set", "record": 1, "field": "due", "new": "2026-12-24"}}"#,
       #"{"end": true}"#,
     ]
     #expect(throws: JournalError.replayFailed(record: 2, reason: "Set due is not in the saved file")) {
@@ -34,7 +34,7 @@ import Testing
   @Test func anAppliedDeleteThatCannotBePutBackIsRefused() {
     let entries = [
       #"{"begin": "g", "origin": null}"#,
-      #"{"applied": {"op": "delete", "at": 9, "record": {"id": "c3cccccc", "title": "x"}}}"#,
+      #"{"applied": {"op": "delete", "at": 9, "number": 2, "record": {"id": "c3cccccc", "title": "x"}}}"#,
       #"{"rollback": true}"#,
     ]
     #expect(throws: JournalError.replayFailed(record: 2, reason: "Delete record is not in the saved file")) {
@@ -45,8 +45,8 @@ import Testing
   @Test func anAppliedCommandAfterOtherStepsIsRefused() {
     let entries = [
       #"{"begin": "g", "origin": null}"#,
-      #"{"do": {"op": "set", "id": "a1aaaaaa", "field": "title", "old": "one", "new": "uno"}}"#,
-      #"{"applied": {"op": "set", "id": "a1aaaaaa", "field": "title", "old": "one", "new": "uno"}}"#,
+      #"{"do": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "uno"}}"#,
+      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "uno"}}"#,
     ]
     #expect(throws: JournalError.badEntry(record: 3, reason: "an applied command after other steps")) {
       try Self.replay(entries, onto: Self.twoTasks)
@@ -59,9 +59,9 @@ import Testing
     let file = #"[{"id": "a1aaaaaa", "title": "three"}, {"id": "b2bbbbbb", "title": "two"}]"#
     let entries = [
       #"{"begin": "g", "origin": "s.rsh:1"}"#,
-      #"{"applied": {"op": "set", "id": "a1aaaaaa", "field": "title", "old": "one", "new": "two"}}"#,
+      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "two"}}"#,
       #"{"begin": null, "origin": null}"#,
-      #"{"applied": {"op": "set", "id": "a1aaaaaa", "field": "title", "old": "two", "new": "three"}}"#,
+      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "two", "new": "three"}}"#,
     ]
     var editor = try Self.replay(entries, onto: file)
     #expect(editor.document.records[0].title == "three")

@@ -24,9 +24,11 @@ package enum RunTimeFile {
     passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
     let read = RunTimeKind.$current.withValue(.unbound) {
-      Result { () throws(RecordFileError) in try RecordFile<RunTimeRecord>.decode(bytes, passing: passed) }
+      Result { () throws(RecordFileError) in
+        try RecordFile<RunTimeRecord>.decodeRecords(bytes, passing: passed)
+      }
     }
-    let records = try read.get().document.records
+    let records = try read.get()
     var warnings: [String] = []
     let recordSchema: RecordSchema
     if let schema {
@@ -103,11 +105,11 @@ package enum RunTimeFile {
     do {
       return try Document(records: keyed)
     } catch {
-      switch error {
-      case .duplicateID(let id, let first, let second):
-        throw .duplicateID(
-          id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
+      guard case .duplicateID(let id, let first, let second) = error else {
+        preconditionFailure("records read from a file are numbered in order: \(error)")
       }
+      throw .duplicateID(
+        id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
     }
   }
 
