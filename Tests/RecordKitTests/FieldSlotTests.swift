@@ -99,6 +99,32 @@ import Testing
     Self.check(missing, on: Self.task(), values: [CustomValue(.bool(true)), nil])
   }
 
+  /// A run-time kind's field, top-level or composed (`publisher.city`): a subscript key
+  /// path into the record's members, including one whose parent object is missing.
+  @Test func aRunTimeFieldGoesThroughItsMemberPath() {
+    let record = RunTimeRecord(
+      id: "#1",
+      members: [
+        JSONObject.Member(key: "title", value: .string("Dune")),
+        JSONObject.Member(key: "publisher", value: .object(JSONObject(["city": .string("Oslo")]))),
+      ])
+    let title = FieldSlot(\RunTimeRecord.custom[member: ["title"]])
+    #expect(!title.isStored)
+    Self.check(title, on: record, values: [CustomValue(.string("Emma")), nil, CustomValue(.number("3"))])
+    let city = FieldSlot(\RunTimeRecord.custom[member: ["publisher", "city"]])
+    Self.check(city, on: record, values: [CustomValue(.string("Lima")), nil, CustomValue(.string("Rome"))])
+    let deep = FieldSlot(\RunTimeRecord.custom[member: ["a", "b", "c"]])
+    Self.check(deep, on: record, values: [CustomValue(.bool(true)), nil])
+    // A nested field set in a record without its object makes the object; removing the
+    // last member removes the object, as recsh writes no empty nested object.
+    var edited = record
+    deep.store(CustomValue(.null), in: &edited)
+    #expect(edited.custom["a"] == .object(JSONObject(["b": .object(JSONObject(["c": .null]))])))
+    deep.store(nil, in: &edited)
+    #expect(edited.custom["a"] == nil)
+    #expect(edited == record)
+  }
+
   /// The fields of both shipped kinds are all stored, so none pays for the key path.
   @Test func everyDeclaredFieldOfTheShippedKindsIsStored() {
     for field in TaskRecord.fields.fields.dropFirst() {

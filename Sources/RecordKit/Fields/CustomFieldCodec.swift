@@ -37,6 +37,17 @@ public struct CustomFieldCodec: FieldCodec {
     return .object(object)
   }
 
+  /// `encodeForCommand(value)` in compact JSON, written straight out (the journal's path).
+  public func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
+    out += #"{"value": "#.utf8
+    value.json.appendCompact(to: &out)
+    if value.position != .max {
+      out += #", "at": "#.utf8
+      JSONValue.appendDecimal(value.position, to: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+  }
+
   public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
     guard case .object(let object) = json, let value = object["value"] else { return nil }
     guard let at = object["at"] else { return CustomValue(value) }

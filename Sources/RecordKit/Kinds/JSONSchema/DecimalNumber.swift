@@ -54,6 +54,25 @@ package struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConver
 
   package var isZero: Bool { digits.isEmpty }
 
+  /// The value of `spelling` when it is an integer written plainly (an optional `-`, then
+  /// at most 18 digits, no fraction, no exponent), read without allocating: the common
+  /// case of a number in a record, which checks and comparisons take this way first.
+  @inline(__always)
+  package static func smallInteger(_ spelling: String) -> Int? {
+    var utf8 = spelling.utf8[...]
+    let negative = utf8.first == UInt8(ascii: "-")
+    if negative { utf8 = utf8.dropFirst() }
+    guard !utf8.isEmpty, utf8.count <= 18 else { return nil }
+    // JSON allows no leading zero but in "0" itself.
+    if utf8.count > 1, utf8.first == UInt8(ascii: "0") { return nil }
+    var value = 0
+    for byte in utf8 {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return negative ? -value : value
+  }
+
   /// Whether the value is a whole number, as JSON Schema's `integer` asks: `1.0` and `1e3` are.
   package var isInteger: Bool { !(exponent < DecimalInteger(digits.count)) }
 

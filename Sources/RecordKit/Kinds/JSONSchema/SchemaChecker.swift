@@ -35,113 +35,122 @@ struct SchemaChecker {
   /// Applies node `index` to `value`, found at `path`.
   private mutating func check(_ value: JSONValue, against index: Int) {
     guard !isFull else { return }
-    let node = schema.nodes[index]
-    if let target = node.reference { check(value, against: target) }
-    let here = node.pointer
-    if let type = node.type, !type.admits(value), !(node.allowsNull && value == .null) {
+    // Fields are read from the node in place: a copy of the node would retain each of
+    // its arrays and strings, for every value checked.
+    if let target = schema.nodes[index].reference { check(value, against: target) }
+    if let type = schema.nodes[index].type, !type.admits(value), !(schema.nodes[index].allowsNull && value == .null) {
       report(
-        .wrongType(expected: type, allowsNull: node.allowsNull, found: value),
-        keyword: here.appending("type"))
+        .wrongType(expected: type, allowsNull: schema.nodes[index].allowsNull, found: value),
+        keyword: schema.nodes[index].pointer.appending("type"))
       return
     }
-    if let allowed = node.allowedValues, !allowed.contains(where: { $0.isSchemaEqual(to: value) }) {
-      report(.notAllowed(allowed: allowed, found: value), keyword: here.appending("enum"))
+    if let allowed = schema.nodes[index].allowedValues, !allowed.contains(where: { $0.isSchemaEqual(to: value) }) {
+      report(.notAllowed(allowed: allowed, found: value), keyword: schema.nodes[index].pointer.appending("enum"))
     }
-    if let constant = node.constant, !constant.isSchemaEqual(to: value) {
-      report(.notConstant(constant, found: value), keyword: here.appending("const"))
+    if let constant = schema.nodes[index].constant, !constant.isSchemaEqual(to: value) {
+      report(.notConstant(constant, found: value), keyword: schema.nodes[index].pointer.appending("const"))
     }
     switch value {
     case .number(let spelling):
-      checkNumber(spelling, node)
+      checkNumber(spelling, index)
     case .string(let text):
-      checkString(text, node)
+      checkString(text, index)
     case .array(let items):
-      checkArray(items, node)
+      checkArray(items, index)
     case .object(let object):
-      checkObject(object, node)
+      checkObject(object, index)
     case .null, .bool:
       break
     }
   }
 
-  private mutating func checkNumber(_ spelling: String, _ node: SchemaNode) {
-    guard let number = DecimalNumber(spelling) else { return }
-    let rules = node.constraints
-    let here = node.pointer
-    if let bound = rules.minimum, number < bound.value {
-      report(.belowMinimum(bound.spelling, found: spelling), keyword: here.appending("minimum"))
+  private mutating func checkNumber(_ spelling: String, _ index: Int) {
+    let rules = schema.nodes[index].constraints
+    guard rules.minimum != nil || rules.maximum != nil || rules.exclusiveMinimum != nil || rules.exclusiveMaximum != nil
+    else { return }
+    // Whole numbers that fit an Int against whole bounds compare as Ints; anything else
+    // exactly, as decimals.
+    let small = DecimalNumber.smallInteger(spelling)
+    if let bound = rules.minimum, bound.order(of: spelling, small: small) < 0 {
+      report(.belowMinimum(bound.spelling, found: spelling), keyword: schema.nodes[index].pointer.appending("minimum"))
     }
-    if let bound = rules.maximum, bound.value < number {
-      report(.aboveMaximum(bound.spelling, found: spelling), keyword: here.appending("maximum"))
+    if let bound = rules.maximum, bound.order(of: spelling, small: small) > 0 {
+      report(.aboveMaximum(bound.spelling, found: spelling), keyword: schema.nodes[index].pointer.appending("maximum"))
     }
-    if let bound = rules.exclusiveMinimum, !(bound.value < number) {
+    if let bound = rules.exclusiveMinimum, bound.order(of: spelling, small: small) <= 0 {
       report(
         .notAboveExclusiveMinimum(bound.spelling, found: spelling),
-        keyword: here.appending("exclusiveMinimum"))
+        keyword: schema.nodes[index].pointer.appending("exclusiveMinimum"))
     }
-    if let bound = rules.exclusiveMaximum, !(number < bound.value) {
+    if let bound = rules.exclusiveMaximum, bound.order(of: spelling, small: small) >= 0 {
       report(
         .notBelowExclusiveMaximum(bound.spelling, found: spelling),
-        keyword: here.appending("exclusiveMaximum"))
+        keyword: schema.nodes[index].pointer.appending("exclusiveMaximum"))
     }
   }
 
-  private mutating func checkString(_ text: String, _ node: SchemaNode) {
-    let rules = node.constraints
-    let here = node.pointer
-    if rules.minLength != nil || rules.maxLength != nil {
+  private mutating func checkString(_ text: String, _ index: Int) {
+    if schema.nodes[index].constraints.minLength != nil || schema.nodes[index].constraints.maxLength != nil {
       let length = text.unicodeScalars.count
-      if let minimum = rules.minLength, length < minimum {
+      if let minimum = schema.nodes[index].constraints.minLength, length < minimum {
         report(
           .tooShort(minimum: minimum, found: text, length: length),
-          keyword: here.appending("minLength"))
+          keyword: schema.nodes[index].pointer.appending("minLength"))
       }
-      if let maximum = rules.maxLength, length > maximum {
+      if let maximum = schema.nodes[index].constraints.maxLength, length > maximum {
         report(
           .tooLong(maximum: maximum, found: text, length: length),
-          keyword: here.appending("maxLength"))
+          keyword: schema.nodes[index].pointer.appending("maxLength"))
       }
     }
-    if let pattern = rules.pattern, !pattern.matches(text) {
-      report(.patternMismatch(pattern.source, found: text), keyword: here.appending("pattern"))
+    if let pattern = schema.nodes[index].constraints.pattern, !pattern.matches(text) {
+      report(.patternMismatch(pattern.source, found: text), keyword: schema.nodes[index].pointer.appending("pattern"))
     }
-    if let format = rules.format, !format.admits(text) {
-      report(.formatMismatch(format, found: text), keyword: here.appending("format"))
+    if let format = schema.nodes[index].constraints.format, !format.admits(text) {
+      report(.formatMismatch(format, found: text), keyword: schema.nodes[index].pointer.appending("format"))
     }
   }
 
-  private mutating func checkArray(_ items: [JSONValue], _ node: SchemaNode) {
-    if let itemNode = node.items {
+  private mutating func checkArray(_ items: [JSONValue], _ index: Int) {
+    if let itemNode = schema.nodes[index].items {
       for (index, item) in items.enumerated() {
         path.append(String(index))
         check(item, against: itemNode)
         path.removeLast()
       }
     }
-    guard node.constraints.uniqueItems else { return }
+    guard schema.nodes[index].constraints.uniqueItems else { return }
     for second in items.indices {
       if let first = items[..<second].firstIndex(where: { $0.isSchemaEqual(to: items[second]) }) {
         report(
           .repeatedItem(first: first, second: second),
-          keyword: node.pointer.appending("uniqueItems"))
+          keyword: schema.nodes[index].pointer.appending("uniqueItems"))
         return
       }
     }
   }
 
-  private mutating func checkObject(_ object: JSONObject, _ node: SchemaNode) {
+  private mutating func checkObject(_ object: JSONObject, _ index: Int) {
     for member in object.members {
-      if let property = node.properties.first(where: { $0.name.utf8.elementsEqual(member.key.utf8) }) {
+      if let property = schema.nodes[index].properties.first(where: { Self.sameName($0.name, member.key) }) {
         path.append(member.key)
         check(member.value, against: property.node)
         path.removeLast()
-      } else if !node.allowsAdditionalProperties {
-        report(.undeclared, keyword: node.pointer.appending("additionalProperties"), below: member.key)
+      } else if !schema.nodes[index].allowsAdditionalProperties {
+        report(.undeclared, keyword: schema.nodes[index].pointer.appending("additionalProperties"), below: member.key)
       }
     }
-    for name in node.required where !object.members.contains(where: { $0.key.utf8.elementsEqual(name.utf8) })
+    for name in schema.nodes[index].required where !object.members.contains(where: { Self.sameName($0.key, name) })
     {
-      report(.missingRequired, keyword: node.pointer.appending("required"), below: name)
+      report(.missingRequired, keyword: schema.nodes[index].pointer.appending("required"), below: name)
     }
+  }
+
+  /// Whether two member names are the same code points: `==` first (fast for ASCII, and
+  /// false for most pairs), then the bytes, since `==` also equates canonically
+  /// equivalent strings, which JSON keys are not.
+  @inline(__always)
+  static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
   }
 }

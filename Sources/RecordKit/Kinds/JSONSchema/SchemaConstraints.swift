@@ -22,10 +22,24 @@ package struct SchemaConstraints: Equatable {
 package struct SchemaBound: Equatable, Sendable {
   package var spelling: String
   package var value: DecimalNumber
+  /// The bound as an Int, when it is a whole number written without a fraction or an
+  /// exponent that fits one.
+  package var integer: Int?
 
   package init?(_ spelling: String) {
     guard let value = DecimalNumber(spelling) else { return nil }
     self.spelling = spelling
     self.value = value
+    integer = DecimalNumber.smallInteger(spelling)
+  }
+
+  /// Whether the number spelled `spelling` is below (-1), at (0) or above (1) the bound;
+  /// `small` is `DecimalNumber.smallInteger(spelling)`, given by the caller, who compares
+  /// one value with several bounds. Exact whatever the spellings; no allocation when
+  /// both are small integers.
+  package func order(of spelling: String, small: Int?) -> Int {
+    if let small, let integer { return small < integer ? -1 : small == integer ? 0 : 1 }
+    guard let number = DecimalNumber(spelling) else { return 0 }
+    return number < value ? -1 : value < number ? 1 : 0
   }
 }

@@ -77,7 +77,7 @@ package enum SchemaType: String, CaseIterable, Equatable, Sendable {
       (.string, .string):
       true
     case (.integer, .number(let spelling)):
-      DecimalNumber(spelling)?.isInteger ?? false
+      DecimalNumber.smallInteger(spelling) != nil || DecimalNumber(spelling)?.isInteger == true
     default:
       false
     }

@@ -54,12 +54,13 @@ package struct SchemaPattern: Equatable {
     switch (literal.start, literal.end) {
     case (true, true): return bytes.elementsEqual(literal.text)
     case (true, false): return bytes.starts(with: literal.text)
-    case (false, true): return bytes.count >= literal.text.count && bytes.suffix(literal.text.count).elementsEqual(literal.text)
+    case (false, true):
+      return bytes.count >= literal.text.count && bytes.suffix(literal.text.count).elementsEqual(literal.text)
     case (false, false):
-      guard !literal.text.isEmpty else { return true }
       let all = Array(bytes)
-      guard all.count >= literal.text.count else { return false }
-      return (0...(all.count - literal.text.count)).contains { all[$0..<($0 + literal.text.count)].elementsEqual(literal.text) }
+      let width = literal.text.count
+      guard all.count >= width else { return false }
+      return (0...(all.count - width)).contains { all[$0..<($0 + width)].elementsEqual(literal.text) }
     }
   }
 }

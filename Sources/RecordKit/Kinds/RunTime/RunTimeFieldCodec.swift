@@ -55,8 +55,9 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     case .string, .date, .dateTime, .email:
       return token.text.map(JSONValue.string)
     case .integer:
-      guard case .word(let text) = token, JSONValue.isValidNumberSpelling(text),
-        DecimalNumber(text)?.isInteger == true
+      guard case .word(let text) = token,
+        DecimalNumber.smallInteger(text) != nil
+          || (JSONValue.isValidNumberSpelling(text) && DecimalNumber(text)?.isInteger == true)
       else { return nil }
       return .number(text)
     case .number:
@@ -110,6 +111,9 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   }
   public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
     CustomFieldCodec().decodeFromCommand(json)
+  }
+  public func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
+    CustomFieldCodec().appendForCommand(value, to: &out)
   }
 
   /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default:
