@@ -199,6 +199,17 @@ import Testing
     #expect(tasks.stdout.hasPrefix("kind task: every record fits it, and they hold 6 of its 6 fields\n"))
     let books = try folder.recsh(["books.json", "-c", "fields", "-c", "save"])
     #expect(books.status == 0, "\(books.stderr)")
+    // `help FIELD`: the field's type, rules, description and values.
+    let help = try folder.recsh(["books.json", "-c", "help genre", "-c", "help year"])
+    #expect(
+      help.stdout == """
+        field genre: enum, one of "computing", "fiction", "history", "science", "poetry"
+          the shelf it goes on
+          values: computing, fiction, history, science, poetry
+        field year: integer, >= 1450, <= 2100
+          year of this edition
+
+        """)
     // `new` takes the key's value, checked by the key's own rules, and refuses a taken one.
     let keys = try folder.recsh([
       "books.json", "-k", "-c", "new isbn 123 title x authors [a]", "-c",

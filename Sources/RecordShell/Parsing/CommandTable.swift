@@ -203,8 +203,10 @@ public enum CommandTable {
 
   private static let other: [CommandSpec] = [
     CommandSpec(
-      name: "help", aliases: [], usage: "help [COMMAND]", summary: "list commands, or explain one",
-      examples: ["help", "help set"], arguments: [.command], hasForceForm: false
+      name: "help", aliases: [], usage: "help [COMMAND|FIELD]",
+      summary:
+        "list commands, or explain one command, or one field of the kind (type, rules, description, values)",
+      examples: ["help", "help set", "help due"], arguments: [.command], hasForceForm: false
     ) { (args, _) throws(ParseError) in
       let name = try args.optionalWord()
       try args.end()

@@ -4,10 +4,26 @@ import RecordKit
 /// terminal's, or 80 when the output is not a terminal).
 enum HelpRenderer {
   static func help(_ topic: String?, width: Int = 80) throws(SessionError) -> String {
+    try help(topic, fields: [any FieldAccessor<TaskRecord>](), width: width)
+  }
+
+  /// The same, where a topic may also be one of `fields` (the kind's): its type, rules,
+  /// description and the values completion offers. A command's name wins over a field's.
+  static func help<Root: Record>(_ topic: String?, fields table: FieldTable<Root>, width: Int = 80)
+    throws(SessionError) -> String
+  {
+    try help(topic, fields: table.fields.map { $0 }, width: width)
+  }
+
+  private static func help<Root: Record>(_ topic: String?, fields: [any FieldAccessor<Root>], width: Int)
+    throws(SessionError) -> String
+  {
     let width = max(width, 20)
     guard let topic else { return overview(width: width) }
     guard let spec = CommandTable.spec(named: topic) else {
-      throw .unknownHelpTopic(topic, suggestion: Suggestion.closest(to: topic, among: CommandTable.allNames))
+      if let field = fields.first(where: { $0.name == topic }) { return fieldHelp(field, width: width) }
+      throw .unknownHelpTopic(
+        topic, suggestion: Suggestion.closest(to: topic, among: CommandTable.allNames + fields.map(\.name)))
     }
     var lines = TextWrap.wrap("usage: \(spec.usage)", width: width, rest: "  ")
     lines += TextWrap.wrap(spec.summary, width: width, first: "  ", rest: "  ")
@@ -18,6 +34,26 @@ enum HelpRenderer {
     lines.append("examples:")
     // Examples are commands to type: never broken, whatever the width.
     lines += spec.examples.map { "  \($0)" }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `help FIELD`: `field year: integer, >= 1450, <= 2100`, the description, the values.
+  private static func fieldHelp<Root: Record>(_ field: any FieldAccessor<Root>, width: Int) -> String {
+    var type = field.type.name
+    if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") {
+      type += ", read-only"
+    }
+    if !field.rules.isEmpty { type += ", " + field.rules }
+    var lines = TextWrap.wrap("field \(field.name): \(type)", width: width, rest: "  ")
+    if let about = field.about {
+      lines += TextWrap.wrap(TextCell.escaped(about), width: width, first: "  ", rest: "  ")
+    }
+    if !field.completions.isEmpty {
+      lines += TextWrap.wrap(
+        "values: " + field.completions.map(TextCell.escaped).joined(separator: ", "), width: width,
+        first: "  ",
+        rest: "    ")
+    }
     return lines.joined(separator: "\n")
   }
 

@@ -142,7 +142,8 @@ public struct Session<Root: Record> {
         decoding: JSONWriter.write(Root.fields.schemaDocument(title: Root.kind)), as: UTF8.self)
       if text.hasSuffix("\n") { text.removeLast() }
       return [.output(text)]
-    case .help(let topic): return [.output(try HelpRenderer.help(topic, width: outputWidth()))]
+    case .help(let topic):
+      return [.output(try HelpRenderer.help(topic, fields: Root.fields, width: outputWidth()))]
     case .quit(let force): return try quit(force: force)
     }
   }

@@ -38,14 +38,19 @@ struct SchemaChecker {
     // Fields are read from the node in place: a copy of the node would retain each of
     // its arrays and strings, for every value checked.
     if let target = schema.nodes[index].reference { check(value, against: target) }
-    if let type = schema.nodes[index].type, !type.admits(value), !(schema.nodes[index].allowsNull && value == .null) {
+    if let type = schema.nodes[index].type, !type.admits(value),
+      !(schema.nodes[index].allowsNull && value == .null)
+    {
       report(
         .wrongType(expected: type, allowsNull: schema.nodes[index].allowsNull, found: value),
         keyword: schema.nodes[index].pointer.appending("type"))
       return
     }
-    if let allowed = schema.nodes[index].allowedValues, !allowed.contains(where: { $0.isSchemaEqual(to: value) }) {
-      report(.notAllowed(allowed: allowed, found: value), keyword: schema.nodes[index].pointer.appending("enum"))
+    if let allowed = schema.nodes[index].allowedValues,
+      !allowed.contains(where: { $0.isSchemaEqual(to: value) })
+    {
+      report(
+        .notAllowed(allowed: allowed, found: value), keyword: schema.nodes[index].pointer.appending("enum"))
     }
     if let constant = schema.nodes[index].constant, !constant.isSchemaEqual(to: value) {
       report(.notConstant(constant, found: value), keyword: schema.nodes[index].pointer.appending("const"))
@@ -66,16 +71,22 @@ struct SchemaChecker {
 
   private mutating func checkNumber(_ spelling: String, _ index: Int) {
     let rules = schema.nodes[index].constraints
-    guard rules.minimum != nil || rules.maximum != nil || rules.exclusiveMinimum != nil || rules.exclusiveMaximum != nil
+    guard
+      rules.minimum != nil || rules.maximum != nil || rules.exclusiveMinimum != nil
+        || rules.exclusiveMaximum != nil
     else { return }
     // Whole numbers that fit an Int against whole bounds compare as Ints; anything else
     // exactly, as decimals.
     let small = DecimalNumber.smallInteger(spelling)
     if let bound = rules.minimum, bound.order(of: spelling, small: small) < 0 {
-      report(.belowMinimum(bound.spelling, found: spelling), keyword: schema.nodes[index].pointer.appending("minimum"))
+      report(
+        .belowMinimum(bound.spelling, found: spelling),
+        keyword: schema.nodes[index].pointer.appending("minimum"))
     }
     if let bound = rules.maximum, bound.order(of: spelling, small: small) > 0 {
-      report(.aboveMaximum(bound.spelling, found: spelling), keyword: schema.nodes[index].pointer.appending("maximum"))
+      report(
+        .aboveMaximum(bound.spelling, found: spelling),
+        keyword: schema.nodes[index].pointer.appending("maximum"))
     }
     if let bound = rules.exclusiveMinimum, bound.order(of: spelling, small: small) <= 0 {
       report(
@@ -104,7 +115,9 @@ struct SchemaChecker {
       }
     }
     if let pattern = schema.nodes[index].constraints.pattern, !pattern.matches(text) {
-      report(.patternMismatch(pattern.source, found: text), keyword: schema.nodes[index].pointer.appending("pattern"))
+      report(
+        .patternMismatch(pattern.source, found: text),
+        keyword: schema.nodes[index].pointer.appending("pattern"))
     }
     if let format = schema.nodes[index].constraints.format, !format.admits(text) {
       report(.formatMismatch(format, found: text), keyword: schema.nodes[index].pointer.appending("format"))
@@ -137,11 +150,13 @@ struct SchemaChecker {
         check(member.value, against: property.node)
         path.removeLast()
       } else if !schema.nodes[index].allowsAdditionalProperties {
-        report(.undeclared, keyword: schema.nodes[index].pointer.appending("additionalProperties"), below: member.key)
+        report(
+          .undeclared, keyword: schema.nodes[index].pointer.appending("additionalProperties"),
+          below: member.key)
       }
     }
-    for name in schema.nodes[index].required where !object.members.contains(where: { Self.sameName($0.key, name) })
-    {
+    for name in schema.nodes[index].required
+    where !object.members.contains(where: { Self.sameName($0.key, name) }) {
       report(.missingRequired, keyword: schema.nodes[index].pointer.appending("required"), below: name)
     }
   }
