@@ -2,12 +2,15 @@
 enum BenchCommand: Equatable {
   /// Load `input` as tasks and save it to `output`, timing each phase.
   case roundTrip(input: String, output: String)
+  /// Read `input` with no kind, then infer one, timing each.
+  case infer(input: String)
   /// Write `count` generated task records to `output`.
   case generate(count: Int, output: String, seed: UInt64)
 
   static let usage = """
     usage: recsh-bench roundtrip FILE OUT
            recsh-bench generate N OUT [--seed S]
+           recsh-bench infer FILE
     """
 
   init(arguments: [String]) throws(BenchError) {
@@ -32,6 +35,9 @@ enum BenchCommand: Equatable {
         throw .usage("generate makes at most \(TaskGenerator.maxCount) records")
       }
       self = .generate(count: count, output: rest[1], seed: seed)
+    case "infer":
+      guard arguments.count == 2 else { throw .usage("infer takes FILE") }
+      self = .infer(input: arguments[1])
     case let other?:
       throw .usage("unknown subcommand \"\(other)\"")
     case nil:
@@ -47,6 +53,8 @@ enum BenchCommand: Equatable {
     case .generate(let count, let output, let seed):
       let bytes = try TaskGenerator.write(count: count, seed: seed, to: output)
       return "generated records=\(count) bytes=\(bytes) seed=\(seed) file=\(output)"
+    case .infer(let input):
+      return try Inference.run(input: input)
     }
   }
 }

@@ -48,16 +48,20 @@ package struct KindInference {
 
   private mutating func add(_ members: [JSONObject.Member], to table: inout KeyTable, depth: Int) {
     table.objectCount += 1
-    for (place, member) in members.enumerated() {
-      guard let index = table.slot(of: member.key, place: place) ?? newSlot(member.key, in: &table) else {
-        untypedKeys += 1
-        continue
+    // Members are read in place, and each key's statistics changed in place: copies of
+    // them would retain and release strings and arrays for every member of every record.
+    members.withUnsafeBufferPointer { members in
+      for place in members.indices {
+        guard
+          let index = table.slot(of: members[place].key, place: place)
+            ?? newSlot(members[place].key, in: &table)
+        else {
+          untypedKeys += 1
+          continue
+        }
+        table.stats[index].count += 1
+        record(members[place].value, in: &table.stats[index], depth: depth)
       }
-      var stats = table.stats[index]
-      table.stats[index] = KeyStats()
-      stats.count += 1
-      record(member.value, in: &stats, depth: depth)
-      table.stats[index] = stats
     }
   }
 
@@ -68,20 +72,24 @@ package struct KindInference {
   }
 
   private mutating func record(_ value: JSONValue, in stats: inout KeyStats, depth: Int) {
-    stats.kinds.insert(ValueKinds(value))
     switch value {
-    case .string(let text):
+    case .null: stats.kinds.insert(.null)
+    case .bool: stats.kinds.insert(.bool)
+    case .number(let spelling): stats.kinds.insert(ValueKinds(number: spelling))
+    case .string:
+      stats.kinds.insert(.string)
+      // A key's strings stop being looked at once one is neither a date nor a date-time.
+      guard stats.allDates || stats.allDateTimes, case .string(let text) = value else { return }
       if stats.allDates, !StringFormat.date.admits(text) { stats.allDates = false }
       if stats.allDateTimes, !StringFormat.dateTime.admits(text) { stats.allDateTimes = false }
     case .array(let items):
+      stats.kinds.insert(.array)
       for item in items { stats.elementKinds.insert(ValueKinds(item)) }
-    case .object(let object) where depth + 1 < Self.depthLimit:
-      var nested = stats.nested ?? KeyTable()
-      stats.nested = nil
-      add(object.members, to: &nested, depth: depth + 1)
-      stats.nested = nested
-    default:
-      break
+    case .object(let object):
+      stats.kinds.insert(.object)
+      guard depth + 1 < Self.depthLimit else { return }
+      if stats.nested == nil { stats.nested = KeyTable() }
+      add(object.members, to: &stats.nested!, depth: depth + 1)
     }
   }
 
@@ -166,16 +174,19 @@ struct ValueKinds: OptionSet {
     self.rawValue = rawValue
   }
 
+  /// `integer` for a number spelled without a fraction or an exponent, else `number`.
+  init(number spelling: String) {
+    let isWhole = !spelling.utf8.contains {
+      $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+    }
+    self = isWhole ? .integer : .number
+  }
+
   init(_ value: JSONValue) {
     switch value {
     case .null: self = .null
     case .bool: self = .bool
-    case .number(let spelling):
-      self =
-        spelling.utf8.contains {
-          $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-        }
-        ? .number : .integer
+    case .number(let spelling): self.init(number: spelling)
     case .string: self = .string
     case .array: self = .array
     case .object: self = .object
