@@ -88,8 +88,10 @@ package struct KindInference {
     case .object(let object):
       stats.kinds.insert(.object)
       guard depth + 1 < Self.depthLimit else { return }
-      if stats.nested == nil { stats.nested = KeyTable() }
-      add(object.members, to: &stats.nested!, depth: depth + 1)
+      var nested = stats.nested ?? KeyTable()
+      stats.nested = nil  // so that `nested` is the only reference, changed in place
+      add(object.members, to: &nested, depth: depth + 1)
+      stats.nested = nested
     }
   }
 
