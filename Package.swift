@@ -43,6 +43,7 @@ let package = Package(
     .executableTarget(name: "FuzzJSON", dependencies: ["RecordKit"], path: "Tests/Fuzz/JSON"),
     .executableTarget(name: "FuzzRecordFile", dependencies: ["RecordKit"], path: "Tests/Fuzz/RecordFile"),
     .executableTarget(name: "FuzzJournal", dependencies: ["RecordShell"], path: "Tests/Fuzz/Journal"),
+    .executableTarget(name: "FuzzSchema", dependencies: ["RecordKit"], path: "Tests/Fuzz/Schema"),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
     .testTarget(name: "recshTests", dependencies: ["recsh", "RecordShell"]),

@@ -13,6 +13,39 @@ enum RecordFileCheck {
     let array = Array(bytes)
     check(TaskRecord.self, bytes, array)
     check(ContactRecord.self, bytes, array)
+    checkInferred(bytes)
+  }
+
+  /// A kind inferred from records admits them all: read again with the schema inference
+  /// wrote, the records load as the same kind, with no violation; saved under it, they
+  /// load back the same.
+  static func checkInferred(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let inferred = Result { () throws(RecordFileError) in
+      try RunTimeFile.decode(bytes, schema: nil, name: "fuzz")
+    }
+    guard case .success(let loaded) = inferred else { return }
+    let schema: RecordSchema
+    do {
+      schema = try RecordSchema(reading: loaded.kind.document)
+    } catch {
+      preconditionFailure("the inferred schema is refused: \(error)")
+    }
+    let checked = Result { () throws(RecordFileError) in
+      try RunTimeFile.decode(bytes, schema: schema, name: "fuzz")
+    }
+    guard case .success(let again) = checked else {
+      preconditionFailure("records break the schema inferred from them: \(checked)")
+    }
+    precondition(again.document.records == loaded.document.records, "the schema's load differs")
+    RunTimeKind.$current.withValue(loaded.kind) {
+      let saved = RecordFile<RunTimeRecord>.encode(loaded.document.records)
+      let reloaded = saved.withUnsafeBufferPointer { buffer in
+        Result { () throws(RecordFileError) in try RunTimeFile.decode(buffer, schema: schema, name: "fuzz") }
+      }
+      guard case .success(let back) = reloaded, back.document.records == loaded.document.records else {
+        preconditionFailure("saved records load as \(reloaded)")
+      }
+    }
   }
 
   static func check<Root: Record>(_ kind: Root.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ array: [UInt8]) {
