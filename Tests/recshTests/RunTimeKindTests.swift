@@ -229,6 +229,24 @@ import Testing
         == (try String(contentsOf: examples.appendingPathComponent("books.json"), encoding: .utf8)))
   }
 
+  /// Records whose keys are all different (100,000 distinct keys): inference types its
+  /// first 1,000 keys, says so, keeps the rest as custom fields, and the file saves back
+  /// unchanged. (Memory stays bounded by the limit: the keys past it are not tracked.)
+  @Test func aFileOfManyDistinctKeysOpensWithAWarningAndSavesBackUnchanged() throws {
+    let folder = try TempFolder()
+    let records = (0..<100_000).map { "  {\n    \"n\": \($0),\n    \"k\($0)\": true\n  }" }
+    let text = "[\n" + records.joined(separator: ",\n") + "\n]\n"
+    try folder.write("wide.json", text)
+    let result = try folder.recsh(["wide.json", "-c", "use @99999", "-c", "show", "-c", "save"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stderr
+        == "wide.json: warning: the records hold more than 1000 different keys; the ones past that are custom fields\n"
+    )
+    #expect(result.stdout == "n       99998\nk99998  true  (custom)\n")
+    #expect(try folder.read("wide.json") == text)
+  }
+
   // MARK: The schema command, and schemas beside the file
 
   @Test func theSchemaSavedBesideTheFileIsTheSameKindAndLeavesTheFileUnchanged() throws {
@@ -469,6 +487,21 @@ import Testing
     #expect(result.status == 3)
     #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     #expect(try folder.read("r.json") == "[]\n")
+  }
+
+  /// `open FILE` keeps the session's kind, and its rules: a file that breaks them is
+  /// refused as at start, and the session goes on with its own file.
+  @Test func openingAnotherFileChecksItAgainstTheSessionsSchema() throws {
+    let folder = try TempFolder()
+    try folder.write("books.schema.json", #"{"properties": {"year": {"type": "integer", "maximum": 2100}}}"#)
+    try folder.write("books.json", "[{\"year\": 2000}]\n")
+    try folder.write("more.json", "[\n  {\"year\": 1999},\n  {\"year\": 3000}\n]\n")
+    let result = try folder.recsh(["books.json", "-k", "-c", "open more.json", "-c", "list"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "<command>:1: error: more.json:3:12: record 2: field 'year': must be at most 2100, found 3000\n")
+    #expect(result.stdout.hasSuffix("@1  2000\n(1 record)\n"))
   }
 
   @Test func aFileBreakingItsSchemaListsTwentyViolationsWithPlacesThenTheCount() throws {

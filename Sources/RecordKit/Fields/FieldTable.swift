@@ -37,32 +37,40 @@ public struct FieldTable<Root: Record>: Sendable {
   /// A run-time kind's schema document, as read or inferred; `nil` for a shipped kind,
   /// whose schema is made from its fields (`schemaDocument(title:)`).
   let schema: JSONValue?
+  /// A run-time kind's check of the records of a file it reads (`open FILE` too): its
+  /// schema's rules, the violations thrown with their places in the bytes; `nil` for a
+  /// shipped kind, whose types its loading checks.
+  let checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
 
   /// A shipped kind's table: `id` first, then `fields`.
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.init(
       allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects,
       key: RecordKey(name: "id", isInteger: false),
-      keepsAllMembers: false, allowsCustomFields: true, defaults: [], required: [], schema: nil)
+      keepsAllMembers: false, allowsCustomFields: true, defaults: [], required: [], schema: nil,
+      checkRecords: nil)
   }
 
   /// A run-time kind's table: `fields` as given (the key among them, if any).
   package init(
     runTime fields: [any FieldAccessor<Root>], key: RecordKey?, allowsCustomFields: Bool,
-    defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue
+    defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue,
+    checkRecords: @escaping @Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void
   ) {
     self.init(
       allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true,
       allowsCustomFields: allowsCustomFields,
-      defaults: defaults, required: required, schema: schema)
+      defaults: defaults, required: required, schema: schema, checkRecords: checkRecords)
   }
 
   private init(
     allFields fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>], key: RecordKey?,
     keepsAllMembers: Bool, allowsCustomFields: Bool, defaults: [(field: String, value: JSONValue)],
-    required: [String], schema: JSONValue?
+    required: [String], schema: JSONValue?,
+    checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
   ) {
     self.schema = schema
+    self.checkRecords = checkRecords
     self.fields = fields
     self.requiredNames = required
     self.key = key

@@ -44,6 +44,7 @@ public enum RecordFile<Root: Record> {
     _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> Loaded {
     let records = try decodeRecords(bytes, streaming: streaming, passing: passed)
+    try Root.fields.checkRecords?(records, bytes)
     let document: Document<Root>
     do {
       document = try Document(records: records)

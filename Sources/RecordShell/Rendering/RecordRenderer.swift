@@ -3,11 +3,18 @@ import RecordKit
 /// `show`, `list` and `fields` as text.
 enum RecordRenderer {
   /// Aligned `field  value` lines: every declared field (absent ones as
-  /// "(not set)"), then the custom ones, marked.
+  /// "(not set)"), then the custom ones, marked. A run-time kind lists only the fields
+  /// the record holds: an inferred kind declares every key of the file, most of which a
+  /// record may lack.
   static func show<Root: Record>(_ record: Root) -> String {
     var rows: [(name: String, value: String, note: String)] = []
-    for field in Root.fields.fields {
-      rows.append((field.name, field.display(in: record).map(TextCell.escaped) ?? "(not set)", ""))
+    let table = Root.fields
+    for field in table.fields {
+      guard let value = field.display(in: record) else {
+        if !table.keepsAllMembers { rows.append((field.name, "(not set)", "")) }
+        continue
+      }
+      rows.append((field.name, TextCell.escaped(value), ""))
     }
     for nested in Root.fields.nestedObjects {
       for member in record[keyPath: nested.extras].members {

@@ -51,31 +51,32 @@ package enum RunTimeFile {
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
-    if schema != nil { try check(records, of: kind, in: bytes) }
+    if let schema { try check(records, against: schema, key: key, in: bytes) }
     let keyed = try rekeyed(records, by: kind, in: bytes)
     return Loaded(kind: kind, document: keyed, warnings: warnings)
   }
 
   /// Refuses records that break the kind's schema, listing the first `violationLimit`.
-  private static func check(
-    _ records: [RunTimeRecord], of kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>
+  /// Refuses records (read from `bytes`) that break `schema`, listing the first
+  /// `violationLimit` violations with their places, and counting them all.
+  package static func check(
+    _ records: [RunTimeRecord], against schema: RecordSchema, key: RecordKey?,
+    in bytes: UnsafeBufferPointer<UInt8>
   )
     throws(RecordFileError)
   {
     var found: [(record: Int, violation: SchemaViolation)] = []
     var total = 0
     for (index, record) in records.enumerated() {
-      let violations = kind.violations(of: record, limit: found.count < violationLimit ? violationLimit : 1)
+      let violations = schema.schema.violations(of: .object(record.object))
       guard !violations.isEmpty else { continue }
-      // Past the limit only the count matters, and a record's first violation counts
-      // it; the records after are still checked, so the count is of records at fault.
-      total += found.count < violationLimit ? violations.count : 1
+      total += violations.count
       for violation in violations where found.count < violationLimit { found.append((index, violation)) }
     }
     guard !found.isEmpty else { return }
     let listed = found.map { entry in
       RecordViolation(
-        record: entry.record + 1, id: kind.key.flatMap { keyText(records[entry.record], $0) },
+        record: entry.record + 1, id: key.flatMap { keyText(records[entry.record], $0) },
         field: entry.violation.pointer.tokens.joined(separator: "."), message: entry.violation.message,
         position: position(of: entry.violation.pointer, inRecord: entry.record, in: bytes))
     }

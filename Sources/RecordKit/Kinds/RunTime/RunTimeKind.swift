@@ -68,7 +68,10 @@ public final class RunTimeKind: @unchecked Sendable {
     table = FieldTable(
       runTime: accessors, key: key, allowsCustomFields: self.recordSchema.allowsOtherFields,
       defaults: defaults,
-      required: required, schema: document)
+      required: required, schema: document,
+      checkRecords: { [rules = SchemaRules(recordSchema, key)] (records, bytes) throws(RecordFileError) in
+        try RunTimeFile.check(records, against: rules.schema, key: rules.key, in: bytes)
+      })
     summaryFields = Self.summary(table, key: key)
   }
 
@@ -139,5 +142,19 @@ public final class RunTimeKind: @unchecked Sendable {
   /// The ways `record` breaks the kind's schema, at most `limit` of them.
   package func violations(of record: RunTimeRecord, limit: Int) -> [SchemaViolation] {
     recordSchema.schema.violations(of: .object(record.object), limit: limit)
+  }
+}
+
+/// A kind's schema and key, for the table's check of a file's records: a box, so that the
+/// closure holds them without holding the kind (which holds the table).
+///
+/// `@unchecked Sendable`: immutable; the schema's patterns are only matched.
+private final class SchemaRules: @unchecked Sendable {
+  let schema: RecordSchema
+  let key: RecordKey?
+
+  init(_ schema: RecordSchema, _ key: RecordKey?) {
+    self.schema = schema
+    self.key = key
   }
 }
