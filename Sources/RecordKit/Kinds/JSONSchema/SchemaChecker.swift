@@ -144,21 +144,35 @@ struct SchemaChecker {
   }
 
   private mutating func checkObject(_ object: JSONObject, _ index: Int) {
-    for member in object.members {
-      if let property = schema.nodes[index].properties.first(where: { Self.sameName($0.name, member.key) }) {
-        path.append(member.key)
-        check(member.value, against: property.node)
+    let members = object.members
+    for place in members.indices {
+      let key = members[place].key
+      if let property = property(named: key, near: place, in: index) {
+        path.append(key)
+        check(members[place].value, against: property)
         path.removeLast()
       } else if !schema.nodes[index].allowsAdditionalProperties {
         report(
-          .undeclared, keyword: schema.nodes[index].pointer.appending("additionalProperties"),
-          below: member.key)
+          .undeclared, keyword: schema.nodes[index].pointer.appending("additionalProperties"), below: key)
       }
     }
-    for name in schema.nodes[index].required
-    where !object.members.contains(where: { Self.sameName($0.key, name) }) {
+    for name in schema.nodes[index].required where !members.contains(where: { Self.sameName($0.key, name) }) {
       report(.missingRequired, keyword: schema.nodes[index].pointer.appending("required"), below: name)
     }
+  }
+
+  /// The node of the property `name` of node `index`: tried at `place` first, since
+  /// records mostly list their keys in the schema's order, then looked for.
+  @inline(__always)
+  private func property(named name: String, near place: Int, in index: Int) -> Int? {
+    let count = schema.nodes[index].properties.count
+    if place < count, Self.sameName(schema.nodes[index].properties[place].name, name) {
+      return schema.nodes[index].properties[place].node
+    }
+    for candidate in 0..<count where Self.sameName(schema.nodes[index].properties[candidate].name, name) {
+      return schema.nodes[index].properties[candidate].node
+    }
+    return nil
   }
 
   /// Whether two member names are the same code points: `==` first (fast for ASCII, and
@@ -166,6 +180,15 @@ struct SchemaChecker {
   /// equivalent strings, which JSON keys are not.
   @inline(__always)
   static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-    lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
+    guard lhs == rhs else { return false }
+    var lhs = lhs
+    var rhs = rhs
+    // Equal strings of contiguous UTF-8 (all native ones) compare their bytes directly.
+    let same = lhs.withUTF8 { left in
+      rhs.withUTF8 { right in
+        left.count == right.count && zip(left, right).allSatisfy { $0 == $1 }
+      }
+    }
+    return same
   }
 }

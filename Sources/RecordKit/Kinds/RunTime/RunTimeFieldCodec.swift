@@ -22,13 +22,38 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   let schema: JSONSchema?
   let nodes: [Int]
 
+  /// How a token is read, from the shape's type, worked out once: `parse` runs for every
+  /// `set`, and reading the shape's (indirect) type each time retained and released it.
+  private let reading: Reading
+  /// Whether a bare `null` means JSON null here.
+  private let takesNull: Bool
+
+  private enum Reading {
+    case text, integer, number, bool, list, json, null
+  }
+
   init(shape: SchemaShape, isRequired: Bool, isKey: Bool, schema: JSONSchema?, nodes: [Int]) {
     self.shape = shape
     self.isRequired = isRequired
     self.isKey = isKey
     self.schema = schema
     self.nodes = nodes
+    switch shape.type {
+    case .string, .date, .dateTime, .email: reading = .text
+    case .integer: reading = .integer
+    case .number: reading = .number
+    case .bool: reading = .bool
+    case .list: reading = .list
+    case .object, .any: reading = .json
+    case .null: reading = .null
+    }
+    takesNull = reading == .json || reading == .null || shape.isNullable
+    // Only a field some subschema declares has rules beyond its type to check.
+    hasRules = schema != nil && !nodes.isEmpty
   }
+
+  /// Whether `brokenRule` has anything to check.
+  private let hasRules: Bool
 
   public var type: FieldType {
     .described(
@@ -40,7 +65,22 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   public var isReadOnly: Bool { shape.isReadOnly || isKey }
 
   public func parse(_ token: ValueToken) -> CustomValue? {
-    Self.parse(token, as: shape).map { CustomValue($0) }
+    switch (reading, token) {
+    case (_, .word("null")): return takesNull ? CustomValue(.null) : nil
+    case (.text, .word(let text)), (.text, .quoted(let text)): return CustomValue(.string(text))
+    case (.integer, .word(let text)):
+      guard
+        DecimalNumber.smallInteger(text) != nil
+          || (JSONValue.isValidNumberSpelling(text) && DecimalNumber(text)?.isInteger == true)
+      else { return nil }
+      return CustomValue(.number(text))
+    case (.number, .word(let text)):
+      return JSONValue.isValidNumberSpelling(text) ? CustomValue(.number(text)) : nil
+    case (.bool, .word("true")): return CustomValue(.bool(true))
+    case (.bool, .word("false")): return CustomValue(.bool(false))
+    case (.list, _), (.json, _): return Self.parse(token, as: shape).map { CustomValue($0) }
+    default: return nil
+    }
   }
 
   /// The JSON value `token` means for a value of `shape`, or `nil` when it is none.
@@ -95,7 +135,7 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
 
   /// The first rule of the schema's nodes for this field that `value` breaks.
   public func brokenRule(_ value: CustomValue) -> String? {
-    guard let schema else { return nil }
+    guard hasRules, let schema else { return nil }
     for node in nodes {
       if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
         return violation.pointer.tokens.isEmpty

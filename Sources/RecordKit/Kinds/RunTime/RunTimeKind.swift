@@ -56,7 +56,11 @@ public final class RunTimeKind: @unchecked Sendable {
       let codec = RunTimeFieldCodec(
         shape: field.shape, isRequired: field.isRequired, isKey: key.map { $0.name == name } ?? false,
         schema: self.recordSchema.schema, nodes: self.recordSchema.schema.propertyNodes(at: field.path))
-      let keyPath = \RunTimeRecord.custom[member: field.path]
+      // A top-level field is a member reached by name, as a custom key is; a composed
+      // one (`publisher.city`) by its path.
+      let keyPath =
+        field.path.count == 1
+        ? \RunTimeRecord.custom[positioned: field.path[0]] : \RunTimeRecord.custom[member: field.path]
       if case .list = field.shape.type {
         accessors.append(KeyPathField(list: name, keyPath, codec))
       } else {
