@@ -272,6 +272,9 @@ final class LineEditor {
     let limit = 200
     var listed = result.candidates.prefix(limit).map(\.text)
     if result.candidates.count > limit { listed.append("…(\(result.candidates.count - limit) more)") }
+    // The field's description goes into the listing as one more entry, as the count above
+    // does: libedit lists the entries, and a Tab never inserts one of them alone.
+    if let note = result.note { listed.append("(\(note))") }
     let first = result.replacement.flatMap(fit) ?? word
     return Self.matchArray([first] + listed)
   }

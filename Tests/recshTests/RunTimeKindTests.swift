@@ -386,6 +386,22 @@ import Testing
     #expect(bad.stderr == "<command>:1: error: \(rule.message)\n", "\(rule.keyword)")
   }
 
+  /// `$schema`, `$id` and `$comment` are accepted and change nothing.
+  @Test func theAnnotatingCoreKeywordsAreAccepted() throws {
+    let folder = try TempFolder()
+    try folder.write(
+      "s.json",
+      #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.org/books", "$comment": "a note", "properties": {"v": {"type": "integer", "$comment": "whole"}}}"#
+    )
+    try folder.write("r.json", "[{\"v\": 1}]\n")
+    let result = try folder.recsh([
+      "--schema", "s.json", "r.json", "-k", "-c", "use @1", "-c", "set v x", "-c", "set v 2", "-c", "save",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr == "<command>:2: error: field 'v': expected an integer, found x\n")
+    #expect(try folder.read("r.json") == "[\n  {\n    \"v\": 2\n  }\n]\n")
+  }
+
   @Test func requiredDefaultReadOnlyAdditionalPropertiesTitleAndDescription() throws {
     let folder = try TempFolder()
     try folder.write(

@@ -1,4 +1,5 @@
 import RecordKit
+import RecordShell
 import Testing
 
 @testable import recsh
@@ -11,5 +12,16 @@ import Testing
       #expect(Shell.launcher(forKind: kind.kind) != nil, "\(kind.kind)")
     }
     #expect(Shell.launcher(forKind: "book") == nil)
+  }
+
+  /// The kind choice tries every shipped kind of the registry, in its order, each with
+  /// its own specialized loader.
+  @Test func theKindChoiceKnowsEveryKindOfTheRegistry() {
+    #expect(KindChoice.shipped.map(\.name) == KindRegistry.shipped.map { $0.kind })
+    #expect(
+      KindChoice.shipped.map(\.declared) == [
+        ["title", "detail", "done", "priority", "tags", "due"],
+        ["name", "email", "phone", "address", "tags", "birthday"],
+      ])
   }
 }

@@ -35,20 +35,38 @@ public enum Completer {
       if seen.insert(candidate.text).inserted { candidates.append(candidate) }
     }
     candidates.sort { $0.text < $1.text }
-    return CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: candidates)
+    var result = CompletionResult(start: word.start, end: cursor, typed: word.raw, candidates: candidates)
+    result.note = note(for: partial, context).map(TextCell.escaped)
+    return result
+  }
+
+  /// Where the cursor's word is in its command: the argument kind, the word's place among
+  /// the words of that kind, and the word before it; `nil` before or without a command.
+  private static func argument(of partial: PartialCommand) -> (
+    kind: CommandSpec.ArgumentKind, position: Int, previous: String
+  )? {
+    guard let first = partial.words.first, first.quoteStyle == nil, !first.isList,
+      let spec = spec(named: first.value), !spec.arguments.isEmpty
+    else { return nil }
+    let index = partial.words.count - 1
+    let slot = min(index, spec.arguments.count - 1)
+    return (spec.arguments[slot], index - slot, partial.words.last?.value ?? "")
+  }
+
+  /// What the field whose value is being typed is for (its schema's description), to
+  /// show beside the values a Tab lists.
+  private static func note(for partial: PartialCommand, _ context: CompletionContext) -> String? {
+    guard let (kind, position, previous) = argument(of: partial), case .fieldValuePairs = kind,
+      !position.isMultiple(of: 2)
+    else { return nil }
+    return context.field(named: previous)?.about
   }
 
   /// Everything that could go where the cursor's word is, before matching what was typed.
   static func offers(for partial: PartialCommand, _ context: CompletionContext) -> [Offer] {
-    guard let first = partial.words.first else { return commandNames }
-    guard first.quoteStyle == nil, !first.isList, let spec = spec(named: first.value) else { return [] }
-    let kinds = spec.arguments
-    guard !kinds.isEmpty else { return [] }
-    let index = partial.words.count - 1
-    let slot = min(index, kinds.count - 1)
-    let position = index - slot
-    let previous = partial.words.last?.value ?? ""
-    switch kinds[slot] {
+    guard !partial.words.isEmpty else { return commandNames }
+    guard let (kind, position, previous) = argument(of: partial) else { return [] }
+    switch kind {
     case .none, .name, .count:
       return []
     case .ref:

@@ -16,15 +16,19 @@ public struct CompletionContext {
     public var isList: Bool
     /// Values worth offering after the field (`true`/`false`, `null`, 0–5).
     public var values: [String]
+    /// What the field is for (a schema's `description` or `title`).
+    public var about: String?
 
     public init(
-      name: String, type: FieldType, isReadOnly: Bool = false, isList: Bool = false, values: [String] = []
+      name: String, type: FieldType, isReadOnly: Bool = false, isList: Bool = false, values: [String] = [],
+      about: String? = nil
     ) {
       self.name = name
       self.type = type
       self.isReadOnly = isReadOnly
       self.isList = isList
       self.values = values
+      self.about = about
     }
   }
 
@@ -88,7 +92,7 @@ extension CompletionContext {
       fields: table.fields.map { field in
         Field(
           name: field.name, type: field.type, isReadOnly: field.isReadOnly, isList: field.isList,
-          values: field.completions)
+          values: field.completions, about: field.about)
       },
       customFields: selected.map(table.customKeys(of:)) ?? [],
       // Records without a key have internal identities, which no REF names.

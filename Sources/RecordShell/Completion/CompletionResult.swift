@@ -25,6 +25,10 @@ public struct CompletionResult: Equatable, Sendable {
   public var typed: String
   /// Sorted, without duplicates.
   public var candidates: [Candidate]
+  /// What the field being given a value is for (a schema's `description`), listed with
+  /// the candidates, control characters escaped as `show` escapes them; `nil` when there
+  /// is nothing to say.
+  public var note: String?
 
   public init(start: Int, end: Int, typed: String, candidates: [Candidate]) {
     self.start = start
