@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Records of any kind, through the built binary: the kind chosen for a file and why,
@@ -245,6 +246,40 @@ import Testing
     )
     #expect(result.stdout == "n       99998\nk99998  true  (custom)\n")
     #expect(try folder.read("wide.json") == text)
+  }
+
+  /// Records without a key, a session killed after a delete, a new record, a save and
+  /// two more edits: `--recover` replays the edits onto the saved file, whose records the
+  /// journal's header numbers as the session did, and they undo.
+  @Test func aKilledSessionOnRecordsWithoutKeysRecoversAcrossASave() throws {
+    let folder = try TempFolder()
+    try folder.write(
+      "books.json",
+      "[\n  {\n    \"title\": \"a\"\n  },\n  {\n    \"title\": \"b\"\n  },\n  {\n    \"title\": \"c\"\n  }\n]\n"
+    )
+    let child = try InteractivePipe(arguments: ["-k", "books.json"], directory: folder.url)
+    child.send("delete @1\nnew title d\nsave\nuse @3\nset title D\nuse @1\nset title B\nhistory\n")
+    _ = try child.readUntil("<- now", seconds: 20)
+    kill(child.process.processIdentifier, SIGKILL)
+    child.process.waitUntilExit()
+    let recovered = try folder.recsh(["--recover", "books.json", "-c", "list", "-c", "undo 2", "-c", "list"])
+    #expect(recovered.status == 0, "\(recovered.stderr)")
+    #expect(
+      recovered.stdout == """
+        @   title
+        @1  B
+        @2  c
+        @3  D
+        (3 records)
+        Undid: Set title
+        Undid: Set title
+        @   title
+        @1  b
+        @2  c
+        @3  d
+        (3 records)
+
+        """)
   }
 
   // MARK: The schema command, and schemas beside the file

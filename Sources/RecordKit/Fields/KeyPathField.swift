@@ -22,9 +22,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// are known, so these run specialized code; the class's own methods are generic code
   /// that looks up `Optional<Value>`'s metadata at run time on each call (its cost:
   /// docs/PERFORMANCE.md).
-  private let readJSON: (Root) -> JSONValue?
+  private let encodeValue: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
-  private let writeJSON: (JSONValue, inout Root) -> Bool
+  private let storeDecoded: (JSONValue, inout Root) -> Bool
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it (`slot`).
   private let readValue: (Root) -> Value?
@@ -41,13 +41,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
-  /// Loading, made in `init` like `readJSON` and `writeJSON`: sets the field from the
+  /// Loading, made in `init` like `encodeValue` and `storeDecoded`: sets the field from the
   /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
   /// so loading builds no `JSONValue` per field. False when the value does not fit.
-  private let readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  private let storeFromReader: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
   /// Writes the field as a member, its key encoded once, straight to the writer
   /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
-  private let writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
+  private let writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
@@ -59,7 +59,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.codec = codec
     self.isCustom = isCustom
     self.listEdit = listEdit
-    (readJSON, writeJSON, readFile, writeFile) = Self.fileAccessors(name, slot, codec)
+    (encodeValue, storeDecoded, storeFromReader, writeMember) = Self.fileAccessors(name, slot, codec)
     readValue = { record in slot.value(in: record) }
     setter = Self.makeSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
@@ -129,31 +129,31 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// `write(_:to:)`, each reading or writing the value through `slot`.
   private static func fileAccessors(_ name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec)
     -> (
-      read: (Root) -> JSONValue?, write: (JSONValue, inout Root) -> Bool,
-      readFile: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
-      writeFile: (UnsafePointer<Root>, inout JSONWriter) -> Void
+      encodeValue: (Root) -> JSONValue?, storeDecoded: (JSONValue, inout Root) -> Bool,
+      storeFromReader: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
+      writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
     )
   {
     let key = JSONWriter.Key(name)
-    let read = { (record: Root) -> JSONValue? in
+    let encodeValue = { (record: Root) -> JSONValue? in
       slot.value(in: record).map(codec.encode)
     }
-    let write = { (json: JSONValue, record: inout Root) -> Bool in
+    let storeDecoded = { (json: JSONValue, record: inout Root) -> Bool in
       guard let value = codec.decode(json) else { return false }
       slot.store(value, in: &record)
       return true
     }
-    let readFile = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
+    let storeFromReader = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
       guard let value = try codec.read(from: &reader) else { return false }
       slot.store(value, in: &record)
       return true
     }
-    let writeFile = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
+    let writeMember = { (record: UnsafePointer<Root>, writer: inout JSONWriter) in
       guard let value = slot.value(at: record) else { return }
       writer.key(key)
       codec.write(value, to: &writer)
     }
-    return (read, write, readFile, writeFile)
+    return (encodeValue, storeDecoded, storeFromReader, writeMember)
   }
 
   /// A declared field.
@@ -170,11 +170,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public var completions: [String] { codec.completions }
 
   public func json(in record: Root) -> JSONValue? {
-    readJSON(record)
+    encodeValue(record)
   }
 
   public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
-    writeFile(record, &writer)
+    writeMember(record, &writer)
   }
 
   public func display(in record: Root) -> String? {
@@ -189,11 +189,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
-    try readFile(&reader, &record)
+    try storeFromReader(&reader, &record)
   }
 
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
-    guard writeJSON(json, &record) else {
+    guard storeDecoded(json, &record) else {
       throw .invalidValue(field: name, expected: codec.type.expectation, found: FieldError.found(json))
     }
   }
