@@ -115,7 +115,7 @@ public final class RunTimeKind: @unchecked Sendable {
 
   /// The key of a kind's records, by the rules: the schema's `x-recsh-key`; else `id`
   /// when every record has one, all non-empty strings or all integers; else none.
-  /// `objects` yields each record's `id` value (`nil` when it has none).
+  /// `ids` yields each record's `id` value (`nil` when it has none).
   package static func chooseKey(
     schema: RecordSchema, ids: some Sequence<JSONValue?>, recordCount: Int
   ) -> RecordKey? {

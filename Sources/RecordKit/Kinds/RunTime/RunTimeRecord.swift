@@ -3,7 +3,8 @@
 ///
 /// Its members are kept as the file has them, all of them, in their order, in `custom`:
 /// a declared field of a run-time kind is reached through the subscript key path
-/// `\RunTimeRecord.custom[member: path]`, as a custom key of a shipped kind is through
+/// `\RunTimeRecord.custom[positioned: name]` (a composed one, `publisher.city`, through
+/// `custom[member: path]`), as a custom key of a shipped kind is through
 /// `\Root.custom[positioned: name]`, so that the one generic `PropertyUpdate` edits it and
 /// `FieldSlot` applies its key path like any other that is not a stored property. What
 /// makes a field declared is only the kind's table: its type, rules and completions.
