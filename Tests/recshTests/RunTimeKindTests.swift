@@ -308,6 +308,16 @@ import Testing
     #expect(try folder.read("books.json") == Self.books)
   }
 
+  /// A file of no records is an empty file: it opens as tasks, as a zero-byte one does.
+  @Test func aFileOfNoRecordsOpensAsTasks() throws {
+    let folder = try TempFolder()
+    try folder.write("new.json", "[]\n")
+    let result = try folder.recsh(["new.json", "-c", "fields", "-c", "new title first", "-c", "list"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("kind task (the file has no records)\ntask fields:\n"))
+    #expect(result.stdout.hasSuffix("first\n(1 record)\n"))
+  }
+
   @Test func theShellsRedirectionMakesAnEmptySchemaFileWhichIsNoSchema() throws {
     let folder = try TempFolder()
     try folder.write("books.json", Self.books)

@@ -149,22 +149,22 @@ package struct KindChoice {
 
   /// One shipped kind, as the choice needs it: its top-level declared fields (a nested
   /// object once), and its loader, written out per record type so that it runs
-  /// specialized (`KindChoiceTests` checks that every kind of `KindRegistry` has one).
+  /// specialized (`ShellLauncherTests` checks that every kind of `KindRegistry` has one).
   package struct Shipped: Sendable {
     package var name: String
     package var declared: [String]
-    /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`) and the
-    /// top-level keys its records hold.
+    /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`), the
+    /// top-level keys its records hold, and how many records it has.
     var load:
       @Sendable (String, any FileSystem, ProgressHandler?) throws(SessionError) -> (
-        loaded: Any, held: Set<String>
+        loaded: Any, held: Set<String>, count: Int
       )
 
     static func of<R: Record>(_ type: R.Type) -> Shipped {
       Shipped(name: R.kind, declared: topLevelNames(R.fields.names.dropFirst())) {
         (path, fileSystem, progress) throws(SessionError) in
         let loaded = try DataFile<R>.load(path, using: fileSystem, progress: progress)
-        return (loaded, heldKeys(loaded.document.records))
+        return (loaded, heldKeys(loaded.document.records), loaded.document.count)
       }
     }
   }
@@ -204,6 +204,11 @@ package struct KindChoice {
     for kind in shipped where held == nil {
       do {
         let result = try kind.load(file, fileSystem, progress)
+        // A file of no records (`[]`) is an empty file: the default kind (rule 4).
+        if result.count == 0, kind.name == KindRegistry.defaultKind.kind {
+          return KindChoice(
+            kind: .shipped(kind.name, preloaded: result.loaded), note: "kind task (the file has no records)")
+        }
         loads[kind.name] = result.loaded
         held = result.held
       } catch {
