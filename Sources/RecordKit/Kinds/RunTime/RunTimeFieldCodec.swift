@@ -14,7 +14,7 @@
 /// `@unchecked Sendable`: everything here is immutable after `init`; the schema's compiled
 /// patterns (`Regex`, which the standard library does not mark `Sendable`) are only ever
 /// matched, never changed.
-public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
+package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   let shape: SchemaShape
   let isRequired: Bool
   let isKey: Bool
@@ -55,16 +55,16 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   /// Whether `brokenRule` has anything to check.
   private let hasRules: Bool
 
-  public var type: FieldType {
+  package var type: FieldType {
     .described(
       name: (shape.type == .any && shape.allowedValues != nil ? "enum" : shape.type.name)
         + (shape.isNullable ? " or null" : ""),
       expectation: Self.expectation(shape), isOptional: !isRequired && !isKey)
   }
 
-  public var isReadOnly: Bool { shape.isReadOnly || isKey }
+  package var isReadOnly: Bool { shape.isReadOnly || isKey }
 
-  public func parse(_ token: ValueToken) -> CustomValue? {
+  package func parse(_ token: ValueToken) -> CustomValue? {
     switch (reading, token) {
     case (_, .word("null")): return takesNull ? CustomValue(.null) : nil
     case (.text, .word(let text)), (.text, .quoted(let text)): return CustomValue(.string(text))
@@ -125,16 +125,16 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     }
   }
 
-  public func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
-  public func encode(_ value: CustomValue) -> JSONValue { value.json }
-  public func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
+  package func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
+  package func encode(_ value: CustomValue) -> JSONValue { value.json }
+  package func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
 
-  public func display(_ value: CustomValue) -> String {
+  package func display(_ value: CustomValue) -> String {
     if case .string(let text) = value.json { text } else { value.json.compactText }
   }
 
   /// The first rule of the schema's nodes for this field that `value` breaks.
-  public func brokenRule(_ value: CustomValue) -> String? {
+  package func brokenRule(_ value: CustomValue) -> String? {
     guard hasRules, let schema else { return nil }
     for node in nodes {
       if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
@@ -146,19 +146,19 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   }
 
   /// Commands keep the key's place, as a custom field's do: `{"value": …, "at": 2}`.
-  public func encodeForCommand(_ value: CustomValue) -> JSONValue {
+  package func encodeForCommand(_ value: CustomValue) -> JSONValue {
     CustomFieldCodec().encodeForCommand(value)
   }
-  public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
+  package func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
     CustomFieldCodec().decodeFromCommand(json)
   }
-  public func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
+  package func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
     CustomFieldCodec().appendForCommand(value, to: &out)
   }
 
   /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default:
   /// a string as its text (completion quotes what needs quoting), anything else as JSON.
-  public var completions: [String] {
+  package var completions: [String] {
     var words: [String] = []
     let text = { (value: JSONValue) -> String in
       if case .string(let text) = value { text } else { value.compactText }
@@ -184,7 +184,7 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return plain ? text : value.compactText
   }
 
-  public var rules: String {
+  package var rules: String {
     var parts: [String] = []
     if isKey { parts.append("key") }
     if isRequired, !isKey { parts.append("required") }
@@ -207,7 +207,7 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return parts.joined(separator: ", ")
   }
 
-  public var about: String? { shape.description ?? shape.title }
+  package var about: String? { shape.description ?? shape.title }
 
   /// What a value of `shape` must be, for "expected …".
   static func expectation(_ shape: SchemaShape) -> String {
@@ -252,15 +252,15 @@ public struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return .any
   }
 
-  public func parseElement(_ token: ValueToken) -> JSONValue? {
+  package func parseElement(_ token: ValueToken) -> JSONValue? {
     Self.parse(token, as: elementShape)
   }
 
-  public func elements(of value: CustomValue) -> [JSONValue] {
+  package func elements(of value: CustomValue) -> [JSONValue] {
     if case .array(let items) = value.json { items } else { [] }
   }
 
-  public func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
-  public func displayElement(_ element: JSONValue) -> String { Self.word(element) }
-  public var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
+  package func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
+  package func displayElement(_ element: JSONValue) -> String { Self.word(element) }
+  package var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
 }

@@ -19,11 +19,11 @@ public final class RunTimeKind: @unchecked Sendable {
   /// the name of the file it was made for ("books").
   public let name: String
   public let table: FieldTable<RunTimeRecord>
-  public let summaryFields: [String]
-  public var key: RecordKey? { table.key }
+  package let summaryFields: [String]
+  package var key: RecordKey? { table.key }
   /// The schema as a document: what `schema` prints (an inferred kind's is made by
   /// inference; a schema file's is the file as read).
-  public let document: JSONValue
+  package let document: JSONValue
   package let recordSchema: RecordSchema
 
   @TaskLocal public static var current: RunTimeKind = .unbound
