@@ -284,12 +284,11 @@ final class LineEditor {
   private static func matchArray(_ texts: [String]) -> MatchArray? {
     let slots = texts.count + 2
     guard let memory = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * slots) else { return nil }
-    let array = memory.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: slots)
+    // Fresh memory is initialized as the pointers it holds (all NULL), then filled.
+    let array = memory.initializeMemory(as: UnsafeMutablePointer<CChar>?.self, repeating: nil, count: slots)
     for (index, text) in texts.enumerated() {
       array[index] = strdup(text)
     }
-    array[texts.count] = nil
-    array[texts.count + 1] = nil
     return array
   }
 

@@ -119,14 +119,18 @@ public enum FileReader {
     var hasher = ContentHasher()
     var done = 0
     let (result, faulted) = MappingFaultGuard.run(over: mapping) {
-      let result = body(mapping.assumingMemoryBound(to: UInt8.self)) { offset in
-        guard offset - done >= dropWindow else { return }
-        let end = offset / pageSize * pageSize
-        let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
-        hasher.combine(passedPages)
-        try? fileSystem.dropPages(passedPages, of: file)
-        done = end
-        progress?(.advanced(bytes: end))
+      // The mapped bytes are read as `UInt8` for the body's call only: the standard
+      // library's scoped rebinding, not a binding that outlives it.
+      let result = mapping.withMemoryRebound(to: UInt8.self) { bytes in
+        body(bytes) { offset in
+          guard offset - done >= dropWindow else { return }
+          let end = offset / pageSize * pageSize
+          let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
+          hasher.combine(passedPages)
+          try? fileSystem.dropPages(passedPages, of: file)
+          done = end
+          progress?(.advanced(bytes: end))
+        }
       }
       hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
       return result
