@@ -17,6 +17,9 @@ public struct FieldTable<Root: Record>: Sendable {
   /// A run-time kind's top-level names with their keys encoded for the writer, in table
   /// order (the writer matches a record's members to them).
   let memberKeys: [(name: String, key: JSONWriter.Key)]
+  /// A run-time kind's objects of composed fields (`publisher` for `publisher.city`),
+  /// which no custom field may take the name of.
+  let objectNames: Set<String>
   /// What the shell's parser checks on every line, computed once.
   public let readOnlyNames: Set<String>
   public let listNames: Set<String>
@@ -86,6 +89,10 @@ public struct FieldTable<Root: Record>: Sendable {
     names = self.fields.map { $0.name }
     keyTable = JSONNameTable(names)
     memberKeys = keepsAllMembers ? names.map { ($0, JSONWriter.Key($0)) } : []
+    objectNames =
+      keepsAllMembers
+      ? Set(names.compactMap { $0.split(separator: ".", maxSplits: 1).dropLast().first.map(String.init) })
+      : []
     hasNestedObjects = !nestedObjects.isEmpty
     readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
     listNames = Set(self.fields.filter(\.isList).map { $0.name })
@@ -177,7 +184,7 @@ public struct FieldTable<Root: Record>: Sendable {
   /// Whether `name` is the object that holds declared dotted fields (`publisher` for
   /// `publisher.city`) in a run-time kind.
   func declaresObject(_ name: String) -> Bool {
-    keepsAllMembers && names.contains { $0.hasPrefix(name + ".") }
+    !objectNames.isEmpty && objectNames.contains(name)
   }
 
   public func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {

@@ -111,7 +111,15 @@ public struct Editor<Root: Record>: Sendable {
     guard !document.contains(id: id) else { throw .duplicateID(id) }
     var scratch = Document<Root>()
     let number = document.nextNumber
-    scratch.insert(Root(id: id), numbered: number, at: 0)
+    var fresh = Root(id: id)
+    let table = Root.fields
+    // A run-time kind's key is a member of the record: it holds the identity's value.
+    if table.keepsAllMembers, let key = table.key, let field = table.field(named: key.name) {
+      try Self.wrap { () throws(FieldError) in
+        try field.decode(key.isInteger ? .number(id) : .string(id), into: &fresh)
+      }
+    }
+    scratch.insert(fresh, numbered: number, at: 0)
     var seen: Set<String> = []
     for assignment in assignments {
       let record = scratch.records[0]
@@ -123,7 +131,6 @@ public struct Editor<Root: Record>: Sendable {
       .apply(to: &scratch)
     }
     var record = scratch.records[0]
-    let table = Root.fields
     for (name, value) in table.defaults where !seen.contains(name) {
       guard let field = table.field(named: name), field.json(in: record) == nil else { continue }
       try Self.wrap { () throws(FieldError) in try field.decode(value, into: &record) }

@@ -181,15 +181,24 @@ package struct KindChoice {
   }
 
   /// The top-level keys the records hold: declared fields one of them has, and custom keys.
+  /// Reads the records in place (iterating the array would copy each one, a retain and
+  /// release per field), and stops looking for a field at the first record that has it.
   static func heldKeys<R: Record>(_ records: [R]) -> Set<String> {
     var held: Set<String> = []
     let table = R.fields
-    for field in table.fields.dropFirst() {
-      let top = String(field.name.split(separator: ".", maxSplits: 1).first ?? Substring(field.name))
-      guard !held.contains(top) else { continue }
-      if records.contains(where: { field.json(in: $0) != nil }) { held.insert(top) }
+    records.withUnsafeBufferPointer { records in
+      for field in table.fields.dropFirst() {
+        let top = String(field.name.split(separator: ".", maxSplits: 1).first ?? Substring(field.name))
+        guard !held.contains(top) else { continue }
+        for index in records.indices where field.json(in: records[index]) != nil {
+          held.insert(top)
+          break
+        }
+      }
+      for index in records.indices where !records[index].custom.isEmpty {
+        held.formUnion(records[index].custom.keys)
+      }
     }
-    for record in records where !record.custom.isEmpty { held.formUnion(record.custom.keys) }
     return held
   }
 

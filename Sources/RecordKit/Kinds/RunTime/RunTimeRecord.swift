@@ -26,15 +26,11 @@ public struct RunTimeRecord: Record {
   public static var fields: FieldTable<RunTimeRecord> { RunTimeKind.current.table }
   public static var summaryFields: [String] { RunTimeKind.current.summaryFields }
 
-  /// A record with identity `id` and no members: what `new` starts from. When the bound
-  /// kind has a key, the key member is set from `id` (a number for an integer key).
+  /// A record with identity `id` and no members: what `new` starts from (the editor
+  /// then gives a kind's key member its value, see `Editor.newRecord`).
   public init(id: String) {
     self.id = id
     custom = CustomFields()
-    let kind = RunTimeKind.current
-    if let key = kind.key {
-      custom[key.name] = key.isInteger ? .number(id) : .string(id)
-    }
   }
 
   /// A record read from a file, journal or test: its identity and members as given.
