@@ -3,27 +3,18 @@ import RecordKit
 /// `help` and `help COMMAND`, from the command table, wrapped to `width` columns (the
 /// terminal's, or 80 when the output is not a terminal).
 enum HelpRenderer {
-  static func help(_ topic: String?, width: Int = 80) throws(SessionError) -> String {
-    try help(topic, fields: [any FieldAccessor<TaskRecord>](), width: width)
-  }
-
-  /// The same, where a topic may also be one of `fields` (the kind's): its type, rules,
-  /// description and the values completion offers. A command's name wins over a field's.
-  static func help<Root: Record>(_ topic: String?, fields table: FieldTable<Root>, width: Int = 80)
-    throws(SessionError) -> String
-  {
-    try help(topic, fields: table.fields.map { $0 }, width: width)
-  }
-
-  private static func help<Root: Record>(_ topic: String?, fields: [any FieldAccessor<Root>], width: Int)
-    throws(SessionError) -> String
-  {
+  /// `fieldNames` and `explainField` are the kind's fields and `help FIELD` for one of
+  /// them; a command's name wins over a field's.
+  static func help(
+    _ topic: String?, width: Int = 80, fieldNames: [String] = [],
+    explainField: (String) -> String? = { _ in nil }
+  ) throws(SessionError) -> String {
     let width = max(width, 20)
     guard let topic else { return overview(width: width) }
     guard let spec = CommandTable.spec(named: topic) else {
-      if let field = fields.first(where: { $0.name == topic }) { return fieldHelp(field, width: width) }
+      if let text = explainField(topic) { return text }
       throw .unknownHelpTopic(
-        topic, suggestion: Suggestion.closest(to: topic, among: CommandTable.allNames + fields.map(\.name)))
+        topic, suggestion: Suggestion.closest(to: topic, among: CommandTable.allNames + fieldNames))
     }
     var lines = TextWrap.wrap("usage: \(spec.usage)", width: width, rest: "  ")
     lines += TextWrap.wrap(spec.summary, width: width, first: "  ", rest: "  ")
@@ -38,13 +29,19 @@ enum HelpRenderer {
   }
 
   /// `help FIELD`: `field year: integer, >= 1450, <= 2100`, the description, the values.
-  private static func fieldHelp<Root: Record>(_ field: any FieldAccessor<Root>, width: Int) -> String {
-    var type = field.type.name
-    if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") {
-      type += ", read-only"
+  /// `help` where a topic may also be one of the kind's fields: its type, rules,
+  /// description and the values completion offers.
+  static func help<Root: Record>(_ topic: String?, fields table: FieldTable<Root>, width: Int = 80)
+    throws(SessionError) -> String
+  {
+    try help(topic, width: width, fieldNames: table.names) { name in
+      table.field(named: name).map { fieldHelp($0, width: max(width, 20)) }
     }
-    if !field.rules.isEmpty { type += ", " + field.rules }
-    var lines = TextWrap.wrap("field \(field.name): \(type)", width: width, rest: "  ")
+  }
+
+  private static func fieldHelp<Root: Record>(_ field: any FieldAccessor<Root>, width: Int) -> String {
+    var lines = TextWrap.wrap(
+      "field \(field.name): \(RecordRenderer.typeAndRules(field))", width: width, rest: "  ")
     if let about = field.about {
       lines += TextWrap.wrap(TextCell.escaped(about), width: width, first: "  ", rest: "  ")
     }

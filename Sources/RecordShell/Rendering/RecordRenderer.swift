@@ -67,14 +67,7 @@ enum RecordRenderer {
   /// The kind's fields with their types, rules and descriptions, and the selected
   /// record's custom ones; after `note` (which kind this is, and why), when given.
   static func fields<Root: Record>(of kind: Root.Type, selected: Root?, note: String? = nil) -> String {
-    var rows = Root.fields.fields.map { field in
-      var type = field.type.name
-      if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") {
-        type += ", read-only"
-      }
-      if !field.rules.isEmpty { type += ", " + field.rules }
-      return (field.name, type, field.about)
-    }
+    var rows = Root.fields.fields.map { field in (field.name, typeAndRules(field), field.about) }
     for key in selected.map(Root.fields.customKeys(of:)) ?? [] {
       rows.append((key, "custom (any JSON value)", nil))
     }
@@ -87,6 +80,18 @@ enum RecordRenderer {
     }
     return (note.map { [$0] } ?? []).appending(contentsOf: ["\(Root.kind) fields:"] + lines)
       .joined(separator: "\n")
+  }
+}
+
+extension RecordRenderer {
+  /// A field's type and rules as `fields` and `help FIELD` give them: `integer, >= 1450`,
+  /// `string, read-only`.
+  static func typeAndRules<Root: Record>(_ field: any FieldAccessor<Root>) -> String {
+    var text = field.type.name
+    if field.isReadOnly, !field.rules.contains("read-only"), !field.rules.hasPrefix("key") {
+      text += ", read-only"
+    }
+    return field.rules.isEmpty ? text : text + ", " + field.rules
   }
 }
 

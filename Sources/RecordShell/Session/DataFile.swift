@@ -81,11 +81,10 @@ extension DataFile where Root == RunTimeRecord {
       }
     } catch {
       if case .notFound = error {
-        let empty = try? RunTimeFile.decode(
-          UnsafeBufferPointer(start: nil, count: 0), schema: schema, name: name)
-        if let empty {
-          return (empty.kind, Loaded(document: Document(), identity: nil, hash: nil, warnings: []))
-        }
+        return (
+          RunTimeFile.kind(ofNoRecords: schema, name: name),
+          Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
+        )
       }
       throw .storage(error)
     }

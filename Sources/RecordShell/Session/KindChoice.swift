@@ -73,23 +73,23 @@ package struct KindChoice {
 
   /// `books.schema.json` for `books.json`, `books.jsonl` or `books`.
   package static func schemaPath(besideDataFile file: String) -> String {
-    var stem = file
+    stem(file) + ".schema.json"
+  }
+
+  /// `path` without its `.jsonl` or `.json` ending.
+  private static func stem(_ path: String) -> String {
+    var stem = path
     for suffix in [".jsonl", ".json"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
       stem.removeLast(suffix.count)
       break
     }
-    return stem + ".schema.json"
+    return stem
   }
 
   /// The name a run-time kind takes from its data file: `books` for `dir/books.json`.
   package static func kindName(forDataFile file: String?) -> String {
     guard let file else { return "records" }
-    var name = String(file.split(separator: "/").last ?? Substring(file))
-    for suffix in [".jsonl", ".json"] where name.hasSuffix(suffix) && name.count > suffix.count {
-      name.removeLast(suffix.count)
-      break
-    }
-    return name
+    return stem(String(file.split(separator: "/").last ?? Substring(file)))
   }
 
   /// The size of the file at `path`; `nil` when there is none.
@@ -112,9 +112,8 @@ package struct KindChoice {
     let name = kindName(forDataFile: file)
     let note = "kind \(schema.title ?? name), from the schema \(schemaPath) (\(why))"
     guard let file else {
-      let kind = RunTimeKind(
-        name: name, schema: schema, key: RunTimeKind.chooseKey(schema: schema, ids: [], recordCount: 0))
-      return KindChoice(kind: .runTime(kind, preloaded: nil), note: note)
+      return KindChoice(
+        kind: .runTime(RunTimeFile.kind(ofNoRecords: schema, name: name), preloaded: nil), note: note)
     }
     let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
       file, schema: schema, name: name, using: fileSystem, progress: progress)

@@ -30,6 +30,23 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
 
   private enum Reading {
     case text, integer, number, bool, list, json, null
+
+    init(_ type: SchemaValueType) {
+      switch type {
+      case .string, .date, .dateTime, .email: self = .text
+      case .integer: self = .integer
+      case .number: self = .number
+      case .bool: self = .bool
+      case .list: self = .list
+      case .object, .any: self = .json
+      case .null: self = .null
+      }
+    }
+
+    /// Whether a bare `null` means JSON null for a value of `shape`, read this way.
+    func takesNull(_ shape: SchemaShape) -> Bool {
+      self == .json || self == .null || shape.isNullable
+    }
   }
 
   init(shape: SchemaShape, isRequired: Bool, isKey: Bool, schema: JSONSchema?, nodes: [Int]) {
@@ -38,16 +55,8 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     self.isKey = isKey
     self.schema = schema
     self.nodes = nodes
-    switch shape.type {
-    case .string, .date, .dateTime, .email: reading = .text
-    case .integer: reading = .integer
-    case .number: reading = .number
-    case .bool: reading = .bool
-    case .list: reading = .list
-    case .object, .any: reading = .json
-    case .null: reading = .null
-    }
-    takesNull = reading == .json || reading == .null || shape.isNullable
+    reading = Reading(shape.type)
+    takesNull = reading.takesNull(shape)
     // Only a field some subschema declares has rules beyond its type to check.
     hasRules = schema != nil && !nodes.isEmpty
   }
@@ -65,52 +74,34 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   package var isReadOnly: Bool { shape.isReadOnly || isKey }
 
   package func parse(_ token: ValueToken) -> CustomValue? {
+    Self.parse(token, as: shape, reading: reading, takesNull: takesNull).map { CustomValue($0) }
+  }
+
+  /// The JSON value `token` means for a value of `shape`, or `nil` when it is none.
+  static func parse(_ token: ValueToken, as shape: SchemaShape) -> JSONValue? {
+    let reading = Reading(shape.type)
+    return parse(token, as: shape, reading: reading, takesNull: reading.takesNull(shape))
+  }
+
+  /// `parse(_:as:)` with the shape's reading worked out already (a field's, once).
+  private static func parse(_ token: ValueToken, as shape: SchemaShape, reading: Reading, takesNull: Bool)
+    -> JSONValue?
+  {
     switch (reading, token) {
-    case (_, .word("null")): return takesNull ? CustomValue(.null) : nil
-    case (.text, .word(let text)), (.text, .quoted(let text)): return CustomValue(.string(text))
+    case (_, .word("null")): return takesNull ? .null : nil
+    case (.text, .word(let text)), (.text, .quoted(let text)): return .string(text)
     case (.integer, .word(let text)):
       guard
         DecimalNumber.smallInteger(text) != nil
           || (JSONValue.isValidNumberSpelling(text) && DecimalNumber(text)?.isInteger == true)
       else { return nil }
-      return CustomValue(.number(text))
+      return .number(text)
     case (.number, .word(let text)):
-      return JSONValue.isValidNumberSpelling(text) ? CustomValue(.number(text)) : nil
-    case (.bool, .word("true")): return CustomValue(.bool(true))
-    case (.bool, .word("false")): return CustomValue(.bool(false))
-    case (.list, _), (.json, _): return Self.parse(token, as: shape).map { CustomValue($0) }
-    default: return nil
-    }
-  }
-
-  /// The JSON value `token` means for a value of `shape`, or `nil` when it is none.
-  static func parse(_ token: ValueToken, as shape: SchemaShape) -> JSONValue? {
-    if token == .word("null") {
-      switch shape.type {
-      case .null, .any, .object: return .null
-      default: return shape.isNullable ? .null : nil
-      }
-    }
-    switch shape.type {
-    case .string, .date, .dateTime, .email:
-      return token.text.map(JSONValue.string)
-    case .integer:
-      guard case .word(let text) = token,
-        DecimalNumber.smallInteger(text) != nil
-          || (JSONValue.isValidNumberSpelling(text) && DecimalNumber(text)?.isInteger == true)
-      else { return nil }
-      return .number(text)
-    case .number:
-      guard case .word(let text) = token, JSONValue.isValidNumberSpelling(text) else { return nil }
-      return .number(text)
-    case .bool:
-      switch token {
-      case .word("true"): return .bool(true)
-      case .word("false"): return .bool(false)
-      default: return nil
-      }
-    case .list(let element):
-      guard case .list(let items) = token else { return nil }
+      return JSONValue.isValidNumberSpelling(text) ? .number(text) : nil
+    case (.bool, .word("true")): return .bool(true)
+    case (.bool, .word("false")): return .bool(false)
+    case (.list, .list(let items)):
+      guard case .list(let element) = shape.type else { return nil }
       var values: [JSONValue] = []
       values.reserveCapacity(items.count)
       for item in items {
@@ -118,10 +109,8 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
         values.append(value)
       }
       return .array(values)
-    case .object, .any:
-      return CustomFieldCodec.infer(token)
-    case .null:
-      return nil
+    case (.json, _): return CustomFieldCodec.infer(token)
+    default: return nil
     }
   }
 

@@ -29,31 +29,43 @@ package enum RunTimeFile {
       }
     }
     let records = try read.get()
-    var warnings: [String] = []
-    let recordSchema: RecordSchema
-    if let schema {
-      recordSchema = schema
-    } else {
-      var inference = KindInference()
-      for record in records { inference.add(record.custom.members) }
-      if inference.untypedKeys > 0 {
-        warnings.append(
-          "the records hold more than \(KindInference.fieldLimit) different keys; the ones past that are custom fields"
-        )
-      }
-      do {
-        recordSchema = try RecordSchema(reading: inference.schemaDocument(title: name))
-      } catch {
-        // Inference writes only keywords the reader supports; nothing here can fail.
-        preconditionFailure("an inferred schema was refused: \(error)")
-      }
-    }
+    let (recordSchema, warnings) = schema.map { ($0, []) } ?? inferredSchema(of: records, name: name)
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
     if let schema { try check(records, against: schema, key: key, in: bytes) }
     let keyed = try rekeyed(records, by: kind, in: bytes)
     return Loaded(kind: kind, document: keyed, warnings: warnings)
+  }
+
+  /// The kind of a file that has no records yet (none given, or a missing one):
+  /// `schema`'s, or the kind inferred from no records, which declares no field.
+  package static func kind(ofNoRecords schema: RecordSchema?, name: String) -> RunTimeKind {
+    let recordSchema = schema ?? inferredSchema(of: [], name: name).schema
+    return RunTimeKind(
+      name: name, schema: recordSchema,
+      key: RunTimeKind.chooseKey(schema: recordSchema, ids: [], recordCount: 0))
+  }
+
+  /// The schema inferred from `records`, with a warning when they hold more keys than
+  /// inference types.
+  private static func inferredSchema(of records: [RunTimeRecord], name: String) -> (
+    schema: RecordSchema, warnings: [String]
+  ) {
+    var inference = KindInference()
+    for record in records { inference.add(record.custom.members) }
+    var warnings: [String] = []
+    if inference.untypedKeys > 0 {
+      warnings.append(
+        "the records hold more than \(KindInference.fieldLimit) different keys; the ones past that are custom fields"
+      )
+    }
+    do {
+      return (try RecordSchema(reading: inference.schemaDocument(title: name)), warnings)
+    } catch {
+      // Inference writes only keywords the reader supports; nothing here can fail.
+      preconditionFailure("an inferred schema was refused: \(error)")
+    }
   }
 
   /// Refuses records that break the kind's schema, listing the first `violationLimit`.
