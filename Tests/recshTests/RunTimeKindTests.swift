@@ -565,6 +565,24 @@ import Testing
     #expect(result.stdout.hasSuffix("@1  2000\n(1 record)\n"))
   }
 
+  /// Several violations in one record, and in records after it, each at its own place.
+  @Test func violationsInOneRecordAreEachPlaced() throws {
+    let folder = try TempFolder()
+    try folder.write(
+      "s.schema.json", #"{"properties": {"year": {"maximum": 2100}, "title": {"type": "string"}}}"#)
+    try folder.write(
+      "s.json", "[\n  {\"title\": 1, \"year\": 3000},\n  {\"year\": 1},\n  {\"year\": 4000}\n]\n")
+    let result = try folder.recsh(["s.json", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(
+      result.stderr == """
+        s.json:2:13: error: record 1: field 'title': must be a string, found 1
+        s.json:2:24: error: record 1: field 'year': must be at most 2100, found 3000
+        s.json:4:12: error: record 3: field 'year': must be at most 2100, found 4000
+
+        """)
+  }
+
   @Test func aFileBreakingItsSchemaListsTwentyViolationsWithPlacesThenTheCount() throws {
     let folder = try TempFolder()
     try folder.write(

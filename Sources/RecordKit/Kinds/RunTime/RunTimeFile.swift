@@ -86,11 +86,12 @@ package enum RunTimeFile {
       for violation in violations where found.count < violationLimit { found.append((index, violation)) }
     }
     guard !found.isEmpty else { return }
-    let listed = found.map { entry in
+    let places = positions(of: found.map { ($0.record, $0.violation.pointer) }, in: bytes)
+    let listed = zip(found, places).map { entry, place in
       RecordViolation(
         record: entry.record + 1, id: key.flatMap { keyText(records[entry.record], $0) },
         field: entry.violation.pointer.tokens.joined(separator: "."), message: entry.violation.message,
-        position: position(of: entry.violation.pointer, inRecord: entry.record, in: bytes))
+        position: place)
     }
     throw .violations(listed, total: total)
   }
@@ -139,17 +140,37 @@ package enum RunTimeFile {
   static func position(of pointer: JSONPointer, inRecord index: Int, in bytes: UnsafeBufferPointer<UInt8>)
     -> JSONPosition
   {
+    positions(of: [(index, pointer)], in: bytes)[0]
+  }
+
+  /// `position(of:inRecord:in:)` for each of `places`, which are in record order, found
+  /// in one read of the array (a refused file lists up to 20 places).
+  static func positions(
+    of places: [(record: Int, pointer: JSONPointer)], in bytes: UnsafeBufferPointer<UInt8>
+  )
+    -> [JSONPosition]
+  {
     var reader = JSONReader(unsafeBytes: bytes)
+    var offsets = [Int](repeating: 0, count: places.count)
+    var next = 0
     var count = 0
-    var found: Int?
     try? reader.readArray { element in
       defer { count += 1 }
-      guard count == index else { return }
-      found = element.tokenStart
-      var tokens = pointer.tokens[...]
-      try descend(&element, &tokens, &found)
+      guard next < places.count, places[next].record == count else { return }
+      let mark = element.mark
+      while next < places.count, places[next].record == count {
+        element.rewind(to: mark)
+        var found: Int? = element.tokenStart
+        var tokens = places[next].pointer.tokens[...]
+        try descend(&element, &tokens, &found)
+        offsets[next] = found ?? 0
+        next += 1
+      }
+      // Read the record whole, whatever the descents left, so the array reads on.
+      element.rewind(to: mark)
+      try element.skipValue()
     }
-    return reader.position(at: found ?? 0)
+    return offsets.map { reader.position(at: $0) }
   }
 
   /// Follows `tokens` into the value at the reader, setting `found` to each step's start.
