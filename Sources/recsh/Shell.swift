@@ -47,25 +47,19 @@ enum Shell {
       sink.streams.flush()
       return 3
     }
+    var start = Start(
+      sink: sink, interactive: interactive, progress: progress, preloaded: nil, kindNote: choice.note)
     switch choice.kind {
     case .shipped(let name, let preloaded):
       guard let launch = launcher(forKind: name) else {
         sink.streams.err("recsh: no shell for the kind \"\(name)\"")
         return 2
       }
-      return launch(
-        options,
-        Start(
-          sink: sink, interactive: interactive, progress: progress, preloaded: preloaded,
-          kindNote: choice.note))
+      start.preloaded = preloaded
+      return launch(options, start)
     case .runTime(let kind, let preloaded):
-      return RunTimeKind.$current.withValue(kind) {
-        run(
-          RunTimeRecord.self, options: options,
-          start: Start(
-            sink: sink, interactive: interactive, progress: progress, preloaded: preloaded,
-            kindNote: choice.note))
-      }
+      start.preloaded = preloaded
+      return RunTimeKind.$current.withValue(kind) { run(RunTimeRecord.self, options: options, start: start) }
     }
   }
 

@@ -40,6 +40,9 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   func display(in record: Root) -> String?
   /// The JSON value `token` means for this field (for filters), without editing anything.
   func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue
+  /// The same value, also checked by the field's rules (a schema's), whether or not the
+  /// field may be set: what `new` takes for a run-time kind's key.
+  func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue
   /// Sets the field from a file's value (loading, not an edit).
   func decode(_ json: JSONValue, into record: inout Root) throws(FieldError)
   /// Sets the field from the value at the reader, read straight from the file's bytes
@@ -74,6 +77,7 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 }
 
 extension FieldAccessor {
+  public func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue { try parseJSON(token) }
   public var rules: String { "" }
   public var about: String? { nil }
 

@@ -181,6 +181,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readValue(record).map(codec.display)
   }
 
+  public func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
+    guard let value = codec.parse(token) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
+    }
+    if let rule = codec.brokenRule(value) { throw .brokenRule(field: name, message: rule) }
+    return codec.encode(value)
+  }
+
   public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
     guard let value = codec.parse(token) else {
       throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)

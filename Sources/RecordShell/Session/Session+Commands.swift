@@ -24,14 +24,9 @@ extension Session {
       guard let field = table.field(named: key.name) else { throw .edit(.field(.readOnly(key.name))) }
       let value: JSONValue
       do {
-        value = try field.parseJSON(assignment.value)
+        value = try field.parseCheckedJSON(assignment.value)
       } catch {
         throw .edit(.field(error))
-      }
-      if let typed = field as? KeyPathField<Root, RunTimeFieldCodec>,
-        let rule = typed.codec.brokenRule(CustomValue(value))
-      {
-        throw .edit(.field(.brokenRule(field: key.name, message: rule)))
       }
       let identity: String
       switch value {
