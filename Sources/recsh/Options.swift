@@ -21,6 +21,10 @@ struct Options: Equatable {
   var version = false
   var recover = false
   var discardJournal = false
+  /// `--no-undo-file`, or `RECSH_UNDO_FILE=off` in the environment: the undo history is
+  /// not kept across sessions (the log beside the file is only the crash journal, removed
+  /// at a normal exit; one left from earlier is set aside).
+  var keepsHistory = true
 
   /// Bad usage: printed with a pointer to `--help`, exit status 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -97,6 +101,7 @@ struct Options: Equatable {
       case "--version": options.version = true
       case "--recover": options.recover = true
       case "--discard-journal": options.discardJournal = true
+      case "--no-undo-file": options.keepsHistory = false
       default:
         if !argument.hasPrefix("--"), argument.count > 2 {
           // Clustered short flags: -ke.
@@ -143,8 +148,10 @@ struct Options: Equatable {
           --kind KIND        record kind: \(KindRegistry.shipped.map { $0.kind }.joined(separator: " or "))
           --schema SCHEMA    the records' kind is the JSON Schema in SCHEMA
           --undo-limit N     keep at most N undo steps (default 10000; 0: no limit)
-          --recover          replay the journal a crashed session left
-          --discard-journal  set such a journal aside as a backup
+          --recover          replay the unsaved steps a crashed session left
+          --discard-journal  set those steps aside as a backup (the saved history stays)
+          --no-undo-file     do not keep the undo history for the next session
+                             (also RECSH_UNDO_FILE=off)
       -h, --help             this help
           --version          print the version
 
@@ -155,8 +162,10 @@ struct Options: Equatable {
     (books.schema.json for books.json), else task or contact when its records
     fit one, else a kind inferred from the records ('fields' says which and why).
 
-    Every change is journaled beside the file (.FILE.recsh-journal) until it is
-    saved, so a crash loses nothing; only one recsh edits a file at a time.
+    Every change is logged beside the file (.FILE.recsh-journal) before recsh
+    shows it done, so a crash loses nothing; the log keeps the undo history for
+    the next session (undo, redo, goto N, earlier 10m, history all). Only one
+    recsh edits a file at a time.
 
     examples:
       recsh tasks.json                       edit interactively

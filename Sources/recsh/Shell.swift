@@ -93,7 +93,8 @@ enum Shell {
           path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit,
           isInteractive: interactive,
           recovery: recovery, clock: { Double(time(nil)) }, progress: progress,
-          preloaded: start.preloaded as? DataFile<Root>.Loaded)
+          preloaded: start.preloaded as? DataFile<Root>.Loaded,
+          keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff)
       } catch {
         if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
           let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)
@@ -155,6 +156,12 @@ enum Shell {
     // Exit here, with the session still alive: the kernel takes its memory back at
     // once, where freeing a million records one by one is slow (docs/PERFORMANCE.md).
     exit(runner.failed && !interactive ? 1 : 0)
+  }
+
+  /// `RECSH_UNDO_FILE=off` (or `0`, `no`): the history is not kept across sessions.
+  static var undoFileTurnedOff: Bool {
+    guard let value = getenv("RECSH_UNDO_FILE") else { return false }
+    return ["off", "0", "no", "false"].contains(String(cString: value).lowercased())
   }
 
   /// At the prompt, a journal left by a crashed session: say what it holds and ask.

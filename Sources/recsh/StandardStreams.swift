@@ -45,8 +45,8 @@ struct StandardStreams {
 }
 
 /// What a closed output pipe (`recsh … | head -1`) does: end quietly, the data
-/// file untouched. The journal is kept when it holds changes (as after a
-/// hang-up, they can be recovered) and removed when it holds none.
+/// file untouched. The log is left open when it holds unsaved changes (as after a
+/// hang-up, they can be recovered) and closed normally when it holds none.
 enum BrokenPipe {
   /// The session's journal; the one global the exit path needs, set once the file is open.
   nonisolated(unsafe) static var journal: Journal?
@@ -54,7 +54,7 @@ enum BrokenPipe {
   static func exitQuietly() -> Never {
     if let journal {
       journal.write()
-      if journal.holdsChanges { journal.abandon() } else { journal.remove() }
+      if journal.holdsChanges { journal.abandon() } else { journal.close() }
     }
     _exit(0)
   }

@@ -6,14 +6,13 @@ extension Editor {
 
   /// Closes the innermost group. Closing the outermost one records everything
   /// since its `begin` as one step; an empty group records nothing.
-  /// Returns the command the group became, if it did anything.
   @discardableResult
-  public mutating func end() throws(HistoryError) -> Command<Root>? {
+  public mutating func end() throws(HistoryError) -> GroupClosing<Root> {
     guard let group = history.openGroups.popLast() else { throw .noOpenGroup(operation: "end") }
-    guard !group.commands.isEmpty else { return nil }
+    guard !group.commands.isEmpty else { return .empty }
     let command = Command<Root>.group(name: group.name, group.commands)
-    history.record(command, at: clock())
-    return command
+    guard let step = history.record(command, at: clock()) else { return .joinedOuter }
+    return .recorded(command, step: step)
   }
 
   /// Reverts and discards everything since the innermost `begin`, and closes that group.
@@ -38,28 +37,136 @@ extension Editor {
     return groups
   }
 
-  /// Undoes up to `count` steps; returns the names of the steps undone, most recent first.
-  public mutating func undo(_ count: Int = 1) throws(HistoryError) -> [String] {
+  /// Undoes up to `count` steps of the current branch.
+  public mutating func undo(_ count: Int = 1) throws(HistoryError) -> HistoryMove {
     try refuseInsideGroup("undo")
     guard history.canUndo else { throw .nothingToUndo }
-    var names: [String] = []
-    while names.count < count, let command = history.stepBack() {
+    var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
+    while move.reverted.count < count, history.canUndo {
+      try check(history.current, reverting: true)
+      guard let command = history.stepBack() else { break }
       command.revert(in: &document)
-      names.append(command.name)
+      move.reverted.append(command.name)
     }
-    return names
+    move.to = history.current
+    return move
   }
 
-  /// Redoes up to `count` steps; returns the names of the steps redone, oldest first.
-  public mutating func redo(_ count: Int = 1) throws(HistoryError) -> [String] {
+  /// Refuses a step read back from the log that does not fit the document as it is.
+  private func check(_ number: Int, reverting: Bool) throws(HistoryError) {
+    guard number < checkedBelow, let command = history.command(number) else { return }
+    let fits = reverting ? command.isRevertible(in: document) : command.isApplicable(to: document)
+    if !fits { throw .stepDoesNotFit(number) }
+  }
+
+  /// Redoes up to `count` steps of the current branch.
+  public mutating func redo(_ count: Int = 1) throws(HistoryError) -> HistoryMove {
     try refuseInsideGroup("redo")
     guard history.canRedo else { throw .nothingToRedo }
-    var names: [String] = []
-    while names.count < count, let command = history.stepForward() {
+    var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
+    while move.applied.count < count, let next = history.redoChild(of: history.current) {
+      try check(next, reverting: false)
+      guard let command = history.stepForward() else { break }
       command.apply(to: &document)
-      names.append(command.name)
+      move.applied.append(command.name)
     }
-    return names
+    move.to = history.current
+    return move
+  }
+
+  /// Goes to the state after step `state` (0: the start state), wherever it is in the tree:
+  /// back to the common ancestor, then down the other branch. No snapshots: O(the way).
+  public mutating func goto(_ state: Int) throws(HistoryError) -> HistoryMove {
+    try refuseInsideGroup("goto")
+    let target = state == 0 ? history.start : state
+    guard target >= 0, target < history.nextNumber else {
+      throw .noSuchStep(state, newest: history.nextNumber - 1)
+    }
+    guard let (revert, apply) = history.route(to: target) else { throw .stepDropped(state) }
+    var move = HistoryMove(from: history.current, to: target, reverted: [], applied: [])
+    // A step that does not fit stops the move where it is, the history following as far.
+    var done = (revert: [Int](), apply: [Int]())
+    defer { history.follow(revert: done.revert, apply: done.apply) }
+    for number in revert {
+      guard let command = history.command(number) else { continue }
+      try check(number, reverting: true)
+      command.revert(in: &document)
+      move.reverted.append(command.name)
+      done.revert.append(number)
+    }
+    for number in apply {
+      guard let command = history.command(number) else { continue }
+      try check(number, reverting: false)
+      command.apply(to: &document)
+      move.applied.append(command.name)
+      done.apply.append(number)
+    }
+    return move
+  }
+
+  /// `earlier 10m` / `earlier 1save`: the state as it was that long (or that many saves)
+  /// before the current one, like vim's `:earlier`. Past the oldest state it stops there.
+  public mutating func earlier(_ span: HistorySpan) throws(HistoryError) -> HistoryMove {
+    try refuseInsideGroup("earlier")
+    var stopped = false
+    let target: Int
+    switch span {
+    case .seconds(let seconds):
+      let now = history.time(ofState: history.current) ?? clock()
+      if let state = history.newestState(atOrBefore: now - seconds) {
+        target = state
+      } else {
+        (target, stopped) = (history.start, true)
+      }
+    case .saves(let count):
+      // With unsaved changes the first save back is the last one; from a saved state, the one before.
+      let saves = history.saves.filter { history.isState($0.state) }
+      let atSave = isDirty ? saves.count : (saves.lastIndex { $0.state == history.current } ?? saves.count)
+      let index = atSave - count
+      if index >= 0 {
+        target = saves[index].state
+      } else {
+        (target, stopped) = (history.start, true)
+      }
+    }
+    var move = try goto(target == history.start ? 0 : target)
+    if stopped { move.stopped = .oldest }
+    return move
+  }
+
+  /// `later 10m` / `later 1save`: the opposite of `earlier`. Past the newest state it stops there.
+  public mutating func later(_ span: HistorySpan) throws(HistoryError) -> HistoryMove {
+    try refuseInsideGroup("later")
+    let newest = history.newestState
+    var stopped = false
+    let target: Int
+    switch span {
+    case .seconds(let seconds):
+      let time = (history.time(ofState: history.current) ?? clock()) + seconds
+      let newestTime = history.time(ofState: newest) ?? time
+      if time >= newestTime {
+        (target, stopped) = (newest, time > newestTime || history.current == newest)
+      } else {
+        target = max(history.current, history.newestState(atOrBefore: time) ?? history.current)
+      }
+    case .saves(let count):
+      let saves = history.saves.filter { history.isState($0.state) }
+      let now = history.time(ofState: history.current) ?? clock()
+      let next: Int
+      if !isDirty, let index = saves.lastIndex(where: { $0.state == history.current }) {
+        next = index + count
+      } else {
+        next = (saves.firstIndex { $0.time > now || $0.state > history.current } ?? saves.count) + count - 1
+      }
+      if next < saves.count {
+        target = saves[next].state
+      } else {
+        (target, stopped) = (newest, true)
+      }
+    }
+    var move = try goto(target == history.start ? 0 : target)
+    if stopped { move.stopped = .newest }
+    return move
   }
 
   /// Throws when a group is open: undo, redo, open and quit are refused then.
@@ -71,24 +178,48 @@ extension Editor {
 
   /// The document now equals what was saved.
   public mutating func markSaved() {
-    history.markSaved()
+    history.markSaved(at: clock())
   }
 
-  /// Records, in the innermost open group, a command whose effect the document
-  /// already has. Only for replaying a journal written after a save inside a
-  /// group: the saved file holds the group's earlier edits, and a `rollback`
-  /// must still revert them.
-  public mutating func recordApplied(_ command: Command<Root>) throws(HistoryError) {
-    guard !history.openGroups.isEmpty else { throw .noOpenGroup(operation: "applied") }
-    history.record(command, at: clock())
-  }
-
-  /// The document no longer matches any saved file (it was rebuilt from a journal snapshot).
+  /// The document no longer matches any saved file.
   public mutating func markUnsaved() {
     history.markUnsaved()
   }
 
   public mutating func setUndoLimit(_ limit: Int) {
     history.setLimit(limit)
+  }
+}
+
+/// Rebuilding a history read back from the log: steps recorded without the document
+/// moving (it is the saved file), then placed at the saved state.
+extension Editor {
+  /// Records `command` as a step from the current state, numbered `number` (at least the
+  /// next number), made at `time`, without touching the document. The limit is not applied
+  /// (the log's later entries may name any step); `setUndoLimit` applies it afterwards.
+  package mutating func restoreStep(_ command: Command<Root>, number: Int, at time: Double) {
+    history.skip(to: number)
+    _ = history.record(command, at: time, enforcingLimit: false)
+  }
+
+  /// Starts the history at state `state`, with no steps (the log's start).
+  package mutating func restoreStart(_ state: Int) {
+    history.restart(at: state)
+  }
+
+  /// Makes `state` current without the document moving (it is that state already).
+  package mutating func restorePosition(_ state: Int) {
+    history.reposition(to: state)
+  }
+
+  /// Replaces the document without touching the history (the log's tree is placed on the
+  /// file as read).
+  package mutating func replaceDocument(_ document: Document<Root>) {
+    self.document = document
+  }
+
+  /// Notes that the saved file held `state` at `time`.
+  package mutating func restoreSave(of state: Int, at time: Double) {
+    history.noteSave(of: state, at: time)
   }
 }

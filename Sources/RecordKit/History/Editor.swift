@@ -8,6 +8,10 @@ public struct Editor<Root: Record>: Sendable {
   public internal(set) var history: History<Root>
   /// Seconds since 1970 for step timestamps; injectable so tests are repeatable.
   public var clock: @Sendable () -> Double
+  /// Steps numbered below this were read back from a log, not made here: each is checked
+  /// against the document before it is applied or reverted (a log tied to the file by its
+  /// hash fits it; one that does not is refused step by step, never applied blindly).
+  package var checkedBelow = 0
 
   public init(
     document: Document<Root> = Document(), undoLimit: Int = 10_000,
@@ -25,7 +29,7 @@ public struct Editor<Root: Record>: Sendable {
   /// Sets several fields of one record as one step. Each field may appear once.
   @discardableResult
   public mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
-    -> Command<Root>?
+    -> EditOutcome<Root>
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
     return try set(assignments, at: position)
@@ -34,7 +38,7 @@ public struct Editor<Root: Record>: Sendable {
   /// `set(_:onRecord:)` for the record at `position` (the shell knows it from the selection).
   @discardableResult
   public mutating func set(_ assignments: [FieldAssignment], at position: Int) throws(EditError)
-    -> Command<Root>?
+    -> EditOutcome<Root>
   {
     // The record is read in place (a pointer), not copied: in generic code a copy
     // retains every field of it. One field is the common case, and needs no arrays.
@@ -50,11 +54,8 @@ public struct Editor<Root: Record>: Sendable {
       }
       guard let made else { throw .noSuchPosition(position) }
       // Already in the document: `applySet` wrote it as it made it.
-      return made.map { edit in
-        let command = Command.edit(edit)
-        history.record(command, at: clock())
-        return command
-      }
+      guard let edit = made else { return .unchanged }
+      return record(.edit(edit))
     }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
@@ -75,7 +76,7 @@ public struct Editor<Root: Record>: Sendable {
     }
     guard found != nil else { throw .noSuchPosition(position) }
     switch edits.count {
-    case 0: return nil
+    case 0: return .unchanged
     case 1: return perform(.edit(edits[0]))
     default: return perform(.edits(edits))
     }
@@ -83,30 +84,30 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Removes an optional or custom field.
   @discardableResult
-  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> Command<Root>? {
+  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> EditOutcome<Root> {
     let (record, number) = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, .word("")), in: record)
-    return try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record, numbered: number) }.map {
-      perform(.edit($0))
-    }
+    let made = try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record, numbered: number) }
+    return made.map { perform(.edit($0)) } ?? .unchanged
   }
 
   /// Adds one element to a list field, or removes one (`tag`/`untag`).
   @discardableResult
   public mutating func editList(_ fieldName: String, _ element: ValueToken, adding: Bool, onRecord id: String)
-    throws(EditError) -> Command<Root>?
+    throws(EditError) -> EditOutcome<Root>
   {
     let (record, number) = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, element), in: record)
-    return try Self.wrap { () throws(FieldError) in
+    let made = try Self.wrap { () throws(FieldError) in
       try field.makeListEdit(element, adding: adding, for: record, numbered: number)
-    }.map { perform(.edit($0)) }
+    }
+    return made.map { perform(.edit($0)) } ?? .unchanged
   }
 
   /// Creates a record with `id` and the given fields at the end of the document.
   @discardableResult
   public mutating func newRecord(id: String, _ assignments: [FieldAssignment]) throws(EditError)
-    -> Command<Root>
+    -> EditOutcome<Root>
   {
     guard !document.contains(id: id) else { throw .duplicateID(id) }
     var scratch = Document<Root>()
@@ -143,7 +144,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Deletes the record at `position`, keeping all of it for undo.
   @discardableResult
-  public mutating func deleteRecord(at position: Int) throws(EditError) -> Command<Root> {
+  public mutating func deleteRecord(at position: Int) throws(EditError) -> EditOutcome<Root> {
     guard document.records.indices.contains(position) else { throw .noSuchPosition(position) }
     return perform(.delete(document.records[position], number: document.number(at: position), at: position))
   }
@@ -151,10 +152,15 @@ public struct Editor<Root: Record>: Sendable {
   /// Applies a command and records it: the one way a document changes. Also
   /// used to replay decoded commands.
   @discardableResult
-  public mutating func perform(_ command: Command<Root>) -> Command<Root> {
+  public mutating func perform(_ command: Command<Root>) -> EditOutcome<Root> {
     command.apply(to: &document)
-    history.record(command, at: clock())
-    return command
+    return record(command)
+  }
+
+  /// Records a command the document already holds.
+  private mutating func record(_ command: Command<Root>) -> EditOutcome<Root> {
+    if let step = history.record(command, at: clock()) { return .recorded(command, step: step) }
+    return .grouped(command)
   }
 
   private func existingRecord(_ id: String) throws(EditError) -> (Root, RecordNumber) {

@@ -1,15 +1,29 @@
-/// The undo history: the steps, the position between undone and redoable
-/// ones, the open `begin` groups, the size limit and the save point.
+/// The undo history as a tree: every step ever made, the state the document is
+/// in, the open `begin` groups, the size limit and the saves.
 ///
 /// Pure bookkeeping: it never touches a document. `Editor` applies and reverts
 /// the commands it hands out, so the two always move together.
 ///
-/// Positions are absolute: state `k` is the document after the first `k` steps
-/// ever recorded, so a save point stays meaningful when old steps are dropped.
+/// - **Numbers.** Steps are numbered 1, 2, 3, … in the order they were made,
+///   across branches (and, through the log, across sessions); a number never
+///   changes. State `n` is the document after step `n`; the start state is the
+///   oldest state kept (0 until the limit drops steps).
+/// - **Branches.** A step leads from its parent state. A new edit after an
+///   undo adds a child to the current state and keeps the undone steps as a
+///   branch. Each state remembers the child `redo` goes to: the last one made
+///   or walked through.
+/// - **Storage.** Three flat arrays indexed by state number (the command, the
+///   parent, the redo child), the path from the start to the current state, and
+///   run-length coded times: no object per step beyond its command.
+/// - **Limit.** Past `limit` kept steps the oldest goes first. When it leads to
+///   the current state, the start moves past it, and the branches that left the
+///   old start go with it; when it does not, its whole branch goes.
 public struct History<Root: Record>: Sendable {
-  /// One undo step: a command and when it was recorded (seconds since 1970, to the
-  /// second: what `history` shows).
+  /// One kept step: its number, the state it leads from, its command and when it was made
+  /// (seconds since 1970, to the second).
   public struct Step: Sendable {
+    public let number: Int
+    public let parent: Int
     public let command: Command<Root>
     public let time: Double
   }
@@ -25,21 +39,41 @@ public struct History<Root: Record>: Sendable {
     public var displayName: String { name.map { "'\($0)'" } ?? "unnamed group" }
   }
 
-  /// The steps' commands. Their times are kept apart, in `seconds`.
-  private var steps: [Command<Root>] = []
-  /// When the steps were recorded, run-length coded: each entry names the first step
-  /// (by its absolute index, 0-based) recorded in a new second, and that second. A script
-  /// records many thousands of steps a second, so this costs next to nothing beside the
-  /// commands: O(1) amortized per step, one entry per second that saw a step.
+  /// A save: which state the file held and when.
+  public struct Save: Equatable, Sendable {
+    public var state: Int
+    public var time: Double
+  }
+
+  /// `commands[n - offset]`: step `n`'s command; `nil` for the start state and dropped steps.
+  private var commands: [Command<Root>?] = [nil]
+  /// `parents[n - offset]`: the state step `n` leads from.
+  private var parents: [UInt32] = [0]
+  /// `redoChildren[n - offset]`: the state `redo` goes to from state `n`; 0 for none.
+  private var redoChildren: [UInt32] = [0]
+  /// How many leading slots were removed from the arrays (all below the start).
+  private var offset = 0
+  /// The states from the start to the current one, increasing; `path[pathHead]` is the start.
+  private var path: [UInt32] = [0]
+  private var pathHead = 0
+  /// When steps were made, run-length coded: each entry names the first step (by number)
+  /// made in a new second, and that second. Numbers grow with time, so one entry per second
+  /// that saw a step dates them all; O(1) amortized per step.
   private var seconds: [(step: Int, second: Double)] = []
-  /// `steps[..<first]` were dropped by the limit and are removed in batches.
-  private var first = 0
-  /// `steps[first..<cursor]` can be undone, `steps[cursor...]` redone.
-  private var cursor = 0
-  /// How many steps the limit has dropped since the history began.
+  /// The smallest step number that may still be kept (a cursor for the limit).
+  private var oldestCandidate = 1
+
+  /// The oldest state kept.
+  public private(set) var start = 0
+  /// How many steps are kept (not counting the start state).
+  public private(set) var keptCount = 0
+  /// How many steps the limit has dropped.
   public private(set) var droppedCount = 0
-  /// The absolute position of the saved state; `nil` once it cannot be reached.
-  public private(set) var savePosition: Int? = 0
+  /// The state the saved file holds; `nil` when no state does (a save inside a group with
+  /// edits, or a document rebuilt from elsewhere).
+  public private(set) var savedState: Int? = 0
+  /// Every save, oldest first (for `earlier 1save`).
+  public private(set) var saves: [Save] = []
   /// The most steps kept; 0 keeps all.
   public private(set) var limit: Int
   public internal(set) var openGroups: [OpenGroup] = []
@@ -48,124 +82,349 @@ public struct History<Root: Record>: Sendable {
     self.limit = max(0, limit)
   }
 
-  public var undoCount: Int { cursor - first }
-  public var redoCount: Int { steps.count - cursor }
-  public var canUndo: Bool { undoCount > 0 }
-  public var canRedo: Bool { redoCount > 0 }
-  /// The absolute position of the current state.
-  public var position: Int { droppedCount + undoCount }
+  /// The number the next step gets.
+  public var nextNumber: Int { offset + commands.count }
+  /// The current state.
+  public var current: Int { Int(path[path.count - 1]) }
+  /// How many steps `undo` can go back on the current branch.
+  public var undoCount: Int { path.count - 1 - pathHead }
+  public var canUndo: Bool { current != start }
+  public var canRedo: Bool { redoChild(of: current) != nil }
 
-  /// The steps still kept, oldest first, with their absolute numbers (1-based:
-  /// step `n` leads from state `n - 1` to state `n`).
-  public var keptSteps: [(number: Int, step: Step)] {
-    steps[first...].enumerated().map { offset, command in
-      let index = droppedCount + offset
-      return (index + 1, Step(command: command, time: second(ofStep: index)))
+  /// How many steps `redo` can go forward on the current branch. O(steps ahead).
+  public var redoCount: Int {
+    var count = 0
+    var state = current
+    while let child = redoChild(of: state) {
+      count += 1
+      state = child
     }
+    return count
+  }
+
+  /// Whether the document equals the saved file: at the saved state, nothing pending in a group.
+  public var isClean: Bool {
+    savedState == current && openGroups.allSatisfy { $0.commands.isEmpty }
+  }
+
+  /// Whether step `number` is kept (the start state is not a step).
+  public func isKept(_ number: Int) -> Bool {
+    number > start && number < nextNumber && commands[number - offset] != nil
+  }
+
+  /// Whether `state` is the start state or a kept step's state.
+  public func isState(_ state: Int) -> Bool { state == start || isKept(state) }
+
+  /// The kept step `number`.
+  public func step(_ number: Int) -> Step? {
+    guard isKept(number), let command = commands[number - offset] else { return nil }
+    return Step(
+      number: number, parent: Int(parents[number - offset]), command: command, time: time(ofStep: number))
+  }
+
+  /// The state step `number` leads from.
+  public func parent(of number: Int) -> Int { Int(parents[number - offset]) }
+
+  /// The child `redo` goes to from `state`.
+  public func redoChild(of state: Int) -> Int? {
+    let child = Int(redoChildren[state - offset])
+    return child == 0 || !isKept(child) ? nil : child
+  }
+
+  /// Every kept step, oldest first. O(steps).
+  public var keptSteps: [Step] {
+    (start + 1..<nextNumber).compactMap { step($0) }
+  }
+
+  /// The current branch: the steps from the start to the current state, then the ones
+  /// `redo` would apply, in order. O(branch).
+  public var branch: [Step] {
+    var steps = path[(pathHead + 1)...].compactMap { step(Int($0)) }
+    var state = current
+    while let child = redoChild(of: state), let next = step(child) {
+      steps.append(next)
+      state = child
+    }
+    return steps
   }
 
   /// The name of the step `undo` would revert.
-  public var undoName: String? { canUndo ? steps[cursor - 1].name : nil }
+  public var undoName: String? { canUndo ? commands[current - offset]?.name : nil }
   /// The name of the step `redo` would apply again.
-  public var redoName: String? { canRedo ? steps[cursor].name : nil }
+  public var redoName: String? { redoChild(of: current).flatMap { commands[$0 - offset]?.name } }
 
-  /// Whether the document equals the saved file: at the save point, nothing pending in a group.
-  public var isClean: Bool {
-    savePosition == position && openGroups.allSatisfy { $0.commands.isEmpty }
-  }
-
-  /// Records a command that was just applied: into the innermost open group, or as a new step
-  /// (which discards the redoable steps).
-  mutating func record(_ command: Command<Root>, at time: Double) {
-    if openGroups.isEmpty {
-      push(command, at: time)
-    } else {
-      openGroups[openGroups.count - 1].commands.append(command)
+  /// When state `state` came to be: its step's time; the start's is its first step's.
+  public func time(ofState state: Int) -> Double? {
+    if state == start {
+      guard let first = (start + 1..<nextNumber).first(where: isKept) else { return nil }
+      return time(ofStep: first)
     }
+    return isKept(state) ? time(ofStep: state) : nil
   }
 
-  private mutating func push(_ command: Command<Root>, at time: Double) {
-    if canRedo {
-      steps.removeSubrange(cursor...)
-      forgetSeconds(fromStep: absoluteIndex(cursor))
-      if let save = savePosition, save > position { savePosition = nil }
+  /// The newest kept state (the start when no step is kept).
+  public var newestState: Int {
+    var state = nextNumber - 1
+    while state > start && !isKept(state) { state -= 1 }
+    return max(state, start)
+  }
+
+  /// The newest kept state made at or before `time`; `nil` when every step is later.
+  public func newestState(atOrBefore time: Double) -> Int? {
+    // Times grow with numbers: find the last step of a second at or before `time`.
+    var low = 0
+    var high = seconds.count
+    while low < high {
+      let middle = (low + high) / 2
+      if seconds[middle].second <= time { low = middle + 1 } else { high = middle }
     }
-    let second = time.rounded(.down)
-    if seconds.last?.second != second { seconds.append((absoluteIndex(steps.count), second)) }
-    steps.append(command)
-    cursor += 1
-    enforceLimit()
+    // Steps before `seconds[low].step` are at or before `time`.
+    var state = low < seconds.count ? seconds[low].step - 1 : nextNumber - 1
+    while state > start && !isKept(state) { state -= 1 }
+    guard state > start else {
+      guard let first = self.time(ofState: start) else { return start }
+      return first <= time ? start : nil
+    }
+    return state
   }
 
-  /// The absolute index (0-based, counting dropped steps) of `steps[index]`.
-  private func absoluteIndex(_ index: Int) -> Int { droppedCount - first + index }
-
-  /// The second step `index` (absolute) was recorded in: the last entry at or before it.
-  private func second(ofStep index: Int) -> Double {
+  private func time(ofStep number: Int) -> Double {
     var low = 0
     var high = seconds.count
     while high - low > 1 {
       let middle = (low + high) / 2
-      if seconds[middle].step <= index { low = middle } else { high = middle }
+      if seconds[middle].step <= number { low = middle } else { high = middle }
     }
     return seconds.isEmpty ? 0 : seconds[low].second
   }
 
-  /// Forgets the times of steps from `index` (absolute) on, which were just removed.
-  private mutating func forgetSeconds(fromStep index: Int) {
-    while let last = seconds.last, last.step >= index { seconds.removeLast() }
+  // MARK: Changes
+
+  /// Records a command that was just applied: into the innermost open group, or as a new
+  /// step from the current state. Returns the new step's number, or `nil` when grouped.
+  /// `enforcingLimit: false` keeps every step (reading the log back, whose later entries
+  /// may name any of them).
+  mutating func record(_ command: Command<Root>, at time: Double, enforcingLimit: Bool = true) -> Int? {
+    if openGroups.isEmpty { return push(command, at: time, enforcingLimit: enforcingLimit) }
+    openGroups[openGroups.count - 1].commands.append(command)
+    return nil
+  }
+
+  /// Adds a step from the current state and moves to it.
+  private mutating func push(_ command: Command<Root>, at time: Double, enforcingLimit: Bool) -> Int {
+    let number = nextNumber
+    let parent = current
+    let second = time.rounded(.down)
+    if seconds.last.map({ $0.second < second }) ?? true { seconds.append((number, second)) }
+    commands.append(command)
+    parents.append(UInt32(truncatingIfNeeded: parent))
+    redoChildren.append(0)
+    redoChildren[parent - offset] = UInt32(truncatingIfNeeded: number)
+    path.append(UInt32(truncatingIfNeeded: number))
+    keptCount += 1
+    if enforcingLimit { enforceLimit() }
+    return number
   }
 
   /// Moves back one step and returns the command to revert.
   mutating func stepBack() -> Command<Root>? {
-    guard canUndo else { return nil }
-    cursor -= 1
-    return steps[cursor]
+    guard canUndo, let command = commands[current - offset] else { return nil }
+    let from = current
+    path.removeLast()
+    redoChildren[current - offset] = UInt32(truncatingIfNeeded: from)
+    return command
   }
 
-  /// Moves forward one step and returns the command to apply again.
+  /// Moves forward one step on the current branch and returns the command to apply.
   mutating func stepForward() -> Command<Root>? {
-    guard canRedo else { return nil }
-    cursor += 1
-    return steps[cursor - 1]
+    guard let child = redoChild(of: current), let command = commands[child - offset] else { return nil }
+    path.append(UInt32(truncatingIfNeeded: child))
+    return command
   }
 
-  mutating func markSaved() {
-    // A save inside a group with edits writes a state no position names (the
-    // group is not a step yet), so no position is clean until the next save.
-    savePosition = openGroups.allSatisfy { $0.commands.isEmpty } ? position : nil
+  /// The way from the current state to `target`: the steps to revert (newest first), then
+  /// the steps to apply (oldest first), through their common ancestor. `nil` when `target`
+  /// is no state. O(the way + log of the path).
+  public func route(to target: Int) -> (revert: [Int], apply: [Int])? {
+    guard isState(target) else { return nil }
+    var apply: [Int] = []
+    var state = target
+    while !isOnPath(state) {
+      apply.append(state)
+      state = parent(of: state)
+    }
+    let ancestor = state
+    var revert: [Int] = []
+    var index = path.count - 1
+    while Int(path[index]) != ancestor {
+      revert.append(Int(path[index]))
+      index -= 1
+    }
+    return (revert, apply.reversed())
+  }
+
+  /// Whether `state` is on the path from the start to the current state (binary search:
+  /// the path's numbers increase).
+  private func isOnPath(_ state: Int) -> Bool {
+    var low = pathHead
+    var high = path.count
+    while low < high {
+      let middle = (low + high) / 2
+      let value = Int(path[middle])
+      if value == state { return true }
+      if value < state { low = middle + 1 } else { high = middle }
+    }
+    return false
+  }
+
+  /// The command of kept step `number`.
+  func command(_ number: Int) -> Command<Root>? { isKept(number) ? commands[number - offset] : nil }
+
+  /// Follows a route the editor applied: `revert` steps back, then `apply` steps forward,
+  /// each state passed remembering the way (so `undo` then `redo` comes back here).
+  mutating func follow(revert: [Int], apply: [Int]) {
+    for number in revert {
+      path.removeLast()
+      redoChildren[current - offset] = UInt32(truncatingIfNeeded: number)
+    }
+    for number in apply {
+      redoChildren[current - offset] = UInt32(truncatingIfNeeded: number)
+      path.append(UInt32(truncatingIfNeeded: number))
+    }
+  }
+
+  /// Makes `state` current without the document moving (the document was loaded as it).
+  /// The states on the way from the old current state keep the way back to it for `redo`
+  /// when it lies ahead. Used when the history is read back from the log.
+  mutating func reposition(to state: Int) {
+    guard let (revert, apply) = route(to: state) else { return }
+    let before = current
+    follow(revert: revert, apply: apply)
+    // Point redo from `state` toward where the log left off, when that lies ahead.
+    var chain: [Int] = []
+    var walk = before
+    while walk != state && walk > start && isKept(walk) {
+      chain.append(walk)
+      walk = parent(of: walk)
+    }
+    if walk == state {
+      var from = state
+      for number in chain.reversed() {
+        redoChildren[from - offset] = UInt32(truncatingIfNeeded: number)
+        from = number
+      }
+    }
+  }
+
+  /// Starts an empty history at state `state` (a log compacted past its first steps).
+  mutating func restart(at state: Int) {
+    guard keptCount == 0, state > 0 else { return }
+    (commands, parents, redoChildren) = ([nil], [0], [0])
+    offset = state
+    start = state
+    path = [UInt32(truncatingIfNeeded: state)]
+    pathHead = 0
+    oldestCandidate = state + 1
+    savedState = state
+  }
+
+  /// Notes a save of the current state at `time`.
+  mutating func markSaved(at time: Double) {
+    // A save inside a group with edits writes a state no number names (the
+    // group is not a step yet), so no state is clean until the next save.
+    if openGroups.allSatisfy({ $0.commands.isEmpty }) {
+      savedState = current
+      saves.append(Save(state: current, time: time))
+    } else {
+      savedState = nil
+    }
+  }
+
+  /// Notes a save of `state` (read back from the log).
+  mutating func noteSave(of state: Int, at time: Double) {
+    savedState = state
+    saves.append(Save(state: state, time: time))
   }
 
   mutating func markUnsaved() {
-    savePosition = nil
+    savedState = nil
   }
 
-  /// Changes the limit; the oldest undoable steps go first, then the newest redoable ones.
+  /// Gives the next step the number `number` (the log skips the numbers of dropped steps).
+  mutating func skip(to number: Int) {
+    while nextNumber < number {
+      commands.append(nil)
+      parents.append(0)
+      redoChildren.append(0)
+    }
+  }
+
+  /// Changes the limit, dropping steps as `enforceLimit` says.
   mutating func setLimit(_ newLimit: Int) {
     limit = max(0, newLimit)
     enforceLimit()
   }
 
+  /// Drops the oldest steps while more than `limit` are kept: a step that leads to the
+  /// current state moves the start past it (with the other branches from the old start);
+  /// another one goes with its whole branch. O(1) amortized per step on one branch; a
+  /// dropped side branch costs a scan of the newer numbers.
   private mutating func enforceLimit() {
     guard limit > 0 else { return }
-    while steps.count - first > limit {
-      if canUndo {
-        first += 1
+    while keptCount > limit {
+      while !isKept(oldestCandidate) { oldestCandidate += 1 }
+      let oldest = oldestCandidate
+      if pathHead + 1 < path.count, Int(path[pathHead + 1]) == oldest {
+        // Other branches from the start go first: the start moves past them.
+        dropSubtrees(from: start, except: oldest)
+        commands[oldest - offset] = nil
+        keptCount -= 1
         droppedCount += 1
+        pathHead += 1
+        start = oldest
+        if let saved = savedState, saved < start { savedState = nil }
       } else {
-        steps.removeLast()
-        forgetSeconds(fromStep: absoluteIndex(steps.count))
+        dropSubtrees(from: start, except: nil, only: oldest)
       }
     }
-    // Dropped steps leave the array in batches, so a full history costs O(1) per step.
-    if first > 4096, first * 2 > steps.count {
-      steps.removeFirst(first)
-      cursor -= first
-      first = 0
-      // Keep the last time at or before the first kept step: it dates that step.
-      if let kept = seconds.lastIndex(where: { $0.step <= droppedCount }), kept > 0 {
-        seconds.removeFirst(kept)
+    compactStorage()
+  }
+
+  /// Drops the steps below `state` (all its children's subtrees but `except`; or only
+  /// the subtree of `only`).
+  private mutating func dropSubtrees(from state: Int, except: Int?, only: Int? = nil) {
+    var dropped: Set<Int> = []
+    for number in (start + 1)..<nextNumber where isKept(number) {
+      let parent = parent(of: number)
+      let isRoot = only.map { number == $0 } ?? (parent == state && number != except)
+      if isRoot || dropped.contains(parent) {
+        dropped.insert(number)
       }
     }
+    for number in dropped {
+      commands[number - offset] = nil
+      if Int(redoChildren[parent(of: number) - offset]) == number { redoChildren[parent(of: number) - offset] = 0 }
+    }
+    keptCount -= dropped.count
+    droppedCount += dropped.count
+    // A dropped saved state can no longer be reached.
+    if let saved = savedState, saved != start, !isKept(saved) { savedState = nil }
+  }
+
+  /// Removes dropped slots below the start from the arrays, in batches: O(1) amortized.
+  private mutating func compactStorage() {
+    let removable = start - offset
+    guard removable > 4096, removable * 2 > commands.count else { return }
+    commands.removeFirst(removable)
+    parents.removeFirst(removable)
+    redoChildren.removeFirst(removable)
+    offset = start
+    path.removeFirst(pathHead)
+    pathHead = 0
+    // Keep the last time at or before the start's first step: it dates that step.
+    if let kept = seconds.lastIndex(where: { $0.step <= start + 1 }), kept > 0 {
+      seconds.removeFirst(kept)
+    }
+    saves.removeAll { $0.state < start }
   }
 }

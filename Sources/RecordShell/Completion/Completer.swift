@@ -69,6 +69,8 @@ public enum Completer {
     switch kind {
     case .none, .name, .count:
       return []
+    case .keyword(let words):
+      return position == 0 ? words.map { Offer($0) } : []
     case .ref:
       // Filtered first: a file may hold a million ids.
       let typed = partial.current.value.unicodeScalars

@@ -1,41 +1,47 @@
 import Glibc
 import RecordKit
 
-/// A journal left by a session that did not end normally, with the steps it holds.
+/// A history log as read from disk: its header, its records, and where they end.
 public struct LeftoverJournal: Equatable, Sendable {
-  /// The journal's bytes, for the backup `--discard-journal` makes.
+  /// The log's bytes, for the backup a set-aside makes.
   var bytes: [UInt8]
-  /// The entries after the header.
+  var header: JournalEntry.Header
+  /// The start state's records, when the log keeps them.
+  var baseRecords: [UInt8]?
+  /// The entries after the header (and the base).
   var entries: [JournalEntry]
+  /// Where each of `entries` ends in the file.
+  var ends: [Int]
+  /// How many records come before `entries` (the header, and the base), and where they end.
+  var leading: Int
+  var leadingEnd: Int
   var validLength: Int
   var recordCount: Int
   public var tornTail: String?
-  public var base: String?
-  /// The base file's record numbers, when a save left them other than 0, 1, 2…
-  var numbers: [NumberRun]?
+  /// The pid of the session that wrote last (its `open`, or the header's).
   public var pid: Int32
+  /// When that session began.
   public var startTime: Double
-  /// When the journal was last written (seconds since 1970).
+  /// When the log was last written (seconds since 1970).
   public var modificationTime: Double
   /// Whether the process that wrote it is still running (another recsh would hold the lock).
   public var writerAlive: Bool
+  /// How many entries came after the last save or session start and are not yet saved:
+  /// the work a session that died left. Set by `JournalReplay`.
+  public var stepCount = 0
+  /// How many edits are among them, for messages.
+  public var changeCount = 0
 
-  /// How many entries it holds after the header (edits, group marks, undos…).
-  public var stepCount: Int { entries.count }
-
-  /// How many edits it holds, for messages.
-  public var changeCount: Int {
-    entries.filter { if case .perform = $0 { true } else { false } }.count
-  }
+  var base: String? { header.base }
 }
 
-/// What opening a data file's journal found.
+/// What opening a data file's log found.
 enum JournalOpening {
-  /// Ready for appending (new, or an old one with nothing to recover, reset).
-  case ready(Journal)
-  /// A dead session's journal with steps; the caller decides.
-  case leftover(Journal, LeftoverJournal)
-  /// A journal that cannot be read (damage in the middle): never reset silently.
+  /// No log, or an empty one: the caller starts it (`Journal.start`).
+  case fresh(Journal)
+  /// A log with a history (and perhaps a dead session's unsaved steps): the caller reads it.
+  case existing(Journal, LeftoverJournal)
+  /// A log that cannot be read (damage in the middle, a newer format): never reset silently.
   case damaged(Journal, bytes: [UInt8], JournalError)
   /// It cannot be created (a read-only folder, say): crash recovery is off.
   case unavailable(SystemCallError)
@@ -51,11 +57,10 @@ public struct JournalLockedError: Error, Equatable, Sendable {
 }
 
 extension Journal {
-  /// Opens and locks the journal of `dataPath`, creating it when missing. A
-  /// journal holding steps is returned as a leftover; otherwise it is reset for `base`.
-  static func open(
-    forDataFile dataPath: String, base: String?, kind: String, fileSystem: any FileSystem
-  ) throws(JournalLockedError) -> JournalOpening {
+  /// Opens and locks the log of `dataPath`, creating it when missing, and reads it.
+  static func open(forDataFile dataPath: String, fileSystem: any FileSystem) throws(JournalLockedError)
+    -> JournalOpening
+  {
     let path = Journal.path(forDataFile: dataPath)
     for _ in 0..<3 {
       let file: FileDescriptor
@@ -100,19 +105,9 @@ extension Journal {
         return .unreadable(error)
       }
       switch classify(bytes, modificationTime: Double(opened.modificationTime) / 1e9) {
-      case .success(let leftover?) where leftover.stepCount > 0:
-        return .leftover(journal, leftover)
-      case .failure(let error):
-        return .damaged(journal, bytes: bytes, error)
-      case .success:
-        do throws(SystemCallError) {
-          // A journal without steps (new, or left with none): nothing to lose, no fsync yet.
-          try journal.reset(base: base, kind: kind, durably: false)
-        } catch {
-          try? fileSystem.close(file)
-          return .unavailable(error)
-        }
-        return .ready(journal)
+      case .success(let log?): return .existing(journal, log)
+      case .failure(let error): return .damaged(journal, bytes: bytes, error)
+      case .success(nil): return .fresh(journal)
       }
     }
     // Three times the journal was replaced between our open and our lock (other recsh
@@ -120,27 +115,55 @@ extension Journal {
     return .unreadable(SystemCallError(.open, code: EAGAIN, path: path))
   }
 
-  /// The journal's records; `nil` when it holds nothing (empty, or a header cut short).
+  /// The log's records; `nil` when it holds nothing (empty, or a header cut short).
   /// Damage in the middle, or a whole record that is not an entry, throws.
   package static func leftover(_ bytes: [UInt8], modificationTime: Double) throws(JournalError)
     -> LeftoverJournal?
   {
     guard !bytes.isEmpty else { return nil }
     let contents = try JournalFraming.read(bytes)
-    var entries: [JournalEntry] = []
-    for (index, payload) in contents.payloads.enumerated() {
-      entries.append(try JournalEntry(payload: payload, record: index))
-    }
-    guard let first = entries.first else { return nil }
-    guard case .header(let base, let pid, let time, _, let numbers) = first else {
+    guard let first = contents.payloads.first else { return nil }
+    guard case .header(let header) = try JournalEntry(payload: first, record: 0) else {
       throw .badEntry(record: 0, reason: "the first record is not a header")
     }
+    var entries: [JournalEntry] = []
+    var ends: [Int] = []
+    var base: [UInt8]?
+    var leading = 1
+    var pid = header.pid
+    var startTime = header.time
+    // The work after the last save or session start, unless the session ended normally.
+    var steps = 0
+    var changes = 0
+    var closed = false
+    for index in 1..<contents.payloads.count {
+      let entry = try JournalEntry(payload: contents.payloads[index], record: index)
+      switch entry {
+      case .header: throw .badEntry(record: index, reason: "a second header")
+      case .base(let bytes):
+        guard index == 1 else { throw .badEntry(record: index, reason: "the base is not the second record") }
+        base = bytes
+        leading = 2
+        continue
+      case .open(let opener, let time, _):
+        (pid, startTime) = (opener, time)
+        (steps, changes, closed) = (0, 0, false)
+      case .save: (steps, changes, closed) = (0, 0, false)
+      case .close: closed = true
+      case .perform: (steps, changes, closed) = (steps + 1, changes + 1, false)
+      case .begin, .end, .rollback, .goto: (steps, closed) = (steps + 1, false)
+      case .time, .number: break
+      }
+      entries.append(entry)
+      ends.append(contents.ends[index])
+    }
     return LeftoverJournal(
-      bytes: bytes, entries: Array(entries.dropFirst()), validLength: contents.validLength,
-      recordCount: contents.payloads.count,
-      tornTail: contents.tornTail, base: base, numbers: numbers, pid: pid, startTime: time,
-      modificationTime: modificationTime,
-      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid())
+      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends, leading: leading,
+      leadingEnd: contents.ends[leading - 1],
+      validLength: contents.validLength, recordCount: contents.payloads.count, tornTail: contents.tornTail,
+      pid: pid, startTime: startTime, modificationTime: modificationTime,
+      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid(), stepCount: closed ? 0 : steps,
+      changeCount: closed ? 0 : changes)
   }
 
   private static func classify(_ bytes: [UInt8], modificationTime: Double) -> Result<
@@ -149,11 +172,9 @@ extension Journal {
     Result { () throws(JournalError) in try leftover(bytes, modificationTime: modificationTime) }
   }
 
+  /// The pid of the session that wrote the log last.
   static func headerPID(_ bytes: [UInt8]) -> Int32? {
-    guard let contents = try? JournalFraming.read(bytes), let first = contents.payloads.first,
-      case .header(_, let pid, _, _, _)? = try? JournalEntry(payload: first, record: 0)
-    else { return nil }
-    return pid
+    (try? leftover(bytes, modificationTime: 0))??.pid
   }
 
   static func readAll(_ file: FileDescriptor, fileSystem: any FileSystem) throws(SystemCallError) -> [UInt8] {
@@ -167,5 +188,45 @@ extension Journal {
       if count == 0 { return bytes }
       bytes += chunk[0..<count]
     }
+  }
+}
+
+extension Journal {
+  /// The header of the log beside `dataPath`, read without a lock and without reading the
+  /// rest: what kind the file was last edited with (the kind choice's rule 3). `nil` when
+  /// there is no log or its header cannot be read.
+  static func peekHeader(forDataFile dataPath: String, fileSystem: any FileSystem) -> JournalEntry.Header? {
+    let path = Journal.path(forDataFile: dataPath)
+    guard let status = try? fileSystem.lstat(path), status.kind == .regularFile,
+      let file = try? fileSystem.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
+    else { return nil }
+    defer { try? fileSystem.close(file) }
+    let lead = JournalFraming.magic.count + JournalFraming.recordHeaderSize
+    guard let start = try? readExactly(lead, from: file, fileSystem: fileSystem),
+      Array(start[..<JournalFraming.magic.count]) == JournalFraming.magic
+    else { return nil }
+    let length = (0..<4).reduce(0) { $0 | Int(start[JournalFraming.magic.count + $1]) << (8 * $1) }
+    guard length < 1 << 26, let payload = try? readExactly(length, from: file, fileSystem: fileSystem),
+      case .header(let header)? = try? JournalEntry(payload: payload, record: 0)
+    else { return nil }
+    return header
+  }
+
+  private static func readExactly(_ count: Int, from file: FileDescriptor, fileSystem: any FileSystem)
+    throws(SystemCallError) -> [UInt8]?
+  {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var offset = 0
+    while offset < count {
+      let result = bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemCallError) in
+          try fileSystem.read(file, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset...]))
+        }
+      }
+      let read = try result.get()
+      if read == 0 { return nil }
+      offset += read
+    }
+    return bytes
   }
 }

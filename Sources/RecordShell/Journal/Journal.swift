@@ -1,14 +1,15 @@
 import Glibc
 import RecordKit
 
-/// The crash-recovery journal of one data file: every change is appended here
-/// before the shell shows anything or waits for input, so a killed process
-/// loses nothing the user saw done.
+/// The history log of one data file, which is also its crash journal: every change is
+/// appended here before the shell shows anything or waits for input, so a killed process
+/// loses nothing the user saw done; and it stays after a normal exit (marked closed), so
+/// the next session has the undo history back (`JournalEntry` lists what it records).
 ///
 /// - Beside the data file, hidden: `.tasks.json.recsh-journal`, mode 0600.
 /// - Locked (an open-file-description lock) for the whole session: the lock
-///   is also the "one writer at a time" rule. It stays on one file because the
-///   journal is reset in place (`ftruncate`), never replaced.
+///   is also the "one writer at a time" rule. A compaction replaces the file by a
+///   rename, and takes the lock on the new file before it is renamed into place.
 /// - Appends are buffered; `write()` puts the buffer in the file (enough for a
 ///   killed process), `sync()` also flushes it to the disk (enough for a power
 ///   cut). The prompt syncs before every prompt; scripts sync at most every
@@ -18,7 +19,7 @@ import RecordKit
 public final class Journal {
   public let path: String
   let fileSystem: any FileSystem
-  private let file: FileDescriptor
+  private var file: FileDescriptor
   /// What was appended and not yet written, with the counters an append moves: one
   /// stored property, because each access to a class's stored property is checked for
   /// exclusivity at run time, and every edit appends.
@@ -28,10 +29,8 @@ public final class Journal {
   public private(set) var failure: SystemCallError?
   private(set) var reportedFailure = false
 
-  /// How many of the live history's undo and redo steps a replay of this
-  /// journal would also have; beyond them, an undo or redo is journaled as a snapshot.
-  var replayUndoable = 0
-  var replayRedoable = 0
+  /// The second of the last `time` entry: a step in a new second appends one first.
+  var loggedSecond: Double = -1
 
   static let syncInterval = 1.0
   static let syncSteps = 1000
@@ -54,12 +53,18 @@ public final class Journal {
     return folder + "." + name + ".recsh-journal"
   }
 
-  /// Whether anything beyond the header was recorded since the journal was (re)started.
-  public var holdsChanges: Bool { pending.sequence > 1 }
+  /// How many records the log holds (written or not).
+  var recordCount: Int { Int(pending.sequence) }
+  /// Whether steps were appended since the last save or session start.
+  public private(set) var holdsChanges = false
 
   // MARK: Writing
 
   func append(_ entry: JournalEntry, isStep: Bool = true) {
+    switch entry {
+    case .save, .open: holdsChanges = false
+    default: if isStep { holdsChanges = true }
+    }
     append(isStep: isStep) { $0 += entry.payload }
   }
 
@@ -68,6 +73,7 @@ public final class Journal {
   /// intermediate array per record: the path of every edit.
   func append(isStep: Bool = true, payload writePayload: (inout [UInt8]) -> Void) {
     guard failure == nil else { return }
+    if isStep { holdsChanges = true }
     if pending.append(isStep: isStep, payload: writePayload) >= Self.bufferLimit { write() }
   }
 
@@ -130,32 +136,24 @@ public final class Journal {
 
   // MARK: Life cycle
 
-  /// Empties the journal and starts it again for `base` (after a clean save,
-  /// or a new journal). In place, so the lock stays.
-  ///
-  /// `durably: false` leaves the new header to the first step's `fsync`: right for a
-  /// journal that held no steps, where whatever a power cut leaves of the file (nothing,
-  /// part of the header, the old stepless header) also holds no steps to recover. After
-  /// a save the old journal's steps must not come back, so that reset is flushed.
-  func reset(base: String?, kind: String, numbers: [NumberRun]? = nil, durably: Bool = true)
-    throws(SystemCallError)
-  {
+  /// Empties the log and starts it again with `header` and the start state's records
+  /// (`base`, `nil` for none): a new log, `history clear`, a log set aside. In place, so
+  /// the lock stays; flushed to the disk before it returns.
+  func start(_ header: JournalEntry.Header, base: [UInt8]?) throws(SystemCallError) {
     pending = Pending()
     failure = nil
     reportedFailure = false
-    replayUndoable = 0
-    replayRedoable = 0
+    loggedSecond = -1
     do throws(SystemCallError) {
       try fileSystem.ftruncate(file, length: 0)
       pending.buffer = JournalFraming.magic
-      append(
-        .header(base: base, pid: getpid(), time: Self.wallClock(), kind: kind, numbers: numbers),
-        isStep: false)
+      append(.header(header), isStep: false)
+      if let base { append(.base(base), isStep: false) }
       try writeAll(pending.buffer)
       pending.buffer.removeAll(keepingCapacity: true)
-      if durably { try fileSystem.fsync(file) }
+      try fileSystem.fsync(file)
     } catch {
-      // A journal that could not be started is off until the next save: nothing
+      // A log that could not be started is off until the next save: nothing
       // is appended to a file whose beginning may be missing.
       pending.buffer.removeAll()
       failure = error
@@ -166,13 +164,81 @@ public final class Journal {
     pending.unsyncedSteps = 0
   }
 
-  /// Continues a recovered journal: cuts a torn tail, appends after the last good record.
+  /// Replaces the log by `records` (a compaction): written to a temporary file beside it,
+  /// locked, flushed, then renamed over the log, so a crash at any point leaves either
+  /// the old log or the new one whole. The lock moves to the new file.
+  func replace(with records: [JournalEntry]) throws(SystemCallError) {
+    write()
+    let temporary = path + ".compacting"
+    try? fileSystem.unlink(temporary)
+    let fresh = try fileSystem.open(
+      temporary, flags: O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, mode: 0o600)
+    var bytes = JournalFraming.magic
+    for (sequence, record) in records.enumerated() {
+      bytes += JournalFraming.record(sequence: UInt64(sequence), payload: record.payload)
+    }
+    do throws(SystemCallError) {
+      try fileSystem.lockExclusively(fresh)
+      let old = file
+      file = fresh
+      do throws(SystemCallError) {
+        try writeAll(bytes)
+        try fileSystem.fsync(fresh)
+        try fileSystem.rename(temporary, to: path)
+      } catch {
+        file = old
+        throw error
+      }
+      try? fileSystem.close(old)
+    } catch {
+      try? fileSystem.close(fresh)
+      try? fileSystem.unlink(temporary)
+      throw error
+    }
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    if let directory = try? fileSystem.openDirectory(folder.isEmpty ? "/" : folder) {
+      try? fileSystem.fsync(directory)
+      try? fileSystem.close(directory)
+    }
+    pending = Pending()
+    pending.sequence = UInt64(records.count)
+    loggedSecond = -1
+    lastSync = Self.now()
+  }
+
+  /// Cuts the log after its first `length` bytes, holding `records` records (`--discard-journal`
+  /// keeps the history up to the last save and sets aside only what came after).
+  func truncate(toLength length: Int, records: Int) throws(SystemCallError) {
+    pending = Pending()
+    try fileSystem.ftruncate(file, length: Int64(length))
+    try fileSystem.fsync(file)
+    pending.sequence = UInt64(records)
+    loggedSecond = -1
+  }
+
+  /// Continues a log read back: cuts a torn tail, appends after the last good record.
   func resume(validLength: Int, records: Int) throws(SystemCallError) {
     try fileSystem.ftruncate(file, length: Int64(validLength))
     pending.sequence = UInt64(records)
   }
 
-  /// A normal exit: the journal goes (removed before its lock is released).
+  /// Appends a `time` entry when `time` is in a later second than the last one logged.
+  func noteTime(_ time: Double) {
+    let second = time.rounded(.down)
+    guard second > loggedSecond else { return }
+    loggedSecond = second
+    append(.time(second), isStep: false)
+  }
+
+  /// A normal exit: the log is marked closed and flushed, and stays for the next session.
+  public func close() {
+    append(.close(Self.wallClock()), isStep: false)
+    sync()
+    try? fileSystem.close(file)
+  }
+
+  /// A normal exit with keeping history turned off: the log goes (removed before its lock
+  /// is released).
   public func remove() {
     try? fileSystem.unlink(path)
     try? fileSystem.close(file)

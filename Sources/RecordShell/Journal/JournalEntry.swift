@@ -1,42 +1,81 @@
 import RecordKit
 
-/// One thing the journal records. The first entry of a journal is always the header.
+/// One record of the history log. The first is the header; a log that keeps a base
+/// has it next (`.base`, the only record whose payload is not JSON).
+///
+/// The log is one append-only file that is both the crash journal and the history
+/// kept across sessions: steps (`do`, and `begin`/`end`/`rollback` around them), moves
+/// (`goto`), saves, and each session's `open` and normal `close`. Reading it back
+/// rebuilds the undo tree without touching the document (`JournalReplay`).
 enum JournalEntry: Equatable, Sendable {
-  /// What the journal applies to: the saved file's content hash (`nil`: no file
-  /// yet), and who wrote it.
-  /// `numbers`: the base file's records' numbers, as runs, when they are not 0, 1, 2…
-  /// (the session renumbers nothing at a save; see `Document`).
-  case header(base: String?, pid: Int32, time: Double, kind: String, numbers: [NumberRun]? = nil)
+  /// The log's format and what it starts from. `base`: the content hash of the file the
+  /// start state was saved as (`nil`: none). `numbers`: the start state's records'
+  /// numbers, as runs, when not 0, 1, 2…. `start`: the start state's number. `kind` names
+  /// the kind the file was edited with; `schema` is a run-time kind's schema.
+  case header(Header)
+  /// The start state's records, as a data file of the kind (the `RecordFile` encoding).
+  case base([UInt8])
+  /// A session began writing (`pid`), at `time`, with `kind`.
+  case open(pid: Int32, time: Double, kind: String)
   /// A command performed: a new step, or an edit inside the open group.
   case perform(JSONValue)
-  /// A command of a group that was open at a save: its effect is in the saved
-  /// file, so replay records it in the group without applying it (a later
-  /// `rollback` must still revert it).
-  case applied(JSONValue)
   case begin(name: String?, origin: String?)
   case end
   case rollback
-  case undo
-  case redo
-  /// The whole document, as records: the history starts again from here (after
-  /// an undo or redo that goes beyond the steps the journal holds).
-  case snapshot([JSONValue])
+  /// The document moved to state `state` (undo, redo, goto, earlier, later).
+  case goto(Int)
+  /// Steps from here on were made at `time` (seconds since 1970): written when the second changes.
+  case time(Double)
+  /// The next step is numbered `number` (a compacted log skips the dropped ones).
+  case number(Int)
+  /// The file was saved holding state `state`, with content hash `hash`; `numbers`: its
+  /// records' numbers when not 0, 1, 2…. `pending`: a save inside a group also holds the
+  /// group's changes so far, this many commands (the log's last ones in open groups).
+  case save(hash: String, state: Int, time: Double, numbers: [NumberRun]?, pending: Int = 0)
+  /// The session ended normally at `time`.
+  case close(Double)
+
+  /// The header's contents.
+  struct Header: Equatable, Sendable {
+    /// 2: the history log. 1: the crash journal of earlier versions (no base, no saves).
+    var format = JournalEntry.format
+    var base: String?
+    var pid: Int32
+    var time: Double
+    var kind: String
+    var schema: JSONValue?
+    var numbers: [NumberRun]?
+    var start = 0
+  }
+
+  /// The format this version writes; a newer one is refused.
+  static let format = 2
+  /// The first byte of a `.base` payload (a JSON payload starts with `{`).
+  static let baseMark: UInt8 = 0
 
   var json: JSONValue {
     switch self {
-    case .header(let base, let pid, let time, let kind, let numbers):
+    case .header(let header):
       var object = JSONObject()
-      object["base"] = base.map(JSONValue.string) ?? .null
-      object["pid"] = .number(String(pid))
-      object["time"] = .number(String(Int64(time)))
-      object["kind"] = .string(kind)
-      if let numbers {
-        object["numbers"] = .array(
-          numbers.map { .array([.number($0.first.description), .number(String($0.count))]) })
-      }
+      object["format"] = .number(String(header.format))
+      object["base"] = header.base.map(JSONValue.string) ?? .null
+      object["pid"] = .number(String(header.pid))
+      object["time"] = .number(String(Int64(header.time)))
+      object["kind"] = .string(header.kind)
+      if let schema = header.schema { object["schema"] = schema }
+      if let numbers = header.numbers { object["numbers"] = Self.encode(numbers) }
+      if header.start != 0 { object["start"] = .number(String(header.start)) }
       return .object(JSONObject(["header": .object(object)]))
+    case .base: return .null
+    case .open(let pid, let time, let kind):
+      return .object(
+        JSONObject([
+          "open": .object(
+            JSONObject([
+              "pid": .number(String(pid)), "time": .number(String(Int64(time))), "kind": .string(kind),
+            ]))
+        ]))
     case .perform(let command): return .object(JSONObject(["do": command]))
-    case .applied(let command): return .object(JSONObject(["applied": command]))
     case .begin(let name, let origin):
       return .object(
         JSONObject([
@@ -44,15 +83,35 @@ enum JournalEntry: Equatable, Sendable {
         ]))
     case .end: return .object(JSONObject(["end": .bool(true)]))
     case .rollback: return .object(JSONObject(["rollback": .bool(true)]))
-    case .undo: return .object(JSONObject(["undo": .bool(true)]))
-    case .redo: return .object(JSONObject(["redo": .bool(true)]))
-    case .snapshot(let records): return .object(JSONObject(["snapshot": .array(records)]))
+    case .goto(let state): return .object(JSONObject(["goto": .number(String(state))]))
+    case .time(let time): return .object(JSONObject(["time": .number(String(Int64(time)))]))
+    case .number(let number): return .object(JSONObject(["number": .number(String(number))]))
+    case .save(let hash, let state, let time, let numbers, let pending):
+      var object = JSONObject()
+      object["save"] = .string(hash)
+      object["state"] = .number(String(state))
+      object["time"] = .number(String(Int64(time)))
+      if let numbers { object["numbers"] = Self.encode(numbers) }
+      if pending > 0 { object["pending"] = .number(String(pending)) }
+      return .object(object)
+    case .close(let time): return .object(JSONObject(["close": .number(String(Int64(time)))]))
     }
   }
 
-  var payload: [UInt8] { json.compactUTF8 }
+  var payload: [UInt8] {
+    if case .base(let bytes) = self { return [Self.baseMark] + bytes }
+    return json.compactUTF8
+  }
+
+  private static func encode(_ runs: [NumberRun]) -> JSONValue {
+    .array(runs.map { .array([.number($0.first.description), .number(String($0.count))]) })
+  }
 
   init(payload: [UInt8], record: Int) throws(JournalError) {
+    if payload.first == Self.baseMark {
+      self = .base(Array(payload.dropFirst()))
+      return
+    }
     let value: JSONValue
     do {
       value = try JSONValue.parse(bytes: payload)
@@ -62,8 +121,31 @@ enum JournalEntry: Equatable, Sendable {
     guard case .object(let object) = value, let first = object.members.first else {
       throw .badEntry(record: record, reason: "not an object")
     }
+    func integer(_ value: JSONValue?, _ what: String) throws(JournalError) -> Int {
+      guard case .number(let text)? = value, let number = Int(text) else {
+        throw .badEntry(record: record, reason: "\"\(what)\" is not a whole number")
+      }
+      return number
+    }
+    func runs(_ value: JSONValue?) throws(JournalError) -> [NumberRun]? {
+      guard let value else { return nil }
+      guard case .array(let items) = value else {
+        throw .badEntry(record: record, reason: "\"numbers\" is not a list")
+      }
+      var runs: [NumberRun] = []
+      for run in items {
+        guard case .array(let pair) = run, pair.count == 2, case .number(let first) = pair[0],
+          case .number(let count) = pair[1], let start = UInt32(first), let length = Int(count), length >= 0
+        else { throw .badEntry(record: record, reason: "\"numbers\" holds a bad run") }
+        runs.append(NumberRun(first: RecordNumber(start), count: length))
+      }
+      return runs
+    }
     switch (first.key, first.value) {
     case ("header", .object(let header)):
+      var format = 1
+      if header["format"] != nil { format = try integer(header["format"], "format") }
+      guard format <= Self.format else { throw .newerFormat(format) }
       var base: String?
       if case .string(let text)? = header["base"] { base = text }
       var pid: Int32 = 0
@@ -72,22 +154,18 @@ enum JournalEntry: Equatable, Sendable {
       if case .number(let text)? = header["time"] { time = Double(text) ?? 0 }
       var kind = ""
       if case .string(let text)? = header["kind"] { kind = text }
-      var numbers: [NumberRun]?
-      if let value = header["numbers"] {
-        guard case .array(let runs) = value else {
-          throw .badEntry(record: record, reason: "the header's \"numbers\" is not a list")
-        }
-        numbers = []
-        for run in runs {
-          guard case .array(let pair) = run, pair.count == 2, case .number(let first) = pair[0],
-            case .number(let count) = pair[1], let start = UInt32(first), let length = Int(count), length >= 0
-          else { throw .badEntry(record: record, reason: "the header's \"numbers\" holds a bad run") }
-          numbers?.append(NumberRun(first: RecordNumber(start), count: length))
-        }
-      }
-      self = .header(base: base, pid: pid, time: time, kind: kind, numbers: numbers)
+      let start = header["start"] == nil ? 0 : try integer(header["start"], "start")
+      self = .header(
+        Header(
+          format: format, base: base, pid: pid, time: time, kind: kind, schema: header["schema"],
+          numbers: try runs(header["numbers"]), start: start))
+    case ("open", .object(let open)):
+      var kind = ""
+      if case .string(let text)? = open["kind"] { kind = text }
+      self = .open(
+        pid: Int32(truncatingIfNeeded: try integer(open["pid"], "pid")),
+        time: Double(try integer(open["time"], "time")), kind: kind)
     case ("do", let command): self = .perform(command)
-    case ("applied", let command): self = .applied(command)
     case ("begin", let name):
       var origin: String?
       if case .string(let text)? = object["origin"] { origin = text }
@@ -98,9 +176,18 @@ enum JournalEntry: Equatable, Sendable {
       }
     case ("end", _): self = .end
     case ("rollback", _): self = .rollback
-    case ("undo", _): self = .undo
-    case ("redo", _): self = .redo
-    case ("snapshot", .array(let records)): self = .snapshot(records)
+    case ("goto", let state): self = .goto(try integer(state, "goto"))
+    case ("time", let time): self = .time(Double(try integer(time, "time")))
+    case ("number", let number): self = .number(try integer(number, "number"))
+    case ("save", .string(let hash)):
+      self = .save(
+        hash: hash, state: try integer(object["state"], "state"), time: Double(try integer(object["time"], "time")),
+        numbers: try runs(object["numbers"]),
+        pending: object["pending"] == nil ? 0 : try integer(object["pending"], "pending"))
+    case ("close", let time): self = .close(Double(try integer(time, "close")))
+    case ("undo", _), ("redo", _), ("applied", _), ("snapshot", _):
+      throw .badEntry(
+        record: record, reason: "\"\(first.key)\" is from an earlier recsh's journal, which this one does not replay")
     default: throw .badEntry(record: record, reason: "unknown entry \"\(first.key)\"")
     }
   }

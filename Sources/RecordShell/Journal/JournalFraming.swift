@@ -29,6 +29,8 @@ package enum JournalFraming {
   /// The records of a journal file, in order.
   package struct Contents: Equatable {
     package var payloads: [[UInt8]]
+    /// Where each record ends (the offset just after it).
+    package var ends: [Int] = []
     /// Where the last good record ends: appending resumes here.
     package var validLength: Int
     /// Why bytes after `validLength` were dropped (a torn last record), if any.
@@ -41,17 +43,19 @@ package enum JournalFraming {
   package static func read(_ bytes: [UInt8]) throws(JournalError) -> Contents {
     guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
       if bytes.count < magic.count, bytes == Array(magic[0..<bytes.count]) {
-        return Contents(payloads: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")
+        return Contents(payloads: [], ends: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")
       }
       throw .notAJournal
     }
     var offset = magic.count
     var payloads: [[UInt8]] = []
+    var ends: [Int] = []
     while offset < bytes.count {
       let remaining = bytes.count - offset
       guard remaining >= recordHeaderSize else {
         return Contents(
-          payloads: payloads, validLength: offset, tornTail: "an incomplete record of \(remaining) bytes")
+          payloads: payloads, ends: ends, validLength: offset,
+          tornTail: "an incomplete record of \(remaining) bytes")
       }
       let length = Int(littleEndian32(bytes, offset))
       let checksum = littleEndian32(bytes, offset + 4)
@@ -60,7 +64,7 @@ package enum JournalFraming {
         if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
           throw .damaged(record: payloads.count, offset: offset, nextGood: next)
         }
-        return Contents(payloads: payloads, validLength: offset, tornTail: "an incomplete last record")
+        return Contents(payloads: payloads, ends: ends, validLength: offset, tornTail: "an incomplete last record")
       }
       let sequenceBytes = Array(bytes[(offset + 8)..<(offset + 16)])
       let payload = Array(bytes[(offset + 16)..<end])
@@ -73,12 +77,13 @@ package enum JournalFraming {
         if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
           throw .damaged(record: payloads.count, offset: offset, nextGood: next)
         }
-        return Contents(payloads: payloads, validLength: offset, tornTail: "a damaged last record")
+        return Contents(payloads: payloads, ends: ends, validLength: offset, tornTail: "a damaged last record")
       }
       payloads.append(payload)
+      ends.append(end)
       offset = end
     }
-    return Contents(payloads: payloads, validLength: offset, tornTail: nil)
+    return Contents(payloads: payloads, ends: ends, validLength: offset, tornTail: nil)
   }
 
   /// The offset of a whole, valid record numbered `sequence` after `offset`,
@@ -115,6 +120,10 @@ public enum JournalError: Error, Equatable, Sendable, Hashable {
   case badEntry(record: Int, reason: String)
   case baseMismatch
   case replayFailed(record: Int, reason: String)
+  /// The log was written by a newer recsh (its format number).
+  case newerFormat(Int)
+  /// The log was written for another kind of records.
+  case otherKind(String)
 }
 
 extension JournalError: CustomStringConvertible {
@@ -128,6 +137,9 @@ extension JournalError: CustomStringConvertible {
     case .baseMismatch:
       "the journal was written for another version of the file (it was changed since); it was not applied"
     case .replayFailed(let record, let reason): "journal record \(record) does not apply: \(reason)"
+    case .newerFormat(let format):
+      "the journal is in format \(format), written by a newer recsh (this one reads up to \(JournalEntry.format))"
+    case .otherKind(let kind): "the journal was written for records of kind \(kind)"
     }
   }
 }

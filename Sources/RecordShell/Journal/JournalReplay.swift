@@ -1,72 +1,126 @@
 import RecordKit
 
-/// Rebuilds a session's document and history from a leftover journal: the
-/// steps are replayed through the editor, so they stay undoable. Every decoded
-/// command is checked against the state it must apply to; one that does not
-/// fit stops the replay with an error (nothing half-applied reaches the user).
+/// Reads a history log back into an undo tree, without touching the document: the steps
+/// are decoded and placed where the log made them, the moves followed, the saves noted.
+/// The document is then the saved file, at the last save's state (`Restored.savedState`).
 ///
-/// The commands of groups that were open at a save (`applied` entries) come
-/// right after the header, among the `begin`s of their groups, and the document
-/// (the saved file) already holds them: reverting them all, last first, must fit
-/// it, or a later `rollback` or `undo` would revert what is not there.
+/// Groups are followed as the log shows them: a `begin` collects the `do` entries until
+/// its `end` (which makes one step of them) or `rollback` (which drops them). Groups
+/// still open at the end were open when a session died; they are returned, not recorded.
 package enum JournalReplay {
-  package static func replay<Root: Record>(_ leftover: LeftoverJournal, onto start: Editor<Root>)
-    throws(JournalError) -> Editor<Root>
+  /// A log read back.
+  package struct Restored<Root: Record> {
+    /// The tree, positioned where the log left off (`finalState`).
+    package var editor: Editor<Root>
+    /// The state the last save wrote, its hash and its records' numbers; the start state
+    /// and the header's hash when the log holds no save.
+    package var savedState: Int
+    package var savedHash: String?
+    package var savedNumbers: [NumberRun]?
+    /// A save inside a group also wrote the group's changes so far: these commands, in order.
+    package var savedPending: [Command<Root>] = []
+    /// Where the log left the document.
+    package var finalState: Int
+    /// Groups open when the log ends, outermost first, with their commands.
+    package var openGroups: [(name: String?, origin: String?, commands: [Command<Root>])]
+    /// Whether the last session ended normally.
+    package var closed: Bool
+    /// Entries after the last save or session start that change something: unsaved work.
+    package var unsavedSteps: Int
+    package var unsavedChanges: Int
+    /// The log's length and record count up to the last save or session start (what
+    /// discarding a dead session's unsaved work keeps).
+    package var keptLength: Int
+    package var keptRecords: Int
+    /// How many steps the log holds (for compaction).
+    package var stepCount: Int
+  }
+
+  package static func restore<Root: Record>(_ log: LeftoverJournal, onto start: Editor<Root>)
+    throws(JournalError) -> Restored<Root>
   {
     var editor = start
-    // The applied commands read so far, with their record numbers; `nil` once
-    // another kind of entry has come, after which an applied one is refused.
-    var applied: [(record: Int, command: Command<Root>)]? = []
-    for (index, entry) in leftover.entries.enumerated() {
-      let record = index + 1
-      if let commands = applied, !entry.mayComeWithApplied {
-        try checkApplied(commands, in: editor.document)
-        applied = nil
-      }
+    let header = log.header
+    var restored = Restored(
+      editor: editor, savedState: header.start, savedHash: header.base, savedNumbers: header.numbers,
+      finalState: header.start, openGroups: [], closed: false, unsavedSteps: 0, unsavedChanges: 0,
+      keptLength: log.leadingEnd, keptRecords: log.leading, stepCount: 0)
+    var groups: [(name: String?, origin: String?, commands: [Command<Root>])] = []
+    var nextNumber = header.start + 1
+    var time = header.time
+    var current = header.start
+    editor.restoreStart(header.start)
+    for (index, entry) in log.entries.enumerated() {
+      let record = log.leading + index
       do {
         switch entry {
-        case .header: throw JournalError.badEntry(record: record, reason: "a second header")
+        case .header, .base: throw JournalError.badEntry(record: record, reason: "out of place")
+        case .open:
+          restored.closed = false
+          mark(&restored, log, index)
+        case .close:
+          restored.closed = true
+        case .time(let seconds): time = seconds
+        case .number(let number):
+          guard number >= nextNumber else {
+            throw JournalError.badEntry(record: record, reason: "step number \(number) is not new")
+          }
+          nextNumber = number
         case .perform(let json):
           let command = try Command<Root>(decoding: json)
-          guard command.isApplicable(to: editor.document) else {
-            throw JournalError.replayFailed(
-              record: record, reason: "\(command.name) does not fit the document")
+          restored.unsavedChanges += command.changeCount
+          restored.unsavedSteps += 1
+          if groups.isEmpty {
+            editor.restoreStep(command, number: nextNumber, at: time)
+            current = nextNumber
+            nextNumber += 1
+            restored.stepCount += 1
+          } else {
+            groups[groups.count - 1].commands.append(command)
           }
-          editor.perform(command)
-        case .applied(let json):
-          guard applied != nil else {
-            throw JournalError.badEntry(record: record, reason: "an applied command after other steps")
+        case .begin(let name, let origin):
+          restored.unsavedSteps += 1
+          groups.append((name, origin, []))
+        case .end:
+          restored.unsavedSteps += 1
+          guard let group = groups.popLast() else {
+            throw JournalError.badEntry(record: record, reason: "'end' without an open group")
           }
-          let command = try Command<Root>(decoding: json)
-          try editor.recordApplied(command)
-          applied?.append((record, command))
-        case .begin(let name, let origin): editor.begin(name, origin: origin)
-        case .end: try editor.end()
-        case .rollback: try editor.rollback()
-        case .undo: _ = try editor.undo(1)
-        case .redo: _ = try editor.redo(1)
-        case .snapshot(let values):
-          var records: [Root] = []
-          var numbers: [RecordNumber] = []
-          for value in values {
-            guard case .object(let entry) = value, let number = Command<Root>.recordNumber(entry["number"]),
-              let recordValue = entry["record"]
-            else {
-              throw JournalError.badEntry(
-                record: record, reason: "a snapshot entry needs a \"number\" and a \"record\"")
-            }
-            do {
-              records.append(try Root.fields.decodeFromJournal(recordValue))
-            } catch {
-              throw JournalError.badEntry(record: record, reason: "a snapshot record: \(error)")
-            }
-            numbers.append(number)
+          guard !group.commands.isEmpty else { break }
+          let command = Command<Root>.group(name: group.name, group.commands)
+          if groups.isEmpty {
+            editor.restoreStep(command, number: nextNumber, at: time)
+            current = nextNumber
+            nextNumber += 1
+            restored.stepCount += 1
+          } else {
+            groups[groups.count - 1].commands.append(command)
           }
-          var fresh = Editor(
-            document: try Document(records: records, numbers: numbers), undoLimit: editor.history.limit,
-            clock: editor.clock)
-          fresh.markUnsaved()
-          editor = fresh
+        case .rollback:
+          restored.unsavedSteps += 1
+          guard let group = groups.popLast() else {
+            throw JournalError.badEntry(record: record, reason: "'rollback' without an open group")
+          }
+          restored.unsavedChanges -= group.commands.reduce(0) { $0 + $1.changeCount }
+        case .goto(let state):
+          guard groups.isEmpty, editor.history.isState(state) else {
+            throw JournalError.badEntry(record: record, reason: "'goto' to step \(state), which it does not hold")
+          }
+          restored.unsavedSteps += 1
+          editor.restorePosition(state)
+          current = state
+        case .save(let hash, let state, let seconds, let numbers, let pending):
+          guard editor.history.isState(state) else {
+            throw JournalError.badEntry(record: record, reason: "a save of step \(state), which it does not hold")
+          }
+          let inGroups = groups.flatMap(\.commands)
+          guard pending <= inGroups.count else {
+            throw JournalError.badEntry(record: record, reason: "a save with more pending changes than its groups hold")
+          }
+          if pending == 0 { editor.restoreSave(of: state, at: seconds) }
+          (restored.savedState, restored.savedHash, restored.savedNumbers) = (state, hash, numbers)
+          restored.savedPending = Array(inGroups.suffix(pending))
+          mark(&restored, log, index)
         }
       } catch let error as JournalError {
         throw error
@@ -74,30 +128,17 @@ package enum JournalReplay {
         throw .replayFailed(record: record, reason: "\(error)")
       }
     }
-    if let commands = applied { try checkApplied(commands, in: editor.document) }
-    return editor
+    restored.finalState = current
+    restored.openGroups = groups
+    restored.editor = editor
+    return restored
   }
 
-  /// Refuses applied commands whose effect the document does not hold.
-  private static func checkApplied<Root: Record>(
-    _ applied: [(record: Int, command: Command<Root>)], in document: Document<Root>
-  ) throws(JournalError) {
-    var scratch = document
-    for (record, command) in applied.reversed() {
-      guard command.isRevertible(in: scratch) else {
-        throw .replayFailed(record: record, reason: "\(command.name) is not in the saved file")
-      }
-      command.revert(in: &scratch)
-    }
-  }
-}
-
-extension JournalEntry {
-  /// Whether the entry may come among the applied commands after the header.
-  fileprivate var mayComeWithApplied: Bool {
-    switch self {
-    case .applied, .begin: true
-    default: false
-    }
+  /// A save or a session start: what came before is not unsaved work.
+  private static func mark<Root: Record>(_ restored: inout Restored<Root>, _ log: LeftoverJournal, _ index: Int) {
+    restored.unsavedSteps = 0
+    restored.unsavedChanges = 0
+    restored.keptLength = log.ends[index]
+    restored.keptRecords = log.leading + index + 1
   }
 }

@@ -47,6 +47,24 @@ struct ArgumentCursor {
     return count
   }
 
+  /// The span of `earlier`/`later`: `30s`, `10m`, `2h`, `3d`, or `1save`/`2saves` (also
+  /// `1f`, as vim writes it), and nothing after it.
+  mutating func span() throws(ParseError) -> HistorySpan {
+    guard let text = try optionalWord() else { throw .missingArgument(command: command, usage: usage) }
+    try end()
+    let digits = text.prefix { $0.isASCII && $0.isNumber }
+    let unit = text.dropFirst(digits.count)
+    guard !digits.isEmpty, let amount = Int(digits), amount > 0 else { throw .badSpan(command: command, found: text) }
+    switch unit {
+    case "s": return .seconds(Double(amount))
+    case "m": return .seconds(Double(amount) * 60)
+    case "h": return .seconds(Double(amount) * 3600)
+    case "d": return .seconds(Double(amount) * 86400)
+    case "save", "saves", "f": return .saves(amount)
+    default: throw .badSpan(command: command, found: text)
+    }
+  }
+
   /// The rest of the arguments, which must all have been read.
   func end() throws(ParseError) {
     if index < tokens.count {

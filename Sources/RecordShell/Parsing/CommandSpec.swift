@@ -32,6 +32,8 @@ public struct CommandSpec: Sendable {
     case command
     case name
     case count
+    /// One of a few words (`history all`, `history clear`).
+    case keyword([String])
   }
 }
 

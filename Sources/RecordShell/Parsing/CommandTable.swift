@@ -103,12 +103,48 @@ public enum CommandTable {
       return .list(filters: filters)
     },
     CommandSpec(
-      name: "history", aliases: [], usage: "history",
-      summary: "list the undo steps: number, name, time, the current position and the save point",
-      examples: ["history"], arguments: [.none], hasForceForm: false
+      name: "history", aliases: [], usage: "history [all|clear]",
+      summary:
+        "list the undo steps of the current branch (all: the whole tree) with number, name and time, "
+        + "the current state and the save point; clear: drop the history",
+      examples: ["history", "history all", "history clear"], arguments: [.keyword(["all", "clear"])],
+      hasForceForm: false
     ) { (args, _) throws(ParseError) in
+      let mode = try args.optionalWord()
       try args.end()
-      return .history
+      switch mode {
+      case nil: return .history(all: false)
+      case "all": return .history(all: true)
+      case "clear": return .clearHistory
+      case let other?:
+        throw .unexpectedArgument(command: "history", found: other, usage: "history [all|clear]")
+      }
+    },
+    CommandSpec(
+      name: "goto", aliases: [], usage: "goto N",
+      summary: "go to the state after step N, on any branch (0: the start)",
+      examples: ["goto 12", "goto 0"], arguments: [.count], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      guard let text = try args.optionalWord() else {
+        throw .missingArgument(command: "goto", usage: "goto N")
+      }
+      try args.end()
+      guard let step = Int(text), step >= 0 else { throw .badStep(found: text) }
+      return .goto(step)
+    },
+    CommandSpec(
+      name: "earlier", aliases: [], usage: "earlier TIME|Nsave",
+      summary: "go back in time: to the state of 10m (s, m, h, d) ago, or of N saves back",
+      examples: ["earlier 10m", "earlier 1save"], arguments: [.count], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      .earlier(try args.span())
+    },
+    CommandSpec(
+      name: "later", aliases: [], usage: "later TIME|Nsave",
+      summary: "go forward in time: to the state of 10m (s, m, h, d) later, or N saves on",
+      examples: ["later 10m", "later 1save"], arguments: [.count], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      .later(try args.span())
     },
     CommandSpec(
       name: "fields", aliases: [], usage: "fields",

@@ -8,6 +8,10 @@ public enum ParseError: Error, Equatable, Sendable {
   case unexpectedArgument(command: String, found: String, usage: String)
   case expectedWord(command: String, found: String)
   case badCount(command: String, found: String)
+  /// `goto` without a step number (0 or more).
+  case badStep(found: String)
+  /// `earlier`/`later` without a duration or a number of saves.
+  case badSpan(command: String, found: String)
   case field(FieldError)
   case missingValue(command: String, field: String)
   case badFilter(String)
@@ -26,6 +30,9 @@ extension ParseError: CustomStringConvertible {
       "'\(command)' does not take '\(found)'; usage: \(usage)"
     case .expectedWord(let command, let found): "'\(command)' expects a name, found \(found)"
     case .badCount(let command, let found): "'\(command)' expects a positive count, found '\(found)'"
+    case .badStep(let found): "'goto' expects a step number (0 is the start), found '\(found)'"
+    case .badSpan(let command, let found):
+      "'\(command)' expects a time (30s, 10m, 2h, 3d) or a number of saves (1save, 2saves), found '\(found)'"
     case .field(let error): error.description
     case .missingValue(let command, let field): "'\(command) \(field)' needs a value"
     case .badFilter(let found): "expected FIELD=VALUE, found '\(found)'"

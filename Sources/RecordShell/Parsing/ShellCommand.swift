@@ -18,7 +18,14 @@ public enum ShellCommand: Equatable, Sendable {
   case rollback
   case undo(count: Int)
   case redo(count: Int)
-  case history
+  /// `history` (the current branch) or `history all` (the whole tree).
+  case history(all: Bool)
+  /// `history clear`.
+  case clearHistory
+  /// `goto N`: the state after step N (0: the start).
+  case goto(Int)
+  case earlier(HistorySpan)
+  case later(HistorySpan)
   case save(file: String?, force: Bool)
   case open(file: String, force: Bool)
   case source(file: String)

@@ -4,36 +4,52 @@ import RecordKit
   import Glibc
 #endif
 
-/// `history`: the steps oldest first with number, name and time; where the
-/// document is now, where it was saved, and which steps can be redone.
+/// `history`: the current branch's steps oldest first with number, name and time (and the
+/// date, for a step not made today); where the document is now, where it was saved, and
+/// which steps can be redone. `history all`: every kept step of the tree, each that does
+/// not follow the one listed before it marked with the state it branches from.
 enum HistoryRenderer {
-  static func render<Root: Record>(_ history: History<Root>) -> String {
+  static func render<Root: Record>(_ history: History<Root>, all: Bool = false, now: Double) -> String {
     var lines: [String] = []
     if history.droppedCount > 0 {
       lines.append(
         "(\(history.droppedCount) older step\(history.droppedCount == 1 ? "" : "s") dropped "
           + "by the undo limit of \(history.limit))")
     }
-    let steps = history.keptSteps
-    if steps.isEmpty && history.openGroups.isEmpty { return "no undo steps yet" }
+    let steps = all ? history.keptSteps : history.branch
+    if steps.isEmpty && history.openGroups.isEmpty { return (lines + ["no undo steps yet"]).joined(separator: "\n") }
     let width = String(steps.last?.number ?? 0).count
-    let nameWidth = steps.map(\.step.command.name.count).max() ?? 0
-    if history.savePosition == history.droppedCount && history.droppedCount == 0 {
-      lines.append("   " + String(repeating: " ", count: width) + "  (start)  [saved]")
-    }
-    for (number, step) in steps {
+    let nameWidth = steps.map(\.command.name.count).max() ?? 0
+    let onBranch = Set(history.branch.map(\.number))
+    let current = history.current
+    if history.savedState == history.start || (all && current == history.start) {
       var marks: [String] = []
-      if number == history.position { marks.append("<- now") }
-      if number == history.savePosition { marks.append("[saved]") }
-      if number > history.position { marks.append("(can redo)") }
-      let current = number == history.position ? ">" : " "
+      if current == history.start && all { marks.append("<- now") }
+      if history.savedState == history.start { marks.append("[saved]") }
+      lines.append("   " + String(repeating: " ", count: width) + "  (start)  " + marks.joined(separator: " "))
+    }
+    let today = day(now)
+    var previous = history.start
+    for step in steps {
+      let number = step.number
+      var marks: [String] = []
+      if number == current { marks.append("<- now") }
+      if number == history.savedState { marks.append("[saved]") }
+      if onBranch.contains(number), number > current, !isAncestor(number, of: current, in: history) {
+        marks.append("(can redo)")
+      }
+      if all, step.parent != previous {
+        marks.append(step.parent == history.start ? "(from the start)" : "(from \(step.parent))")
+      }
+      previous = number
+      let pointer = number == current ? ">" : " "
       let numberText = String(repeating: " ", count: width - String(number).count) + String(number)
-      var line =
-        " \(current) \(numberText)  \(TextCell.padded(step.command.name, to: nameWidth))  \(clock(step.time))"
+      let time = day(step.time) == today ? clock(step.time) : date(step.time) + " " + clock(step.time)
+      var line = " \(pointer) \(numberText)  \(TextCell.padded(step.command.name, to: nameWidth))  \(time)"
       if !marks.isEmpty { line += "  " + marks.joined(separator: " ") }
       lines.append(line)
     }
-    if history.position == history.droppedCount && !steps.isEmpty {
+    if !all && current == history.start && !steps.isEmpty {
       lines.append("   (everything above is undone)")
     }
     for group in history.openGroups {
@@ -43,6 +59,33 @@ enum HistoryRenderer {
           + "\(count) change\(count == 1 ? "" : "s") so far")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Whether `state` is `other` or one of the states before it (its ancestors).
+  private static func isAncestor<Root: Record>(_ state: Int, of other: Int, in history: History<Root>) -> Bool {
+    var walk = other
+    while walk > state, walk != history.start { walk = history.parent(of: walk) }
+    return walk == state
+  }
+
+  /// The local calendar day of a time, as a number (year, month, day).
+  static func day(_ time: Double) -> Int {
+    let parts = local(time)
+    return Int(parts.tm_year) * 10_000 + Int(parts.tm_mon) * 100 + Int(parts.tm_mday)
+  }
+
+  /// Local date of a step, `YYYY-MM-DD`.
+  static func date(_ time: Double) -> String {
+    let parts = local(time)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+  }
+
+  private static func local(_ time: Double) -> tm {
+    var seconds = time_t(time)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    return parts
   }
 
   /// Local wall-clock time of a step, `HH:MM:SS`.

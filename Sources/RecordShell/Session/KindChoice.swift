@@ -5,7 +5,9 @@ import RecordKit
 ///
 /// 1. `--kind task|contact`, or `--schema FILE`;
 /// 2. a schema beside the data file: `books.schema.json` for `books.json` (or `.jsonl`);
-/// 3. (the kind remembered in the file's history: not kept yet);
+/// 3. the kind remembered in the file's history (the log's header): a shipped kind by
+///    name, a run-time kind by its schema; when the file's records no longer fit it, the
+///    rules below decide (and the history, of another kind, is set aside when opened);
 /// 4. a missing or empty file: `task`;
 /// 5. a shipped kind every record fits (a string `id`, every declared field it holds of
 ///    the declared type) whose declared fields the records together hold at least half
@@ -55,6 +57,9 @@ package struct KindChoice {
         file: file, schemaPath: beside, why: "the schema beside the file", fileSystem: fileSystem,
         progress: progress)
     }
+    if let remembered = try remembered(file: file, fileSystem: fileSystem, progress: progress) {
+      return remembered
+    }
     let size: Int64
     do {
       size = try fileSystem.stat(file).size
@@ -100,6 +105,36 @@ package struct KindChoice {
       return nil
     } catch {
       throw .storage(.failed(.read, path: path, cause: error))
+    }
+  }
+
+  // MARK: Rule 3: the kind the history remembers
+
+  /// The kind the log beside `file` names, loaded; `nil` when there is no log, or the
+  /// records do not fit that kind any more (the next rules decide then).
+  private static func remembered(file: String, fileSystem: any FileSystem, progress: ProgressHandler?)
+    throws(SessionError) -> KindChoice?
+  {
+    guard let header = Journal.peekHeader(forDataFile: file, fileSystem: fileSystem) else { return nil }
+    let note = "kind \(header.kind), remembered from the file's history"
+    if let document = header.schema {
+      guard let schema = try? RecordSchema(reading: document) else { return nil }
+      do {
+        let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
+          file, schema: schema, name: kindName(forDataFile: file), using: fileSystem, progress: progress)
+        guard kind.name == header.kind else { return nil }
+        return KindChoice(kind: .runTime(kind, preloaded: loaded), note: note)
+      } catch {
+        guard case .file = error else { throw error }
+        return nil
+      }
+    }
+    guard let kind = shipped.first(where: { $0.name == header.kind }) else { return nil }
+    do {
+      return KindChoice(kind: .shipped(kind.name, preloaded: try kind.load(file, fileSystem, progress).loaded), note: note)
+    } catch {
+      guard case .file = error else { throw error }
+      return nil
     }
   }
 

@@ -1,3 +1,4 @@
+import Glibc
 import RecordKit
 
 extension Session {
@@ -109,10 +110,14 @@ extension Session {
     return position
   }
 
-  /// Runs an edit of the editor and journals the command it made; its error becomes the session's.
-  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> Command<Root>?) throws(SessionError) {
+  /// Runs an edit of the editor and logs what it did (a step, or a change in the open
+  /// group); its error becomes the session's.
+  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(SessionError) {
     do {
-      if let command = try body(&editor) { journalPerform(command) }
+      switch try body(&editor) {
+      case .unchanged: break
+      case .recorded(let command, _), .grouped(let command): journalPerform(command)
+      }
     } catch {
       throw .edit(error)
     }
@@ -135,12 +140,13 @@ extension Session {
   mutating func endGroup() throws(SessionError) -> [Reply] {
     do {
       let name = editor.history.openGroups.last?.displayName ?? ""
-      let outermost = editor.history.openGroups.count == 1
-      let command = try editor.end()
-      journalEnd(madeStep: outermost && command != nil)
-      guard let command else { return [.info("Closed \(name) (no changes)")] }
-      if editor.history.openGroups.isEmpty { return [.info("Recorded: \(command.name)")] }
-      return []
+      let closing = try editor.end()
+      journalEnd()
+      switch closing {
+      case .empty: return [.info("Closed \(name) (no changes)")]
+      case .recorded(let command, _): return [.info("Recorded: \(command.name)")]
+      case .joinedOuter: return []
+      }
     } catch {
       throw .history(error)
     }
@@ -161,14 +167,80 @@ extension Session {
 
   /// `undo N` / `redo N`.
   mutating func move(_ count: Int, undo: Bool) throws(SessionError) -> [Reply] {
+    let before = editor.history.current
     do {
-      let names = undo ? try editor.undo(count) : try editor.redo(count)
-      journalMoved(count: names.count, undo: undo)
+      let move = undo ? try editor.undo(count) : try editor.redo(count)
+      journalMoved(move)
       dropStaleSelection()
-      return [.output(Self.describe(undo ? "Undid" : "Redid", names, asked: count))]
+      return [.output(Self.describe(undo ? "Undid" : "Redid", undo ? move.reverted : move.applied, asked: count))]
+    } catch {
+      movedPartway(from: before)
+      throw .history(error)
+    }
+  }
+
+  /// A move that stopped at a step that does not fit still went part of the way: the log
+  /// says where the document is.
+  private mutating func movedPartway(from before: Int) {
+    let now = editor.history.current
+    if now != before { journalMoved(HistoryMove(from: before, to: now, reverted: [], applied: [])) }
+    dropStaleSelection()
+  }
+
+  /// `goto N`, `earlier SPAN`, `later SPAN`: where the document went, and what was reverted
+  /// and applied on the way.
+  mutating func travel(_ body: (inout Editor<Root>) throws(HistoryError) -> HistoryMove) throws(SessionError)
+    -> [Reply]
+  {
+    let move: HistoryMove
+    let before = editor.history.current
+    do {
+      move = try body(&editor)
+    } catch {
+      movedPartway(from: before)
+      throw .history(error)
+    }
+    journalMoved(move)
+    dropStaleSelection()
+    let start = editor.history.start
+    let name = { (state: Int) in state == start ? "the start" : "step \(state)" }
+    var lines: [String] = []
+    switch move.stopped {
+    case .oldest?: lines.append(move.moved ? "Stopped at the oldest state kept" : "Already at the oldest state kept")
+    case .newest?: lines.append(move.moved ? "Stopped at the newest state" : "Already at the newest state")
+    case nil: if !move.moved { lines.append("Already at \(name(move.to))") }
+    }
+    if move.moved {
+      lines.append(
+        "At \(name(move.to)) (from \(name(move.from))): \(move.reverted.count) undone, \(move.applied.count) redone")
+    }
+    return [.output(lines.joined(separator: "\n"))]
+  }
+
+  /// `history clear`: the history is dropped; the saved state is the new start.
+  mutating func clearHistory() throws(SessionError) -> [Reply] {
+    do {
+      try editor.refuseInsideGroup("clear the history")
     } catch {
       throw .history(error)
     }
+    guard !isDirty else {
+      throw .unsavedChanges(operation: "clear the history", count: unsavedChangeCount, file: filePath)
+    }
+    let dropped = editor.history.keptCount
+    editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
+    var replies: [Reply] = [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
+    if let journal {
+      do throws(SystemCallError) {
+        try journal.start(
+          logHeader(base: savedHash, numbers: editor.document.numberRuns),
+          base: RecordFile<Root>.encode(editor.document.records))
+        journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+      } catch {
+        replies.append(.warning("cannot restart the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off"))
+      }
+    }
+    return replies
   }
 
   /// "Undid: Set title" — or, for several, one line each and how many when fewer than asked.

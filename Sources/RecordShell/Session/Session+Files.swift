@@ -25,14 +25,21 @@ extension Session {
       newJournal?.remove()
       throw .storage(error)
     }
-    if target != filePath {
-      journal?.remove()
+    let savedAs = target != filePath
+    if savedAs {
+      // The old file keeps its history; the new one's log gets the whole tree.
+      if keepsHistory { journal?.close() } else { journal?.remove() }
       journal = newJournal
     }
     filePath = target
     identity = outcome.identity
     editor.markSaved()
-    journalWarnings += journalSaved(hash: hash)
+    if savedAs {
+      savedHash = hash
+      compactLog()
+    } else {
+      journalWarnings += journalSaved(hash: hash)
+    }
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
@@ -69,17 +76,28 @@ extension Session {
     if let refusal { throw refusal }
   }
 
-  /// The journal of the file a "save as" goes to, locked before anything is written.
+  /// The log of the file a "save as" goes to, locked before anything is written. A history
+  /// the file had is set aside (the save replaces the file it belongs to); unsaved steps in
+  /// it, or damage, refuse the save.
   private func journalForSavingAs(_ target: String) throws(SessionError) -> (Journal?, [String]) {
     let opening: JournalOpening
     do {
-      opening = try Journal.open(forDataFile: target, base: nil, kind: Root.kind, fileSystem: fileSystem)
+      opening = try Journal.open(forDataFile: target, fileSystem: fileSystem)
     } catch {
       throw .locked(path: error.path, pid: error.pid)
     }
     switch opening {
-    case .ready(let journal): return (journal, [])
-    case .leftover(let journal, _), .damaged(let journal, _, _):
+    case .fresh(let journal): return (journal, [])
+    case .existing(let journal, let log) where log.stepCount == 0:
+      let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
+      do throws(StorageError) {
+        try AtomicFile.save(bytes: log.bytes, to: backup, using: fileSystem)
+      } catch {
+        journal.abandon()
+        throw .storage(error)
+      }
+      return (journal, ["set the history of \"\(target)\" aside as \"\(backup)\" (the save replaces that file)"])
+    case .existing(let journal, _), .damaged(let journal, _, _):
       journal.abandon()
       throw .journalPending(path: target)
     case .unreadable(let error):
@@ -108,23 +126,13 @@ extension Session {
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.selectedID = nil
     opened.journal = nil
-    var journalWarnings: [String] = []
-    if path != filePath {
-      journalWarnings = try opened.attachJournal(base: loaded.hash, recovery: .refuse)
-      journalWarnings += opened.removeStaleTemporaryFiles(of: path)
-      journal?.remove()
-    } else {
-      // The same file again: keep its lock, start its journal from what is on disk now.
-      opened.journal = journal
-      journal?.write()
-      if let journal {
-        do throws(SystemCallError) {
-          try journal.reset(base: loaded.hash, kind: Root.kind)
-        } catch {
-          journalWarnings.append("cannot reset the journal (\(error.summary)); crash recovery is off")
-        }
-      }
+    if path == filePath {
+      // The same file again: its log is closed, then read back as the next session's would be.
+      close()
     }
+    var journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: .refuse)
+    journalWarnings += opened.removeStaleTemporaryFiles(of: path)
+    if path != filePath { close() }
     self = opened
     let count = loaded.document.count
     let what = loaded.identity == nil ? "new file" : "\(count) record\(count == 1 ? "" : "s")"

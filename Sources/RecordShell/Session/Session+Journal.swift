@@ -1,3 +1,4 @@
+import Glibc
 import RecordKit
 
 /// What to do with a journal left by a session that died.
@@ -6,44 +7,40 @@ public enum RecoveryChoice: Sendable {
   case refuse
   /// `--recover`: replay the steps; they stay undoable.
   case recover
-  /// `--discard-journal`: set the journal aside as a backup and start clean.
+  /// `--discard-journal`: set the unsaved steps aside as a backup; the saved history stays.
   case discard
 }
 
 extension Session {
-  /// Opens (or recovers) the journal of the session's file. Returns warnings to show.
-  mutating func attachJournal(base: String?, recovery: RecoveryChoice) throws(SessionError) -> [String] {
+  /// Opens the file's history log and reads it back: the undo tree of earlier sessions,
+  /// placed at the saved state; a dead session's unsaved steps by `recovery`; an outside
+  /// change as one step. `hash` is the content hash of the file as loaded (`nil`: no file).
+  /// Returns the warnings and notes to show.
+  mutating func attachJournal(hash: String?, recovery: RecoveryChoice) throws(SessionError) -> [String] {
     guard let path = filePath else { return [] }
+    savedHash = hash
     let opening: JournalOpening
     do {
-      opening = try Journal.open(forDataFile: path, base: base, kind: Root.kind, fileSystem: fileSystem)
+      opening = try Journal.open(forDataFile: path, fileSystem: fileSystem)
     } catch {
       throw .locked(path: error.path, pid: error.pid)
     }
     switch opening {
-    case .ready(let journal):
-      self.journal = journal
-      return []
+    case .fresh(let journal):
+      return try startLog(journal)
     case .unavailable(let error):
       return [Self.journalUnavailable(path, error)]
     case .unreadable(let error):
       throw .journalUnreadable(path: path, error)
     case .damaged(let journal, let bytes, let error):
+      // Damage may hide unsaved work: the user chooses, as for a dead session's steps.
       guard recovery == .discard else {
         journal.abandon()
         throw .journal(error)
       }
-      return try discard(journal, bytes: bytes, changes: nil, base: base)
-    case .leftover(let journal, let leftover):
-      switch recovery {
-      case .refuse:
-        journal.abandon()
-        throw .journalFound(path: path, leftover)
-      case .discard:
-        return try discard(journal, bytes: leftover.bytes, changes: leftover.changeCount, base: base)
-      case .recover:
-        return try recover(leftover, journal: journal, base: base)
-      }
+      return try setAside(journal, bytes: bytes, because: "\(error)") + startLog(journal)
+    case .existing(let journal, let log):
+      return try adopt(log, journal: journal, recovery: recovery)
     }
   }
 
@@ -52,9 +49,34 @@ extension Session {
     "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
   }
 
-  /// `--discard-journal`: the journal's bytes go to a backup file beside it, then it starts clean.
-  private mutating func discard(_ journal: Journal, bytes: [UInt8], changes: Int?, base: String?)
-    throws(SessionError) -> [String]
+  /// The header a new log of this session's document starts with.
+  func logHeader(base: String?, numbers: [NumberRun]?, start: Int = 0) -> JournalEntry.Header {
+    let table = Root.fields
+    return JournalEntry.Header(
+      base: base, pid: getpid(), time: Journal.wallClock(), kind: Root.kind,
+      schema: table.keepsAllMembers ? table.schemaDocument(title: Root.kind) : nil, numbers: numbers,
+      start: start)
+  }
+
+  /// Starts `journal` afresh at the document as it is (which the file holds: `savedHash`).
+  private mutating func startLog(_ journal: Journal) throws(SessionError) -> [String] {
+    let document = editor.document
+    do throws(SystemCallError) {
+      try journal.start(
+        logHeader(base: savedHash, numbers: document.numberRuns),
+        base: savedHash == nil && document.count == 0 ? nil : RecordFile<Root>.encode(document.records))
+    } catch {
+      journal.abandon()
+      return [Self.journalUnavailable(filePath ?? "", error)]
+    }
+    self.journal = journal
+    journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+    return []
+  }
+
+  /// Copies the log's bytes to a backup beside it; returns the message that says so.
+  private func setAside(_ journal: Journal, bytes: [UInt8], because reason: String) throws(SessionError)
+    -> [String]
   {
     let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
     do throws(StorageError) {
@@ -63,65 +85,324 @@ extension Session {
       journal.abandon()
       throw .storage(error)
     }
+    return ["set the history aside as \"\(backup)\" (\(reason)); it was not applied"]
+  }
+
+  /// Reads an existing log back (see `attachJournal`).
+  private mutating func adopt(_ log: LeftoverJournal, journal: Journal, recovery: RecoveryChoice)
+    throws(SessionError) -> [String]
+  {
+    let unsaved = log.stepCount > 0
+    if !keepsHistory && !unsaved {
+      return try setAside(journal, bytes: log.bytes, because: "keeping the undo history is off") + startLog(journal)
+    }
+    // Not ours to read: another kind, or a log that does not read back. Unsaved work in it
+    // is the user's choice; a history without any is set aside and the session goes on.
+    var problem: JournalError?
+    if log.header.kind != Root.kind
+      || (Root.fields.keepsAllMembers
+        && log.header.schema.map({ $0 != Root.fields.schemaDocument(title: Root.kind) }) ?? false)
+    {
+      problem = .otherKind(log.header.kind)
+    }
+    var restored: JournalReplay.Restored<Root>?
+    if problem == nil {
+      do throws(JournalError) {
+        restored = try JournalReplay.restore(log, onto: editor)
+      } catch {
+        problem = error
+      }
+    }
+    guard let restored, problem == nil else {
+      let error = problem ?? .notAJournal
+      if unsaved && recovery != .discard {
+        journal.abandon()
+        throw .journal(error)
+      }
+      return try setAside(journal, bytes: log.bytes, because: "\(error)") + startLog(journal)
+    }
+    if unsaved {
+      switch recovery {
+      case .refuse:
+        journal.abandon()
+        throw .journalFound(path: filePath ?? "", log)
+      case .discard:
+        // Only the unsaved steps go: the log is cut back to its last save or session start.
+        let warnings = try setAside(
+          journal, bytes: log.bytes, because: "it held unsaved steps of a session that ended abnormally")
+        do throws(SystemCallError) {
+          try journal.truncate(toLength: restored.keptLength, records: restored.keptRecords)
+        } catch {
+          journal.abandon()
+          throw .storage(.failed(.save, path: journal.path, cause: error))
+        }
+        let cut = try Self.reread(journal, log, length: restored.keptLength)
+        return warnings + ["the unsaved steps were not applied; the saved history stays"]
+          + (try adopt(cut, journal: journal, recovery: .refuse))
+      case .recover:
+        break
+      }
+    }
     do throws(SystemCallError) {
-      try journal.reset(base: base, kind: Root.kind)
+      try journal.resume(validLength: log.validLength, records: log.recordCount)
     } catch {
       journal.abandon()
       throw .storage(.failed(.save, path: journal.path, cause: error))
     }
     self.journal = journal
-    let what =
-      changes.map { "its \($0) change\($0 == 1 ? "" : "s") were not applied" } ?? "it was not applied"
-    return ["set the journal aside as \"\(backup)\"; \(what)"]
+    var warnings: [String] = []
+    if let torn = log.tornTail {
+      warnings.append("dropped \(torn) at the end of the journal (a write cut short)")
+    }
+    if restored.savedHash == savedHash {
+      warnings += try placeAtSave(restored, journal: journal)
+    } else if unsaved {
+      journal.abandon()
+      self.journal = nil
+      throw .journal(.baseMismatch)
+    } else {
+      warnings += try placeAfterOutsideChange(restored, log: log, journal: journal)
+    }
+    journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+    if unsaved { warnings += recoverUnsaved(restored, log: log) }
+    editor.setUndoLimit(undoLimit)
+    compactIfLarge(stepCount: restored.stepCount)
+    return warnings
   }
 
-  private mutating func recover(_ leftover: LeftoverJournal, journal: Journal, base: String?)
-    throws(SessionError)
-    -> [String]
+  /// The log as it is now on disk, after a cut to `length` bytes.
+  private static func reread(_ journal: Journal, _ log: LeftoverJournal, length: Int) throws(SessionError)
+    -> LeftoverJournal
   {
-    guard leftover.base == base else {
-      journal.abandon()
-      throw .journal(.baseMismatch)
-    }
     do throws(JournalError) {
-      if let numbers = leftover.numbers {
-        do throws(DocumentError) {
-          editor = Editor(
-            document: try Document(renumbering: editor.document, by: numbers),
-            undoLimit: editor.history.limit,
-            clock: editor.clock)
-        } catch {
-          throw JournalError.badEntry(record: 0, reason: "the header's record numbers: \(error)")
-        }
-      }
-      editor = try JournalReplay.replay(leftover, onto: editor)
+      guard let cut = try Journal.leftover(Array(log.bytes[..<length]), modificationTime: log.modificationTime)
+      else { throw .notAJournal }
+      return cut
     } catch {
       journal.abandon()
       throw .journal(error)
     }
-    do throws(SystemCallError) {
-      try journal.resume(validLength: leftover.validLength, records: leftover.recordCount)
-    } catch {
-      journal.abandon()
-      throw .storage(.failed(.save, path: journal.path, cause: error))
+  }
+
+  /// The file holds the last saved state: the tree is placed there, the document's records
+  /// take their numbers back.
+  private mutating func placeAtSave(_ restored: JournalReplay.Restored<Root>, journal: Journal)
+    throws(SessionError) -> [String]
+  {
+    var document = editor.document
+    let onDisk = document
+    if let numbers = restored.savedNumbers {
+      do throws(DocumentError) {
+        document = try Document(renumbering: document, by: numbers)
+      } catch {
+        journal.abandon()
+        self.journal = nil
+        throw .journal(.badEntry(record: 0, reason: "the saved records' numbers: \(error)"))
+      }
     }
-    self.journal = journal
+    // A save inside a group wrote the group's changes so far: they are taken back, to the
+    // state the group began at.
+    for command in restored.savedPending.reversed() {
+      guard command.isRevertible(in: document) else {
+        journal.abandon()
+        self.journal = nil
+        throw .journal(.replayFailed(record: 0, reason: "\(command.name), saved inside a group, is not in the file"))
+      }
+      command.revert(in: &document)
+    }
+    var rebuilt = restored.editor
+    rebuilt.checkedBelow = rebuilt.history.nextNumber
+    rebuilt.replaceDocument(document)
+    rebuilt.restorePosition(restored.savedState)
+    editor = rebuilt
+    if !restored.savedPending.isEmpty {
+      editor.markUnsaved()
+      if !restored.closed { return [] }
+      // The session ended normally after a save inside a group: the file's records are
+      // kept as one step from the state the group began at.
+      recordFileDifference(to: onDisk, named: "Saved inside a group", journal: journal)
+      return ["the file was saved inside a group: its records are step \(editor.history.current), \"Saved inside a group\""]
+    }
+    let ahead = editor.history.redoCount
+    guard restored.closed, restored.finalState != restored.savedState else { return [] }
+    let route = editor.history.route(to: restored.finalState)
+    let count = route.map { $0.revert.count + $0.apply.count } ?? 0
+    return [
+      ahead > 0 && route?.revert.isEmpty == true
+        ? "the last session left \(count) unsaved step\(count == 1 ? "" : "s"); 'redo' brings them back"
+        : "the last session left unsaved steps; 'goto \(restored.finalState)' brings them back"
+    ]
+  }
+
+  /// The file was changed by another program since recsh saved it: the saved state is
+  /// rebuilt from the log's start and its steps, and the difference becomes one step.
+  /// Where that cannot be done the history is set aside and starts again from the file.
+  private mutating func placeAfterOutsideChange(
+    _ restored: JournalReplay.Restored<Root>, log: LeftoverJournal, journal: Journal
+  ) throws(SessionError) -> [String] {
+    let onDisk = editor.document
+    let saved: Document<Root>
+    do throws(JournalError) {
+      saved = try Self.savedDocument(restored, log: log)
+    } catch {
+      editor = Editor(document: onDisk, undoLimit: undoLimit, clock: editor.clock)
+      return try setAside(journal, bytes: log.bytes, because: "the file was changed outside recsh, and \(error)")
+        + startLog(journal)
+    }
+    var rebuilt = restored.editor
+    rebuilt.checkedBelow = rebuilt.history.nextNumber
+    rebuilt.replaceDocument(saved)
+    rebuilt.restorePosition(restored.savedState)
+    editor = rebuilt
+    if restored.finalState != restored.savedState { journal.append(.goto(restored.savedState), isStep: false) }
+    let count = recordFileDifference(to: onDisk, named: Self.outsideChangeName, journal: journal)
+    guard count > 0 else {
+      return [
+        "the file was reformatted outside recsh (every record is the same); the next save writes recsh's formatting"
+      ]
+    }
+    return [
+      "the file was changed outside recsh since it saved it: recorded as step \(editor.history.current), "
+        + "\"\(Self.outsideChangeName)\" (\(count) record change\(count == 1 ? "" : "s")); "
+        + "'undo' gives back what recsh saved"
+    ]
+  }
+
+  /// Records, as one step named `name`, the difference from the document to the file's
+  /// records `onDisk`, and notes that the file holds it (a save in the log).
+  /// Returns how many record changes it holds.
+  @discardableResult
+  private mutating func recordFileDifference(to onDisk: Document<Root>, named name: String, journal: Journal)
+    -> Int
+  {
+    let difference = RecordDifference.commands(from: editor.document, to: onDisk)
+    if !difference.isEmpty {
+      let command = Command<Root>.group(name: name, difference)
+      editor.perform(command)
+      journalPerform(command)
+    }
+    editor.markSaved()
+    journal.append(
+      .save(
+        hash: savedHash ?? "", state: editor.history.current, time: editor.clock(),
+        numbers: editor.document.numberRuns),
+      isStep: false)
+    return difference.count
+  }
+
+  /// The name of the step an outside change becomes.
+  static var outsideChangeName: String { "Changed outside recsh" }
+
+  /// The document recsh last saved: the log's start records, with the steps from the start
+  /// to the saved state applied (each checked against the state it applies to).
+  private static func savedDocument(_ restored: JournalReplay.Restored<Root>, log: LeftoverJournal)
+    throws(JournalError) -> Document<Root>
+  {
+    var document = Document<Root>()
+    if let base = log.baseRecords {
+      do {
+        let loaded = try RecordFile<Root>.decode(base)
+        document = loaded.document
+        if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
+      } catch {
+        throw .badEntry(record: 1, reason: "its start records cannot be read: \(error)")
+      }
+    } else if log.header.base != nil {
+      throw .badEntry(record: 0, reason: "it does not keep the records it starts from")
+    }
+    let history = restored.editor.history
+    var way: [Int] = []
+    var state = restored.savedState
+    while state != history.start {
+      way.append(state)
+      state = history.parent(of: state)
+    }
+    for number in way.reversed() {
+      guard let command = history.step(number)?.command, command.isApplicable(to: document) else {
+        throw .replayFailed(record: 0, reason: "step \(number) does not fit the records it starts from")
+      }
+      command.apply(to: &document)
+    }
+    return document
+  }
+
+  /// A dead session's unsaved steps, recovered: the document goes where the log left it,
+  /// and groups open then are closed and kept.
+  private mutating func recoverUnsaved(_ restored: JournalReplay.Restored<Root>, log: LeftoverJournal) -> [String]
+  {
     var warnings = [
-      "recovered \(leftover.changeCount) change\(leftover.changeCount == 1 ? "" : "s") "
+      "recovered \(log.changeCount) change\(log.changeCount == 1 ? "" : "s") "
         + "from a session that ended abnormally; they are not saved yet"
     ]
-    if let torn = leftover.tornTail {
-      warnings.append("dropped \(torn) at the end of the journal (a write cut short)")
+    if restored.finalState != editor.history.current, let move = try? editor.goto(restored.finalState) {
+      if move.to != editor.history.current { return warnings }
+      journal?.append(.goto(move.to), isStep: false)
     }
-    let groups = editor.history.openGroups
-    for group in groups.reversed() {
-      journal.append(.end)
-      warnings.append("group \(group.displayName) was open when the session ended; closed and kept")
+    for group in restored.openGroups {
+      editor.begin(group.name, origin: group.origin)
+      for command in group.commands where command.isApplicable(to: editor.document) {
+        editor.perform(command)
+      }
+    }
+    for group in restored.openGroups.reversed() {
+      journal?.append(.end)
+      warnings.append("group \(group.name.map { "'\($0)'" } ?? "unnamed group") was open when the session ended; closed and kept")
     }
     editor.closeAllGroups()
-    journal.replayUndoable = editor.history.undoCount
-    journal.replayRedoable = editor.history.redoCount
     return warnings
+  }
+
+  /// Rewrites the log to the kept tree when it holds much more than the limit keeps.
+  private mutating func compactIfLarge(stepCount: Int) {
+    guard undoLimit > 0, stepCount > 2 * undoLimit + 1000 else { return }
+    compactLog()
+  }
+
+  /// Rewrites the log as the tree kept now: a header, the start state's records, each
+  /// kept step from its parent, the saves, and the current state.
+  mutating func compactLog() {
+    guard let journal, editor.history.openGroups.isEmpty else { return }
+    let history = editor.history
+    var start = editor.document
+    if let route = history.route(to: history.start) {
+      for number in route.revert { history.step(number)?.command.revert(in: &start) }
+    }
+    var records: [JournalEntry] = [
+      .header(logHeader(base: nil, numbers: start.numberRuns, start: history.start)),
+      .base(RecordFile<Root>.encode(start.records)),
+    ]
+    var at = history.start
+    var next = history.start + 1
+    var second = -1.0
+    for step in history.keptSteps {
+      if step.parent != at { records.append(.goto(step.parent)) }
+      if step.number != next { records.append(.number(step.number)) }
+      if step.time > second {
+        second = step.time
+        records.append(.time(second))
+      }
+      records.append(.perform(step.command.encoded()))
+      (at, next) = (step.number, step.number + 1)
+    }
+    for save in history.saves where history.isState(save.state) {
+      let isLast = save.state == history.savedState
+      records.append(
+        .save(
+          hash: isLast ? (savedHash ?? "") : "", state: save.state, time: save.time,
+          numbers: isLast ? savedNumbersForLog() : nil))
+    }
+    if history.current != at { records.append(.goto(history.current)) }
+    records.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind))
+    do throws(SystemCallError) {
+      try journal.replace(with: records)
+    } catch {
+      // The old log is whole and still ours: appending goes on there.
+    }
+  }
+
+  /// The saved file's records' numbers, for a save entry (the document is at the saved state).
+  private func savedNumbersForLog() -> [NumberRun]? {
+    editor.document.numberRuns
   }
 
   // MARK: Recording changes
@@ -129,82 +410,48 @@ extension Session {
   /// A command was performed: a new step, or part of the open group.
   func journalPerform(_ command: Command<Root>) {
     guard let journal else { return }
+    journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
     journal.append { out in
       out += #"{"do": "#.utf8
       command.appendEncoded(to: &out)
       out.append(UInt8(ascii: "}"))
     }
-    if editor.history.openGroups.isEmpty { journalPushed(journal) }
-  }
-
-  private func journalPushed(_ journal: Journal) {
-    let limit = editor.history.limit
-    journal.replayUndoable = limit > 0 ? min(limit, journal.replayUndoable + 1) : journal.replayUndoable + 1
-    journal.replayRedoable = 0
   }
 
   func journalBegin(_ name: String?, origin: String?) {
     journal?.append(.begin(name: name, origin: origin))
   }
 
-  /// `end`: when it closed the outermost group with changes, that made a step.
-  func journalEnd(madeStep: Bool) {
+  /// `end`: closes the group in the log too.
+  func journalEnd() {
     guard let journal else { return }
+    journal.noteTime(editor.clock())
     journal.append(.end)
-    if madeStep { journalPushed(journal) }
   }
 
   func journalRollback() {
     journal?.append(.rollback)
   }
 
-  /// `undo`/`redo` of `count` steps: as undo/redo entries while a replay would
-  /// have those steps, then (beyond them) as a snapshot of the document.
-  func journalMoved(count: Int, undo: Bool) {
-    guard let journal else { return }
-    let available = undo ? journal.replayUndoable : journal.replayRedoable
-    let moved = min(count, available)
-    for _ in 0..<moved { journal.append(undo ? .undo : .redo) }
-    if undo {
-      journal.replayUndoable -= moved
-      journal.replayRedoable += moved
-    } else {
-      journal.replayRedoable -= moved
-      journal.replayUndoable += moved
-    }
-    if count > moved {
-      // Each record with its number, which the journal's later entries name it by.
-      let document = editor.document
-      journal.append(
-        .snapshot(
-          document.records.indices.map { position in
-            .object(
-              JSONObject([
-                "number": .number(document.number(at: position).description),
-                "record": Root.fields.encodeForJournal(document.records[position]),
-              ]))
-          }))
-      journal.replayUndoable = 0
-      journal.replayRedoable = 0
-    }
+  /// The document moved to another state.
+  func journalMoved(_ move: HistoryMove) {
+    guard move.moved else { return }
+    journal?.append(.goto(move.to))
   }
 
-  /// After a save: the journal starts again from the saved bytes (their `ContentHash`);
-  /// open groups are re-opened in it.
+  /// After a save: the log notes which state the file holds, and flushes.
   mutating func journalSaved(hash: String) -> [String] {
+    savedHash = hash
     guard let journal else { return [] }
-    do throws(SystemCallError) {
-      try journal.reset(base: hash, kind: Root.kind, numbers: editor.document.numberRuns)
-    } catch {
-      return ["cannot reset the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off"]
-    }
-    for group in editor.history.openGroups {
-      journal.append(.begin(name: group.name, origin: group.origin))
-      for command in group.commands {
-        journal.append(.applied(command.encoded()))
-      }
-    }
+    // Inside a group the file also holds the group's changes so far: the log says how many.
+    let pending = editor.history.openGroups.reduce(0) { $0 + $1.commands.count }
+    journal.append(
+      .save(
+        hash: hash, state: editor.history.current, time: editor.clock(), numbers: editor.document.numberRuns,
+        pending: pending),
+      isStep: false)
+    journal.sync()
     return []
   }
 
@@ -229,10 +476,9 @@ extension Session {
     journal = nil
   }
 
-  /// A normal exit: the journal is removed.
+  /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
   public mutating func close() {
-    journal?.write()
-    journal?.remove()
+    if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil
   }
 }

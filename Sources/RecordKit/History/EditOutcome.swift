@@ -1,0 +1,57 @@
+/// What an edit did: the one answer the shell and the log act on.
+public enum EditOutcome<Root: Record>: Sendable {
+  /// Nothing changed (a field set to the value it holds).
+  case unchanged
+  /// A new step, numbered `step`, is now the current state.
+  case recorded(Command<Root>, step: Int)
+  /// The change went into the innermost open group.
+  case grouped(Command<Root>)
+
+  /// The command made, if any.
+  public var command: Command<Root>? {
+    switch self {
+    case .unchanged: nil
+    case .recorded(let command, _), .grouped(let command): command
+    }
+  }
+}
+
+/// What `end` did.
+public enum GroupClosing<Root: Record>: Sendable {
+  /// The outermost group closed and became step `step`.
+  case recorded(Command<Root>, step: Int)
+  /// An inner group closed: its changes are now the outer group's.
+  case joinedOuter
+  /// The group made no changes: nothing recorded.
+  case empty
+}
+
+/// What `undo`, `redo`, `goto`, `earlier` and `later` did: the document moved from state
+/// `from` to state `to`, reverting and applying the named steps.
+public struct HistoryMove: Equatable, Sendable {
+  public var from: Int
+  public var to: Int
+  /// The names of the steps reverted, newest first.
+  public var reverted: [String]
+  /// The names of the steps applied, oldest first.
+  public var applied: [String]
+  /// Set when the move stopped at the oldest or newest state instead of going further.
+  public var stopped: Stop?
+
+  public enum Stop: Equatable, Sendable {
+    case oldest
+    case newest
+  }
+
+  public var moved: Bool { from != to }
+
+  public init(from: Int, to: Int, reverted: [String], applied: [String], stopped: Stop? = nil) {
+    (self.from, self.to, self.reverted, self.applied, self.stopped) = (from, to, reverted, applied, stopped)
+  }
+}
+
+/// How far `earlier`/`later` go: a duration, or a number of saves.
+public enum HistorySpan: Equatable, Sendable {
+  case seconds(Double)
+  case saves(Int)
+}
