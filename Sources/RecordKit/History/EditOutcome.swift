@@ -24,6 +24,12 @@ public enum GroupClosing<Root: Record>: Sendable {
   case joinedOuter
   /// The group made no changes: nothing recorded.
   case empty
+
+  /// The step's command, when the group became one.
+  public var command: Command<Root>? {
+    if case .recorded(let command, _) = self { return command }
+    return nil
+  }
 }
 
 /// What `undo`, `redo`, `goto`, `earlier` and `later` did: the document moved from state

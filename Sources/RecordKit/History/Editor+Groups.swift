@@ -218,6 +218,11 @@ extension Editor {
     self.document = document
   }
 
+  /// The state the saved file holds (`nil`: none; it was saved inside a group).
+  package mutating func restoreSavedState(_ state: Int?) {
+    history.setSavedState(state)
+  }
+
   /// Notes that the saved file held `state` at `time`.
   package mutating func restoreSave(of state: Int, at time: Double) {
     history.noteSave(of: state, at: time)

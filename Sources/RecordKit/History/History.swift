@@ -43,6 +43,10 @@ public struct History<Root: Record>: Sendable {
   public struct Save: Equatable, Sendable {
     public var state: Int
     public var time: Double
+
+    public init(state: Int, time: Double) {
+      (self.state, self.time) = (state, time)
+    }
   }
 
   /// `commands[n - offset]`: step `n`'s command; `nil` for the start state and dropped steps.
@@ -344,6 +348,10 @@ public struct History<Root: Record>: Sendable {
   mutating func noteSave(of state: Int, at time: Double) {
     savedState = state
     saves.append(Save(state: state, time: time))
+  }
+
+  mutating func setSavedState(_ state: Int?) {
+    savedState = state
   }
 
   mutating func markUnsaved() {

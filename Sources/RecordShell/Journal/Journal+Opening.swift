@@ -10,8 +10,10 @@ public struct LeftoverJournal: Equatable, Sendable {
   var baseRecords: [UInt8]?
   /// The entries after the header (and the base).
   var entries: [JournalEntry]
-  /// Where each of `entries` ends in the file.
+  /// Where each of `entries` ends in the file, and its record number (the base is not
+  /// among the entries).
   var ends: [Int]
+  var recordNumbers: [Int]
   /// How many records come before `entries` (the header, and the base), and where they end.
   var leading: Int
   var leadingEnd: Int
@@ -128,6 +130,7 @@ extension Journal {
     }
     var entries: [JournalEntry] = []
     var ends: [Int] = []
+    var recordNumbers: [Int] = []
     var base: [UInt8]?
     var leading = 1
     var pid = header.pid
@@ -136,14 +139,19 @@ extension Journal {
     var steps = 0
     var changes = 0
     var closed = false
+    // Groups open at the end hold unsaved work even when a save came after their edits.
+    var depth = 0
     for index in 1..<contents.payloads.count {
       let entry = try JournalEntry(payload: contents.payloads[index], record: index)
       switch entry {
       case .header: throw .badEntry(record: index, reason: "a second header")
       case .base(let bytes):
-        guard index == 1 else { throw .badEntry(record: index, reason: "the base is not the second record") }
+        // Written once, before the first step (the log's start records).
+        guard base == nil, !entries.contains(where: { if case .perform = $0 { true } else { false } }) else {
+          throw .badEntry(record: index, reason: "start records after the first step")
+        }
         base = bytes
-        leading = 2
+        if entries.isEmpty { leading = index + 1 }
         continue
       case .open(let opener, let time, _):
         (pid, startTime) = (opener, time)
@@ -151,18 +159,21 @@ extension Journal {
       case .save: (steps, changes, closed) = (0, 0, false)
       case .close: closed = true
       case .perform: (steps, changes, closed) = (steps + 1, changes + 1, false)
-      case .begin, .end, .rollback, .goto: (steps, closed) = (steps + 1, false)
+      case .begin, .end, .rollback, .goto:
+        (steps, closed) = (steps + 1, false)
+        if case .begin = entry { depth += 1 } else if case .goto = entry {} else { depth = max(0, depth - 1) }
       case .time, .number: break
       }
       entries.append(entry)
       ends.append(contents.ends[index])
+      recordNumbers.append(index)
     }
     return LeftoverJournal(
-      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends, leading: leading,
+      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends, recordNumbers: recordNumbers, leading: leading,
       leadingEnd: contents.ends[leading - 1],
       validLength: contents.validLength, recordCount: contents.payloads.count, tornTail: contents.tornTail,
       pid: pid, startTime: startTime, modificationTime: modificationTime,
-      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid(), stepCount: closed ? 0 : steps,
+      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid(), stepCount: closed ? 0 : steps + (depth > 0 && steps == 0 ? 1 : 0),
       changeCount: closed ? 0 : changes)
   }
 

@@ -55,6 +55,10 @@ public final class Journal {
 
   /// How many records the log holds (written or not).
   var recordCount: Int { Int(pending.sequence) }
+  /// Whether the log still needs its start records: it holds no step yet, and they are
+  /// written before the first (`Session.journalPerform`), so a session that edits
+  /// nothing costs no copy of the file.
+  public internal(set) var needsBase = false
   /// Whether steps were appended since the last save or session start.
   public private(set) var holdsChanges = false
 
@@ -88,10 +92,11 @@ public final class Journal {
     }
   }
 
-  /// Writes and flushes to the disk: after this, a power cut loses nothing.
-  public func sync() {
+  /// Writes and flushes to the disk: after this, a power cut loses nothing. `force`
+  /// flushes even when no step came since the last flush (a save's entry).
+  public func sync(force: Bool = false) {
     write()
-    guard failure == nil, pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else {
+    guard failure == nil, force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else {
       return
     }
     do throws(SystemCallError) {

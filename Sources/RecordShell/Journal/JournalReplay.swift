@@ -36,9 +36,13 @@ package enum JournalReplay {
     package var stepCount: Int
   }
 
-  package static func restore<Root: Record>(_ log: LeftoverJournal, onto start: Editor<Root>)
-    throws(JournalError) -> Restored<Root>
-  {
+  /// `fileHash`: the content hash of the data file now. The save placed is the last one
+  /// that wrote those bytes (a save is logged just before its file is renamed into place,
+  /// so a crash between the two leaves a logged save whose file never landed); with none,
+  /// the last save, which an outside change came after.
+  package static func restore<Root: Record>(
+    _ log: LeftoverJournal, onto start: Editor<Root>, fileHash: String? = nil
+  ) throws(JournalError) -> Restored<Root> {
     var editor = start
     let header = log.header
     var restored = Restored(
@@ -46,12 +50,13 @@ package enum JournalReplay {
       finalState: header.start, openGroups: [], closed: false, unsavedSteps: 0, unsavedChanges: 0,
       keptLength: log.leadingEnd, keptRecords: log.leading, stepCount: 0)
     var groups: [(name: String?, origin: String?, commands: [Command<Root>])] = []
+    var matched = false
     var nextNumber = header.start + 1
     var time = header.time
     var current = header.start
     editor.restoreStart(header.start)
     for (index, entry) in log.entries.enumerated() {
-      let record = log.leading + index
+      let record = log.recordNumbers[index]
       do {
         switch entry {
         case .header, .base: throw JournalError.badEntry(record: record, reason: "out of place")
@@ -103,7 +108,8 @@ package enum JournalReplay {
           }
           restored.unsavedChanges -= group.commands.reduce(0) { $0 + $1.changeCount }
         case .goto(let state):
-          guard groups.isEmpty, editor.history.isState(state) else {
+          // (A recovery goes to where a dead session was before re-opening its groups.)
+          guard editor.history.isState(state) else {
             throw JournalError.badEntry(record: record, reason: "'goto' to step \(state), which it does not hold")
           }
           restored.unsavedSteps += 1
@@ -118,9 +124,11 @@ package enum JournalReplay {
             throw JournalError.badEntry(record: record, reason: "a save with more pending changes than its groups hold")
           }
           if pending == 0 { editor.restoreSave(of: state, at: seconds) }
+          mark(&restored, log, index)
+          guard hash == fileHash || !matched else { break }
+          matched = matched || hash == fileHash
           (restored.savedState, restored.savedHash, restored.savedNumbers) = (state, hash, numbers)
           restored.savedPending = Array(inGroups.suffix(pending))
-          mark(&restored, log, index)
         }
       } catch let error as JournalError {
         throw error
@@ -128,6 +136,11 @@ package enum JournalReplay {
         throw .replayFailed(record: record, reason: "\(error)")
       }
     }
+    if header.base == fileHash && !matched && restored.savedHash != fileHash {
+      (restored.savedState, restored.savedHash, restored.savedNumbers) = (header.start, header.base, header.numbers)
+      restored.savedPending = []
+    }
+    editor.restoreSavedState(restored.savedPending.isEmpty ? restored.savedState : nil)
     restored.finalState = current
     restored.openGroups = groups
     restored.editor = editor
@@ -139,6 +152,6 @@ package enum JournalReplay {
     restored.unsavedSteps = 0
     restored.unsavedChanges = 0
     restored.keptLength = log.ends[index]
-    restored.keptRecords = log.leading + index + 1
+    restored.keptRecords = log.recordNumbers[index] + 1
   }
 }

@@ -45,9 +45,13 @@ public enum DataFile<Root: Record> {
   ///
   /// `progress`, when given, hears `.began(.saving, …)` with `estimatedBytes`, the bytes
   /// written after each chunk (256 KiB), then `.ended`, whether the save worked or not.
+  ///
+  /// `beforeReplacing` hears the new bytes' hash once they are all written, before the
+  /// file is replaced: the history log notes the save then, so that no crash can leave a
+  /// new file that the log knows nothing of.
   static func save(
     _ records: [Root], to path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
-    estimatedBytes: Int = 0
+    estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
     var hasher = ContentHasher()
     var written = 0
@@ -60,6 +64,7 @@ public enum DataFile<Root: Record> {
         written += chunk.count
         progress?(.advanced(bytes: written))
       }
+      beforeReplacing(hasher.finalize())
     }
     return (outcome, hasher.finalize(), written)
   }

@@ -17,9 +17,11 @@ extension Session {
     let hash: String
     do {
       let written: Int
+      let logged = target == filePath ? journal : nil
       (outcome, hash, written) = try DataFile<Root>.save(
         editor.document.records, to: target, using: fileSystem, progress: progress,
-        estimatedBytes: bytesPerRecord * editor.document.count)
+        estimatedBytes: bytesPerRecord * editor.document.count
+      ) { hash in logWillSave(hash: hash, in: logged) }
       if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
     } catch {
       newJournal?.remove()
@@ -38,7 +40,7 @@ extension Session {
       savedHash = hash
       compactLog()
     } else {
-      journalWarnings += journalSaved(hash: hash)
+      savedHash = hash
     }
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]

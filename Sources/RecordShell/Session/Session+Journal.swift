@@ -59,19 +59,38 @@ extension Session {
   }
 
   /// Starts `journal` afresh at the document as it is (which the file holds: `savedHash`).
-  private mutating func startLog(_ journal: Journal) throws(SessionError) -> [String] {
+  /// Its start records are written before its first step (`writeBase`).
+  mutating func startLog(_ journal: Journal) throws(SessionError) -> [String] {
     let document = editor.document
     do throws(SystemCallError) {
-      try journal.start(
-        logHeader(base: savedHash, numbers: document.numberRuns),
-        base: savedHash == nil && document.count == 0 ? nil : RecordFile<Root>.encode(document.records))
+      try journal.start(logHeader(base: savedHash, numbers: document.numberRuns), base: nil)
     } catch {
       journal.abandon()
       return [Self.journalUnavailable(filePath ?? "", error)]
     }
     self.journal = journal
+    journal.needsBase = document.count > 0 || savedHash != nil
     journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
     return []
+  }
+
+  /// Writes the log's start records before its first step, `command`, which the document
+  /// already holds: the file's bytes when it is still what this session read or saved (a
+  /// copy, no encoding), else the document with `command` taken back, encoded.
+  private func writeBase(_ journal: Journal, before command: Command<Root>) {
+    journal.needsBase = false
+    if let path = filePath, let hash = savedHash, let read = try? FileReader.readFile(path, using: fileSystem),
+      ContentHash.of(read.bytes) == hash
+    {
+      journal.append(.base(read.bytes), isStep: false)
+      return
+    }
+    var start = editor.document
+    for pending in editor.history.openGroups.reversed() {
+      for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
+    }
+    if editor.history.openGroups.isEmpty { command.revert(in: &start) }
+    journal.append(.base(RecordFile<Root>.encode(start.records)), isStep: false)
   }
 
   /// Copies the log's bytes to a backup beside it; returns the message that says so.
@@ -108,7 +127,7 @@ extension Session {
     var restored: JournalReplay.Restored<Root>?
     if problem == nil {
       do throws(JournalError) {
-        restored = try JournalReplay.restore(log, onto: editor)
+        restored = try JournalReplay.restore(log, onto: editor, fileHash: savedHash)
       } catch {
         problem = error
       }
@@ -154,8 +173,13 @@ extension Session {
     if let torn = log.tornTail {
       warnings.append("dropped \(torn) at the end of the journal (a write cut short)")
     }
+    journal.needsBase = log.baseRecords == nil && restored.stepCount == 0
     if restored.savedHash == savedHash {
       warnings += try placeAtSave(restored, journal: journal)
+    } else if restored.stepCount == 0 && !unsaved {
+      // No step to keep: the log starts again from the file as it is now.
+      editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
+      return warnings + (try startLog(journal))
     } else if unsaved {
       journal.abandon()
       self.journal = nil
@@ -410,6 +434,7 @@ extension Session {
   /// A command was performed: a new step, or part of the open group.
   func journalPerform(_ command: Command<Root>) {
     guard let journal else { return }
+    if journal.needsBase { writeBase(journal, before: command) }
     journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
     journal.append { out in
@@ -440,19 +465,19 @@ extension Session {
     journal?.append(.goto(move.to))
   }
 
-  /// After a save: the log notes which state the file holds, and flushes.
-  mutating func journalSaved(hash: String) -> [String] {
-    savedHash = hash
-    guard let journal else { return [] }
-    // Inside a group the file also holds the group's changes so far: the log says how many.
+  /// A save is about to replace the file with bytes of content hash `hash`: the log notes
+  /// which state they hold (inside a group, with how many of the group's changes), and
+  /// is flushed to the disk first. Reading the log back takes the last save whose hash
+  /// the file has, so a crash before the rename leaves the earlier save in force.
+  func logWillSave(hash: String, in journal: Journal?) {
+    guard let journal else { return }
     let pending = editor.history.openGroups.reduce(0) { $0 + $1.commands.count }
     journal.append(
       .save(
         hash: hash, state: editor.history.current, time: editor.clock(), numbers: editor.document.numberRuns,
         pending: pending),
       isStep: false)
-    journal.sync()
-    return []
+    journal.sync(force: true)
   }
 
   /// Writes the journal's buffer to its file: call before anything is shown.

@@ -86,12 +86,13 @@ import Testing
         ]))
       let commands: [Command<RunTimeRecord>?] = [
         try editor.set(
-          [FieldAssignment("year", .word("1965")), FieldAssignment("title", .quoted("Dune!"))], at: 0),
-        try editor.set([FieldAssignment("publisher.city", .word("Oslo"))], at: 0),
-        try editor.editList("authors", .quoted("Frank Herbert"), adding: true, onRecord: "#1"),
-        try editor.unset("title", onRecord: "#1"),
-        try editor.newRecord(id: "#2", [FieldAssignment("title", .word("Emma"))]),
-        try editor.deleteRecord(at: 0),
+          [FieldAssignment("year", .word("1965")), FieldAssignment("title", .quoted("Dune!"))], at: 0
+        ).command,
+        try editor.set([FieldAssignment("publisher.city", .word("Oslo"))], at: 0).command,
+        try editor.editList("authors", .quoted("Frank Herbert"), adding: true, onRecord: "#1").command,
+        try editor.unset("title", onRecord: "#1").command,
+        try editor.newRecord(id: "#2", [FieldAssignment("title", .word("Emma"))]).command,
+        try editor.deleteRecord(at: 0).command,
       ]
       #expect(
         throws: EditError.field(.brokenRule(field: "year", message: "must be at most 2100, found 2200"))

@@ -3,71 +3,103 @@ import Testing
 
 @testable import RecordShell
 
-/// Replaying a journal's entries onto the saved file: commands a save left in an
-/// open group (`applied`) must be in the file, and come only right after the header.
+/// Reading a history log back into an undo tree: steps placed where the log made them,
+/// moves followed, saves noted; entries that do not fit the tree are refused by record.
 @Suite struct JournalReplayTests {
-  static let header = #"{"header": {"base": null, "pid": 0, "time": 0, "kind": "task"}}"#
+  static let header = #"{"header": {"format": 2, "base": null, "pid": 0, "time": 0, "kind": "task"}}"#
 
-  static func replay(_ entries: [String], onto file: String) throws -> Editor<TaskRecord> {
+  static func restore(_ entries: [String], onto file: String = twoTasks) throws -> JournalReplay.Restored<
+    TaskRecord
+  > {
     let bytes = JournalFramingTests.journal([header] + entries).bytes
-    let leftover = try #require(try Journal.leftover(bytes, modificationTime: 0))
+    let log = try #require(try Journal.leftover(bytes, modificationTime: 0))
     let document = try RecordFile<TaskRecord>.decode(Array(file.utf8)).document
-    return try JournalReplay.replay(leftover, onto: Editor(document: document))
+    return try JournalReplay.restore(log, onto: Editor(document: document))
   }
 
   static let twoTasks = #"[{"id": "a1aaaaaa", "title": "one"}, {"id": "b2bbbbbb", "title": "two"}]"#
+  static let setOne = #"{"do": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "uno"}}"#
+  static let setTwo = #"{"do": {"op": "set", "record": 1, "field": "title", "old": "two", "new": "dos"}}"#
 
-  /// Found by fuzzing: an applied edit the file does not hold was recorded as done,
-  /// and undoing then redoing the group changed the records.
-  @Test func anAppliedEditTheFileDoesNotHoldIsRefused() {
-    let entries = [
-      #"{"begin": null, "origin": null}"#,
-      #"{"applied": {"op": "set", "record": 1, "field": "due", "new": "2026-12-24"}}"#,
-      #"{"end": true}"#,
-    ]
-    #expect(throws: JournalError.replayFailed(record: 2, reason: "Set due is not in the saved file")) {
-      try Self.replay(entries, onto: Self.twoTasks)
+  @Test func stepsAfterAGotoBranchFromThatState() throws {
+    let restored = try Self.restore([Self.setOne, Self.setTwo, #"{"goto": 1}"#, Self.setTwo])
+    let history = restored.editor.history
+    #expect(history.keptSteps.map(\.number) == [1, 2, 3])
+    #expect(history.keptSteps.map(\.parent) == [0, 1, 1])
+    #expect(restored.finalState == 3)
+    #expect(restored.savedState == 0)
+    // The document is untouched: it is the saved file.
+    #expect(restored.editor.document.records.map(\.title) == ["one", "two"])
+  }
+
+  @Test func aSaveMarksItsStateAndWhatCameBeforeIsNotUnsaved() throws {
+    let restored = try Self.restore([
+      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, Self.setTwo, #"{"close": 9}"#,
+    ])
+    #expect(restored.savedState == 1)
+    #expect(restored.savedHash == "h1")
+    #expect(restored.closed)
+    #expect(restored.unsavedSteps == 1)
+    #expect(restored.editor.history.saves == [History<TaskRecord>.Save(state: 1, time: 5)])
+  }
+
+  @Test func aGroupBecomesOneStepAndARollbackNone() throws {
+    let restored = try Self.restore([
+      #"{"begin": "g", "origin": null}"#, Self.setOne, Self.setTwo, #"{"end": true}"#,
+      #"{"begin": null, "origin": null}"#, Self.setOne, #"{"rollback": true}"#,
+    ])
+    #expect(restored.editor.history.keptSteps.map(\.command.name) == ["g"])
+    #expect(restored.openGroups.isEmpty)
+  }
+
+  @Test func groupsOpenAtTheEndAreReturnedNotRecorded() throws {
+    let restored = try Self.restore([#"{"begin": "g", "origin": "s.rsh:2"}"#, Self.setOne])
+    #expect(restored.editor.history.keptCount == 0)
+    #expect(restored.openGroups.map(\.name) == ["g"])
+    #expect(restored.openGroups.first?.commands.count == 1)
+  }
+
+  @Test func aGotoToAStateTheLogDoesNotHoldIsRefused() {
+    #expect(throws: JournalError.badEntry(record: 2, reason: "'goto' to step 7, which it does not hold")) {
+      try Self.restore([Self.setOne, #"{"goto": 7}"#])
     }
   }
 
-  /// Reverting an applied delete whose position is past the end would trap in `rollback`.
-  @Test func anAppliedDeleteThatCannotBePutBackIsRefused() {
-    let entries = [
-      #"{"begin": "g", "origin": null}"#,
-      #"{"applied": {"op": "delete", "at": 9, "number": 2, "record": {"id": "c3cccccc", "title": "x"}}}"#,
-      #"{"rollback": true}"#,
-    ]
-    #expect(throws: JournalError.replayFailed(record: 2, reason: "Delete record is not in the saved file")) {
-      try Self.replay(entries, onto: Self.twoTasks)
+  @Test func aSaveWithMorePendingChangesThanItsGroupsIsRefused() {
+    #expect(
+      throws: JournalError.badEntry(record: 2, reason: "a save with more pending changes than its groups hold")
+    ) {
+      try Self.restore([#"{"begin": null, "origin": null}"#, #"{"save": "h", "state": 0, "time": 0, "pending": 2}"#])
     }
   }
 
-  @Test func anAppliedCommandAfterOtherStepsIsRefused() {
-    let entries = [
-      #"{"begin": "g", "origin": null}"#,
-      #"{"do": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "uno"}}"#,
-      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "uno"}}"#,
-    ]
-    #expect(throws: JournalError.badEntry(record: 3, reason: "an applied command after other steps")) {
-      try Self.replay(entries, onto: Self.twoTasks)
+  @Test func anEndWithoutAGroupIsRefused() {
+    #expect(throws: JournalError.badEntry(record: 1, reason: "'end' without an open group")) {
+      try Self.restore([#"{"end": true}"#])
     }
   }
 
-  /// Two applied edits of one field: the file holds the last value, and a rollback
-  /// goes back through both to the value before the group.
-  @Test func appliedCommandsTheFileHoldsReplayAndRollBack() throws {
-    let file = #"[{"id": "a1aaaaaa", "title": "three"}, {"id": "b2bbbbbb", "title": "two"}]"#
-    let entries = [
-      #"{"begin": "g", "origin": "s.rsh:1"}"#,
-      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "one", "new": "two"}}"#,
-      #"{"begin": null, "origin": null}"#,
-      #"{"applied": {"op": "set", "record": 0, "field": "title", "old": "two", "new": "three"}}"#,
-    ]
-    var editor = try Self.replay(entries, onto: file)
-    #expect(editor.document.records[0].title == "three")
-    #expect(editor.history.openGroups.count == 2)
-    try editor.rollback()
-    try editor.rollback()
-    #expect(editor.document.records[0].title == "one")
+  @Test func anEarlierVersionsSnapshotIsRefusedByName() {
+    #expect(
+      throws: JournalError.badEntry(
+        record: 1, reason: "\"snapshot\" is from an earlier recsh's journal, which this one does not replay")
+    ) {
+      try Self.restore([#"{"snapshot": []}"#])
+    }
+  }
+
+  @Test func aNewerFormatIsRefused() {
+    let bytes = JournalFramingTests.journal([
+      #"{"header": {"format": 3, "base": null, "pid": 0, "time": 0, "kind": "task"}}"#
+    ]).bytes
+    #expect(throws: JournalError.newerFormat(3)) { try Journal.leftover(bytes, modificationTime: 0) }
+  }
+
+  @Test func numbersSkipDroppedSteps() throws {
+    let restored = try Self.restore([Self.setOne, #"{"number": 5}"#, Self.setTwo])
+    #expect(restored.editor.history.keptSteps.map(\.number) == [1, 5])
+    #expect(throws: JournalError.badEntry(record: 2, reason: "step number 1 is not new")) {
+      try Self.restore([Self.setOne, #"{"number": 1}"#])
+    }
   }
 }
