@@ -65,7 +65,7 @@ import Testing
 
   @Test func aCommandThatChangesNothingRecordsNothing() throws {
     var editor = try Self.editor()
-    #expect(try editor.set([FieldAssignment("title", .quoted("task 1"))], onRecord: "t1") == nil)
+    #expect(try editor.set([FieldAssignment("title", .quoted("task 1"))], onRecord: "t1").command == nil)
     #expect(!editor.history.canUndo)
     #expect(!editor.isDirty)
     // Of several pairs only the ones that change something count, and name the step.
@@ -103,8 +103,8 @@ import Testing
     var editor = try Self.editor()
     editor.begin("nothing")
     editor.begin(nil)
-    #expect(try editor.end() == nil)
-    #expect(try editor.end() == nil)
+    #expect(try editor.end().command == nil)
+    #expect(try editor.end().command == nil)
     #expect(!editor.history.canUndo)
   }
 
@@ -254,7 +254,8 @@ import Testing
     #expect(!editor.isDirty, "redoing back to it")
   }
 
-  @Test func discardingRedoStepsBeyondTheSavePointMakesItUnreachable() throws {
+  /// A new edit after an undo starts a branch: the saved state stays reachable with `goto`.
+  @Test func aNewBranchKeepsTheSavedStateReachable() throws {
     var editor = try Self.editor()
     try editor.set([FieldAssignment("title", .word("a"))], onRecord: "t1")
     editor.markSaved()
@@ -262,7 +263,13 @@ import Testing
     try editor.set([FieldAssignment("title", .word("c"))], onRecord: "t1")
     _ = try editor.undo()
     #expect(editor.isDirty)
-    #expect(editor.history.savedState == nil)
+    #expect(editor.history.savedState == 1)
+    #expect(try editor.redo().applied == ["Set title"])
+    #expect(editor.document.records[0].title == "c", "redo follows the new edit")
+    let move = try editor.goto(1)
+    #expect(move.reverted == ["Set title"] && move.applied == ["Set title"])
+    #expect(!editor.isDirty)
+    #expect(editor.document.records[0].title == "a")
   }
 
   @Test func anOpenGroupWithChangesIsDirty() throws {
@@ -286,7 +293,8 @@ import Testing
   }
 
   /// Times are kept to the second, once per second: steps recorded after an undo
-  /// replace the undone steps' times, and steps the limit drops take theirs along.
+  /// keep the undone steps (a branch) and their times, and steps the limit drops take
+  /// theirs along: first the start moves along the current branch, then the side branch goes.
   @Test func stepTimesSurviveUndoNewStepsAndTheLimit() throws {
     var editor = try Self.editor()
     var now = 0.0
@@ -303,10 +311,11 @@ import Testing
     #expect(editor.history.keptSteps.map(\.time) == [10, 10, 11, 12])
     _ = try editor.undo(2)
     try step(at: 12.9, "e")
-    #expect(editor.history.keptSteps.map(\.time) == [10, 10, 12])
+    #expect(editor.history.keptSteps.map(\.time) == [10, 10, 11, 12, 12])
+    #expect(editor.history.keptSteps.map(\.parent) == [0, 1, 2, 3, 2])
     try step(at: 13.1, "f")
     editor.setUndoLimit(2)
-    #expect(editor.history.keptSteps.map(\.number) == [3, 4])
+    #expect(editor.history.keptSteps.map(\.number) == [5, 6])
     #expect(editor.history.keptSteps.map(\.time) == [12, 13])
     for index in 0..<5000 { try step(at: 20 + Double(index) / 1000, "g\(index)") }
     #expect(editor.history.keptSteps.map(\.time) == [24, 24])

@@ -94,7 +94,7 @@ import Testing
     ("show [a]", "'show' expects a name, found [a]"),
     ("undo 0", "'undo' expects a positive count, found '0'"),
     ("redo many", "'redo' expects a positive count, found 'many'"),
-    ("history now", "'history' does not take 'now'; usage: history"),
+    ("history now", "'history' does not take 'now'; usage: history [all|clear]"),
     ("list done", "expected FIELD=VALUE, found 'done'"),
     ("list titel=x", "unknown field 'titel'; did you mean 'title'?"),
     ("delete!", "'delete!' does not exist; '!' goes with save, open and quit"),

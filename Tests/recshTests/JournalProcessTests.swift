@@ -125,11 +125,18 @@ import Testing
     #expect(recovered.stdout.contains("title     killed"))
   }
 
-  @Test func aNormalExitRemovesTheJournalAndAHangupKeepsIt() throws {
+  @Test func aNormalExitClosesTheLogAndAHangupLeavesItsStepsToRecover() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
     _ = try folder.recsh(["t.json", "-c", "use a1; set title x"])
-    #expect(!folder.exists(".t.json.recsh-journal"))
+    // Closed: the next open is silent, and the unsaved step comes back with redo.
+    let next = try folder.recsh(["t.json", "-c", "redo; show a1"])
+    #expect(next.status == 0)
+    #expect(next.stdout.contains("Redid: Set title\n"))
+    #expect(next.stdout.contains("title     x\n"))
+    let off = try folder.recsh(["--no-undo-file", "t.json", "-c", "list"])
+    #expect(off.status == 0)
+    #expect(!folder.exists(".t.json.recsh-journal"), "with the history off a normal exit removes the log")
     let child = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
     child.send("use a1\nset title hung\nshow\n")
     _ = try child.readUntil("hung")

@@ -45,6 +45,10 @@ import Testing
     Scenario(commands: ["undo", "redo", "end", "rollback", "history"]),
     Scenario(commands: ["use a1", "set priority 9", "set priority 3", "show"]),
     Scenario(commands: ["use a1", "begin g", "undo", "open t.json", "end", "quit", "show"]),
+    Scenario(commands: [
+      "use a1", "set title one", "undo", "set title two", "goto 1", "show", "earlier 1h", "later 1h",
+      "goto 9", "history all", "earlier 1save", "later 2saves", "history clear",
+    ]),
   ]
 
   @Test(arguments: scenarios)
@@ -100,9 +104,14 @@ import Testing
     for (name, contents) in scenario.files { try folder.write(name, contents) }
     let result = try folder.recsh(["t.json"] + flags + ["-c", text])
     var files: [String: String] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
+    // The history log beside the file holds process ids and times: compared as what it
+    // reads back to (the next session's `history all`), not byte for byte.
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    where !name.hasSuffix(".recsh-journal") {
       files[name] = try folder.read(name)
     }
+    let history = try folder.recsh(["t.json", "-c", "history all"])
+    files["(history all)"] = normalised(history.stdout + history.stderr)
     return Outcome(
       stdout: normalised(result.stdout), stderr: normalised(result.stderr), status: result.status,
       files: files)

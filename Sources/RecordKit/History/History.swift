@@ -373,10 +373,12 @@ public struct History<Root: Record>: Sendable {
     enforceLimit()
   }
 
-  /// Drops the oldest steps while more than `limit` are kept: a step that leads to the
-  /// current state moves the start past it (with the other branches from the old start);
-  /// another one goes with its whole branch. O(1) amortized per step on one branch; a
-  /// dropped side branch costs a scan of the newer numbers.
+  /// Drops the oldest steps while more than `limit` are kept. The oldest step goes first:
+  /// when it leads to the current state, the start moves past it (with the branches that
+  /// left the old start); when it lies ahead on the current branch (`redo` would reach
+  /// it), that branch loses its newest step instead; otherwise its whole side branch goes.
+  /// O(1) amortized per step on one branch; a dropped side branch costs a scan of the newer
+  /// numbers, a step dropped ahead a walk of the branch ahead.
   private mutating func enforceLimit() {
     guard limit > 0 else { return }
     while keptCount > limit {
@@ -391,6 +393,16 @@ public struct History<Root: Record>: Sendable {
         pathHead += 1
         start = oldest
         if let saved = savedState, saved < start { savedState = nil }
+        continue
+      }
+      var ahead: [Int] = []
+      var state = current
+      while let child = redoChild(of: state) {
+        ahead.append(child)
+        state = child
+      }
+      if let newest = ahead.last, ahead.contains(oldest) {
+        dropSubtrees(from: start, except: nil, only: newest)
       } else {
         dropSubtrees(from: start, except: nil, only: oldest)
       }

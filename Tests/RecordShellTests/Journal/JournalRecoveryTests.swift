@@ -66,7 +66,13 @@ import Testing
       _ = try recovered.run(line: "undo 3")
       #expect(try RecordFile<TaskRecord>.decode(Self.start).document.records == recovered.document.records)
       recovered.close()
-      #expect(!folder.exists(".t.json.recsh-journal"), "a normal exit removes the journal")
+      #expect(folder.exists(".t.json.recsh-journal"), "a normal exit keeps the history")
+      // The next session is silent, at the saved state, with the recovered steps to redo.
+      var next = try Self.open(folder)
+      #expect(try RecordFile<TaskRecord>.decode(Self.start).document.records == next.document.records)
+      _ = try next.run(line: "redo 3")
+      #expect(next.document.records == expected)
+      next.close()
     }
   }
 
