@@ -4,7 +4,15 @@ import Testing
 @testable import RecordKit
 
 /// Random editing sessions checked, after every step, against `HistoryModel`,
-/// a trivial model that keeps whole snapshots.
+/// a trivial model of the undo tree that keeps whole snapshots: edits, groups, undo,
+/// redo, `goto`, `earlier`/`later` by time and by saves (with a clock the ops move),
+/// saves and the limit.
+/// The editor's clock in a model test: the ops move it.
+final class TestClock: @unchecked Sendable {
+  var now: Double
+  init(now: Double) { self.now = now }
+}
+
 @Suite struct HistoryModelTests {
   static let sequencesPerRun = 10_000
 
@@ -135,10 +143,12 @@ import Testing
   static func check<Root: Record>(
     _ ops: [ModelOp], limit: Int, as kind: Root.Type, tasks: ([Root]) -> [TaskRecord]
   ) -> String? {
-    var editor = Editor<Root>(undoLimit: limit)
     var model = HistoryModel(limit: limit)
+    let clock = TestClock(now: model.now)
+    var editor = Editor<Root>(undoLimit: limit, clock: { clock.now })
     for (step, op) in ops.enumerated() {
       let id = "r\(model.nextID)"
+      if case .tick(let seconds) = op { clock.now += Double(seconds) }
       let succeeded = perform(op, on: &editor, newID: id)
       let expected = model.apply(op)
       if let problem = compare(
@@ -150,12 +160,13 @@ import Testing
     // End of input: open groups are closed and kept.
     editor.closeAllGroups()
     while !model.groupStarts.isEmpty { _ = model.apply(.end) }
-    if tasks(editor.document.records) != model.current { return "closing open groups: state differs" }
-    let end = model.states[model.states.count - 1]
-    if editor.history.canUndo { _ = try? editor.undo(Int.max) }
-    if tasks(editor.document.records) != model.states[0] { return "undo all did not return to the start" }
-    if editor.history.canRedo { _ = try? editor.redo(Int.max) }
-    if tasks(editor.document.records) != end { return "redo all did not return to the end" }
+    if tasks(editor.document.records) != model.currentRecords { return "closing open groups: state differs" }
+    // Every kept state, reached with `goto` from wherever the one before left the editor.
+    for state in [0] + model.kept {
+      _ = try? editor.goto(state)
+      _ = model.apply(.goto(state))
+      if tasks(editor.document.records) != model.currentRecords { return "goto \(state): state differs" }
+    }
     return nil
   }
 
@@ -164,16 +175,24 @@ import Testing
     expected: Bool, _ tasks: ([Root]) -> [TaskRecord]
   ) -> String? {
     let at = "step \(step) \(op)"
+    let history = editor.history
     if succeeded != expected { return "\(at): editor \(succeeded ? "succeeded" : "failed"), model did not" }
-    if tasks(editor.document.records) != model.current { return "\(at): state differs" }
+    if tasks(editor.document.records) != model.currentRecords { return "\(at): state differs" }
     if editor.isDirty != model.isDirty { return "\(at): dirty is \(editor.isDirty), model \(model.isDirty)" }
-    if model.groupStarts.isEmpty {
-      if editor.history.undoCount != model.cursor { return "\(at): \(editor.history.undoCount) undo steps" }
-      if editor.history.redoCount != model.states.count - 1 - model.cursor {
-        return "\(at): \(editor.history.redoCount) redo steps"
-      }
+    if history.current != model.current { return "\(at): at step \(history.current), model \(model.current)" }
+    if history.start != model.start { return "\(at): start \(history.start), model \(model.start)" }
+    if history.savedState != model.savedState {
+      return "\(at): saved state \(String(describing: history.savedState)), model \(String(describing: model.savedState))"
     }
-    if editor.history.openGroups.count != model.groupStarts.count { return "\(at): open group count" }
+    // `history all`: the tree's steps with their parents and times.
+    let tree = history.keptSteps.map { "\($0.number)<\($0.parent)@\(Int($0.time))" }
+    let modelTree = model.kept.map { "\($0)<\(model.nodes[$0].parent)@\(Int(model.nodes[$0].time))" }
+    if tree != modelTree { return "\(at): tree \(tree), model \(modelTree)" }
+    // `history`: the current branch.
+    if history.branch.map(\.number) != Array(model.path.dropFirst()) + model.ahead {
+      return "\(at): branch \(history.branch.map(\.number)), model \(Array(model.path.dropFirst()) + model.ahead)"
+    }
+    if history.openGroups.count != model.groupStarts.count { return "\(at): open group count" }
     return nil
   }
 
@@ -204,6 +223,10 @@ import Testing
       case .redo(let count): _ = try editor.redo(count)
       case .limit(let limit): editor.setUndoLimit(limit)
       case .save: editor.markSaved()
+      case .goto(let state): _ = try editor.goto(state)
+      case .earlier(let span): _ = try editor.earlier(span)
+      case .later(let span): _ = try editor.later(span)
+      case .tick: break
       }
       return true
     } catch {
@@ -234,9 +257,14 @@ import Testing
     case 60..<67: return .begin([nil, "g"].pick(using: &g))
     case 67..<73: return .end
     case 73..<76: return .rollback
-    case 76..<86: return .undo(g.int(3) + 1)
-    case 86..<94: return .redo(g.int(3) + 1)
-    case 94..<97: return .limit([0, 1, 2, 5].pick(using: &g))
+    case 76..<83: return .undo(g.int(3) + 1)
+    case 83..<88: return .redo(g.int(3) + 1)
+    case 88..<90: return .limit([0, 1, 2, 5].pick(using: &g))
+    case 90..<92: return .goto(g.int(12))
+    case 92..<94:
+      let span: HistorySpan = g.int(3) == 0 ? .saves(g.int(3) + 1) : .seconds(Double([1, 5, 60, 3600].pick(using: &g)))
+      return g.int(2) == 0 ? .earlier(span) : .later(span)
+    case 94..<97: return .tick([0, 1, 2, 30].pick(using: &g))
     default: return .save
     }
   }
