@@ -207,9 +207,37 @@ extension Editor {
     history.restart(at: state)
   }
 
-  /// Makes `state` current without the document moving (it is that state already).
+  /// Moves to `state` as the session whose log is read did (the document does not move).
   package mutating func restorePosition(_ state: Int) {
-    history.reposition(to: state)
+    history.move(to: state)
+  }
+
+  /// Makes `state` current without the document moving (it is that state already) and
+  /// without changing where `redo` goes (see `History.place(at:)`).
+  package mutating func place(at state: Int) {
+    history.place(at: state)
+  }
+
+  /// The document is state `state`; it is brought to the current state along the tree
+  /// (up to the common ancestor, then down), each step checked against it first. For a
+  /// dead session's steps, recovered: the history stays exactly as that session left it.
+  package mutating func bringDocument(from state: Int) throws(HistoryError) {
+    guard let (revert, apply) = history.route(to: state) else { throw .stepDropped(state) }
+    // `route` leads from the current state to `state`; the document goes the other way.
+    var scratch = document
+    for number in apply.reversed() {
+      guard let command = history.command(number), command.isRevertible(in: scratch) else {
+        throw .stepDoesNotFit(number)
+      }
+      command.revert(in: &scratch)
+    }
+    for number in revert.reversed() {
+      guard let command = history.command(number), command.isApplicable(to: scratch) else {
+        throw .stepDoesNotFit(number)
+      }
+      command.apply(to: &scratch)
+    }
+    document = scratch
   }
 
   /// Replaces the document without touching the history (the log's tree is placed on the

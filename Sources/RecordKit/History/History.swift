@@ -297,27 +297,27 @@ public struct History<Root: Record>: Sendable {
     }
   }
 
-  /// Makes `state` current without the document moving (the document was loaded as it).
-  /// The states on the way from the old current state keep the way back to it for `redo`
-  /// when it lies ahead. Used when the history is read back from the log.
-  mutating func reposition(to state: Int) {
+  /// Moves to `state` as a session's move did (the log's `goto`): each state passed
+  /// remembers the way, as `follow` says.
+  mutating func move(to state: Int) {
     guard let (revert, apply) = route(to: state) else { return }
-    let before = current
     follow(revert: revert, apply: apply)
-    // Point redo from `state` toward where the log left off, when that lies ahead.
-    var chain: [Int] = []
-    var walk = before
-    while walk != state && walk > start && isKept(walk) {
-      chain.append(walk)
+  }
+
+  /// Makes `state` current without touching where `redo` goes from any state: the
+  /// document is that state already (the saved file, when the log is read back). Each
+  /// state before the one the log left off at still points toward it, so its unsaved
+  /// steps come back with `redo` when they lie ahead of `state`. O(depth of `state`).
+  mutating func place(at state: Int) {
+    guard isState(state) else { return }
+    var states: [UInt32] = []
+    var walk = state
+    while walk != start {
+      states.append(UInt32(truncatingIfNeeded: walk))
       walk = parent(of: walk)
     }
-    if walk == state {
-      var from = state
-      for number in chain.reversed() {
-        redoChildren[from - offset] = UInt32(truncatingIfNeeded: number)
-        from = number
-      }
-    }
+    states.append(UInt32(truncatingIfNeeded: start))
+    path = Array(path[..<pathHead]) + states.reversed()
   }
 
   /// Starts an empty history at state `state` (a log compacted past its first steps).

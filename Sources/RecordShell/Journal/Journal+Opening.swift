@@ -162,7 +162,7 @@ extension Journal {
       case .begin, .end, .rollback, .goto:
         (steps, closed) = (steps + 1, false)
         if case .begin = entry { depth += 1 } else if case .goto = entry {} else { depth = max(0, depth - 1) }
-      case .time, .number: break
+      case .time, .number, .saved, .place: break
       }
       entries.append(entry)
       ends.append(contents.ends[index])

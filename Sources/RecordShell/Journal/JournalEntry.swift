@@ -24,6 +24,9 @@ enum JournalEntry: Equatable, Sendable {
   case rollback
   /// The document moved to state `state` (undo, redo, goto, earlier, later).
   case goto(Int)
+  /// The session began at state `state`, the saved file's, where `redo` goes unchanged
+  /// from every state (`History.place(at:)`).
+  case place(Int)
   /// Steps from here on were made at `time` (seconds since 1970): written when the second changes.
   case time(Double)
   /// The next step is numbered `number` (a compacted log skips the dropped ones).
@@ -32,6 +35,8 @@ enum JournalEntry: Equatable, Sendable {
   /// records' numbers when not 0, 1, 2…. `pending`: a save inside a group also holds the
   /// group's changes so far, this many commands (the log's last ones in open groups).
   case save(hash: String, state: Int, time: Double, numbers: [NumberRun]?, pending: Int = 0)
+  /// The save logged last is on disk: its file was renamed into place.
+  case saved
   /// The session ended normally at `time`.
   case close(Double)
 
@@ -84,6 +89,7 @@ enum JournalEntry: Equatable, Sendable {
     case .end: return .object(JSONObject(["end": .bool(true)]))
     case .rollback: return .object(JSONObject(["rollback": .bool(true)]))
     case .goto(let state): return .object(JSONObject(["goto": .number(String(state))]))
+    case .place(let state): return .object(JSONObject(["place": .number(String(state))]))
     case .time(let time): return .object(JSONObject(["time": .number(String(Int64(time)))]))
     case .number(let number): return .object(JSONObject(["number": .number(String(number))]))
     case .save(let hash, let state, let time, let numbers, let pending):
@@ -94,6 +100,7 @@ enum JournalEntry: Equatable, Sendable {
       if let numbers { object["numbers"] = Self.encode(numbers) }
       if pending > 0 { object["pending"] = .number(String(pending)) }
       return .object(object)
+    case .saved: return .object(JSONObject(["saved": .bool(true)]))
     case .close(let time): return .object(JSONObject(["close": .number(String(Int64(time)))]))
     }
   }
@@ -177,6 +184,7 @@ enum JournalEntry: Equatable, Sendable {
     case ("end", _): self = .end
     case ("rollback", _): self = .rollback
     case ("goto", let state): self = .goto(try integer(state, "goto"))
+    case ("place", let state): self = .place(try integer(state, "place"))
     case ("time", let time): self = .time(Double(try integer(time, "time")))
     case ("number", let number): self = .number(try integer(number, "number"))
     case ("save", .string(let hash)):
@@ -184,6 +192,7 @@ enum JournalEntry: Equatable, Sendable {
         hash: hash, state: try integer(object["state"], "state"), time: Double(try integer(object["time"], "time")),
         numbers: try runs(object["numbers"]),
         pending: object["pending"] == nil ? 0 : try integer(object["pending"], "pending"))
+    case ("saved", _): self = .saved
     case ("close", let time): self = .close(Double(try integer(time, "close")))
     case ("undo", _), ("redo", _), ("applied", _), ("snapshot", _):
       throw .badEntry(

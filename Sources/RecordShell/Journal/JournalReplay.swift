@@ -36,10 +36,11 @@ package enum JournalReplay {
     package var stepCount: Int
   }
 
-  /// `fileHash`: the content hash of the data file now. The save placed is the last one
-  /// that wrote those bytes (a save is logged just before its file is renamed into place,
-  /// so a crash between the two leaves a logged save whose file never landed); with none,
-  /// the last save, which an outside change came after.
+  /// `fileHash`: the content hash of the data file now. The save placed is the last one.
+  /// A save is logged just before its file is renamed into place, and confirmed (`saved`)
+  /// after; when the last one is not confirmed and the file holds the bytes of the one
+  /// before it (or of the log's start), its file never landed, and the one before is
+  /// placed. Otherwise a file that is not the last save's was changed outside recsh.
   package static func restore<Root: Record>(
     _ log: LeftoverJournal, onto start: Editor<Root>, fileHash: String? = nil
   ) throws(JournalError) -> Restored<Root> {
@@ -50,7 +51,10 @@ package enum JournalReplay {
       finalState: header.start, openGroups: [], closed: false, unsavedSteps: 0, unsavedChanges: 0,
       keptLength: log.leadingEnd, keptRecords: log.leading, stepCount: 0)
     var groups: [(name: String?, origin: String?, commands: [Command<Root>])] = []
-    var matched = false
+    /// The last two saves: state, hash, numbers and the pending commands.
+    typealias Saved = (state: Int, hash: String?, numbers: [NumberRun]?, pending: [Command<Root>])
+    var lastSaves: [Saved] = [(header.start, header.base, header.numbers, [])]
+    var confirmed = true
     var nextNumber = header.start + 1
     var time = header.time
     var current = header.start
@@ -115,6 +119,12 @@ package enum JournalReplay {
           restored.unsavedSteps += 1
           editor.restorePosition(state)
           current = state
+        case .place(let state):
+          guard editor.history.isState(state) else {
+            throw JournalError.badEntry(record: record, reason: "'place' at step \(state), which it does not hold")
+          }
+          editor.place(at: state)
+          current = state
         case .save(let hash, let state, let seconds, let numbers, let pending):
           guard editor.history.isState(state) else {
             throw JournalError.badEntry(record: record, reason: "a save of step \(state), which it does not hold")
@@ -125,10 +135,10 @@ package enum JournalReplay {
           }
           if pending == 0 { editor.restoreSave(of: state, at: seconds) }
           mark(&restored, log, index)
-          guard hash == fileHash || !matched else { break }
-          matched = matched || hash == fileHash
-          (restored.savedState, restored.savedHash, restored.savedNumbers) = (state, hash, numbers)
-          restored.savedPending = Array(inGroups.suffix(pending))
+          lastSaves = [lastSaves[lastSaves.count - 1], (state, hash, numbers, Array(inGroups.suffix(pending)))]
+          confirmed = false
+        case .saved:
+          confirmed = true
         }
       } catch let error as JournalError {
         throw error
@@ -136,10 +146,10 @@ package enum JournalReplay {
         throw .replayFailed(record: record, reason: "\(error)")
       }
     }
-    if header.base == fileHash && !matched && restored.savedHash != fileHash {
-      (restored.savedState, restored.savedHash, restored.savedNumbers) = (header.start, header.base, header.numbers)
-      restored.savedPending = []
-    }
+    let chosen =
+      !confirmed && lastSaves.count == 2 && lastSaves[1].hash != fileHash && lastSaves[0].hash == fileHash
+      ? lastSaves[0] : lastSaves[lastSaves.count - 1]
+    (restored.savedState, restored.savedHash, restored.savedNumbers, restored.savedPending) = chosen
     editor.restoreSavedState(restored.savedPending.isEmpty ? restored.savedState : nil)
     restored.finalState = current
     restored.openGroups = groups

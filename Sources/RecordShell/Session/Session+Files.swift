@@ -41,6 +41,7 @@ extension Session {
       compactLog()
     } else {
       savedHash = hash
+      journal?.append(.saved, isStep: false)
     }
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]

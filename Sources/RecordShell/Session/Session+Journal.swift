@@ -175,7 +175,11 @@ extension Session {
     }
     journal.needsBase = log.baseRecords == nil && restored.stepCount == 0
     if restored.savedHash == savedHash {
-      warnings += try placeAtSave(restored, journal: journal)
+      warnings += try placeAtSave(restored, journal: journal, recovering: unsaved)
+      // The log follows: its next steps are made from the saved state, not where it ended.
+      if !unsaved && editor.history.current != restored.finalState {
+        journal.append(.place(editor.history.current), isStep: false)
+      }
     } else if restored.stepCount == 0 && !unsaved {
       // No step to keep: the log starts again from the file as it is now.
       editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
@@ -188,7 +192,12 @@ extension Session {
       warnings += try placeAfterOutsideChange(restored, log: log, journal: journal)
     }
     journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
-    if unsaved { warnings += recoverUnsaved(restored, log: log) }
+    if unsaved {
+      // Still unsaved: a crash of this session must find them again (a `goto` where the
+      // tree already is counts as this session's step and changes nothing).
+      journal.append(.goto(editor.history.current))
+      warnings += recoverUnsaved(restored, log: log)
+    }
     editor.setUndoLimit(undoLimit)
     compactIfLarge(stepCount: restored.stepCount)
     return warnings
@@ -210,7 +219,9 @@ extension Session {
 
   /// The file holds the last saved state: the tree is placed there, the document's records
   /// take their numbers back.
-  private mutating func placeAtSave(_ restored: JournalReplay.Restored<Root>, journal: Journal)
+  /// `recovering`: a dead session's unsaved steps are recovered, so the tree stays where
+  /// that session left it and the document is brought there from the saved state.
+  private mutating func placeAtSave(_ restored: JournalReplay.Restored<Root>, journal: Journal, recovering: Bool)
     throws(SessionError) -> [String]
   {
     var document = editor.document
@@ -237,7 +248,18 @@ extension Session {
     var rebuilt = restored.editor
     rebuilt.checkedBelow = rebuilt.history.nextNumber
     rebuilt.replaceDocument(document)
-    rebuilt.restorePosition(restored.savedState)
+    if recovering {
+      do throws(HistoryError) {
+        try rebuilt.bringDocument(from: restored.savedState)
+      } catch {
+        journal.abandon()
+        self.journal = nil
+        throw .journal(.replayFailed(record: 0, reason: "\(error)"))
+      }
+      editor = rebuilt
+      return []
+    }
+    rebuilt.place(at: restored.savedState)
     editor = rebuilt
     if !restored.savedPending.isEmpty {
       editor.markUnsaved()
@@ -247,14 +269,17 @@ extension Session {
       recordFileDifference(to: onDisk, named: "Saved inside a group", journal: journal)
       return ["the file was saved inside a group: its records are step \(editor.history.current), \"Saved inside a group\""]
     }
-    let ahead = editor.history.redoCount
     guard restored.closed, restored.finalState != restored.savedState else { return [] }
-    let route = editor.history.route(to: restored.finalState)
-    let count = route.map { $0.revert.count + $0.apply.count } ?? 0
+    // Ahead on the branch `redo` walks, or elsewhere in the tree.
+    var ahead = 0
+    var state = editor.history.current
+    while let child = editor.history.redoChild(of: state), state != restored.finalState {
+      (ahead, state) = (ahead + 1, child)
+    }
     return [
-      ahead > 0 && route?.revert.isEmpty == true
-        ? "the last session left \(count) unsaved step\(count == 1 ? "" : "s"); 'redo' brings them back"
-        : "the last session left unsaved steps; 'goto \(restored.finalState)' brings them back"
+      state == restored.finalState
+        ? "the last session left \(ahead) unsaved step\(ahead == 1 ? "" : "s"); 'redo' brings them back"
+        : "the last session ended at step \(restored.finalState), not saved; 'goto \(restored.finalState)' brings it back"
     ]
   }
 
@@ -276,9 +301,9 @@ extension Session {
     var rebuilt = restored.editor
     rebuilt.checkedBelow = rebuilt.history.nextNumber
     rebuilt.replaceDocument(saved)
-    rebuilt.restorePosition(restored.savedState)
+    rebuilt.place(at: restored.savedState)
     editor = rebuilt
-    if restored.finalState != restored.savedState { journal.append(.goto(restored.savedState), isStep: false) }
+    if restored.finalState != restored.savedState { journal.append(.place(restored.savedState), isStep: false) }
     let count = recordFileDifference(to: onDisk, named: Self.outsideChangeName, journal: journal)
     guard count > 0 else {
       return [
@@ -311,6 +336,7 @@ extension Session {
         hash: savedHash ?? "", state: editor.history.current, time: editor.clock(),
         numbers: editor.document.numberRuns),
       isStep: false)
+    journal.append(.saved, isStep: false)
     return difference.count
   }
 
@@ -358,10 +384,6 @@ extension Session {
       "recovered \(log.changeCount) change\(log.changeCount == 1 ? "" : "s") "
         + "from a session that ended abnormally; they are not saved yet"
     ]
-    if restored.finalState != editor.history.current, let move = try? editor.goto(restored.finalState) {
-      if move.to != editor.history.current { return warnings }
-      journal?.append(.goto(move.to), isStep: false)
-    }
     for group in restored.openGroups {
       editor.begin(group.name, origin: group.origin)
       for command in group.commands where command.isApplicable(to: editor.document) {
@@ -415,6 +437,7 @@ extension Session {
           hash: isLast ? (savedHash ?? "") : "", state: save.state, time: save.time,
           numbers: isLast ? savedNumbersForLog() : nil))
     }
+    records.append(.saved)
     if history.current != at { records.append(.goto(history.current)) }
     records.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind))
     do throws(SystemCallError) {

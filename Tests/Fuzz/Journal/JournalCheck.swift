@@ -49,7 +49,7 @@ enum JournalCheck {
     do {
       let restored = try JournalReplay.restore(leftover, onto: Editor(document: start))
       editor = restored.editor
-      editor.restorePosition(restored.savedState)
+      editor.place(at: restored.savedState)
     } catch {
       _ = error.description
       return

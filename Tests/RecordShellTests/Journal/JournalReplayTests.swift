@@ -34,13 +34,33 @@ import Testing
 
   @Test func aSaveMarksItsStateAndWhatCameBeforeIsNotUnsaved() throws {
     let restored = try Self.restore([
-      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, Self.setTwo, #"{"close": 9}"#,
+      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, #"{"saved": true}"#, Self.setTwo, #"{"close": 9}"#,
     ])
     #expect(restored.savedState == 1)
     #expect(restored.savedHash == "h1")
     #expect(restored.closed)
     #expect(restored.unsavedSteps == 1)
     #expect(restored.editor.history.saves == [History<TaskRecord>.Save(state: 1, time: 5)])
+  }
+
+  /// A save is logged before its file is renamed into place: unconfirmed, and with the
+  /// file still holding the bytes of the save before it, its file never landed.
+  @Test func anUnconfirmedSaveWhoseFileDidNotLandGivesWayToTheOneBefore() throws {
+    let entries = [
+      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, #"{"saved": true}"#, Self.setTwo,
+      #"{"save": "h2", "state": 2, "time": 6}"#,
+    ]
+    let bytes = JournalFramingTests.journal([Self.header] + entries).bytes
+    let log = try #require(try Journal.leftover(bytes, modificationTime: 0))
+    let editor = Editor(document: try RecordFile<TaskRecord>.decode(Array(Self.twoTasks.utf8)).document)
+    #expect(try JournalReplay.restore(log, onto: editor, fileHash: "h1").savedState == 1)
+    #expect(try JournalReplay.restore(log, onto: editor, fileHash: "h2").savedState == 2)
+    // Neither: changed outside recsh after the last save.
+    #expect(try JournalReplay.restore(log, onto: editor, fileHash: "h3").savedState == 2)
+    // Confirmed, the last save stands whatever the file holds.
+    let confirmed = JournalFramingTests.journal([Self.header] + entries + [#"{"saved": true}"#]).bytes
+    let confirmedLog = try #require(try Journal.leftover(confirmed, modificationTime: 0))
+    #expect(try JournalReplay.restore(confirmedLog, onto: editor, fileHash: "h1").savedState == 2)
   }
 
   @Test func aGroupBecomesOneStepAndARollbackNone() throws {
