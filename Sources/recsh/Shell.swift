@@ -92,7 +92,7 @@ enum Shell {
         opened = try Session<Root>.open(
           path: options.file, fileSystem: fileSystem, undoLimit: options.undoLimit,
           isInteractive: interactive,
-          recovery: recovery, clock: { Double(time(nil)) }, progress: progress,
+          recovery: recovery, clock: Self.clock, progress: progress,
           preloaded: start.preloaded as? DataFile<Root>.Loaded,
           keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff)
       } catch {
@@ -157,6 +157,16 @@ enum Shell {
     // once, where freeing a million records one by one is slow (docs/PERFORMANCE.md).
     exit(runner.failed && !interactive ? 1 : 0)
   }
+
+  /// The clock steps are dated by: the system's, or, for tests of `earlier`/`later` and of
+  /// dates in `history`, the fixed time `RECSH_CLOCK` names (seconds since 1970). A testing
+  /// knob, not a user setting.
+  static let clock: @Sendable () -> Double = {
+    if let value = getenv("RECSH_CLOCK"), let seconds = Double(String(cString: value)) {
+      return { seconds }
+    }
+    return { Double(time(nil)) }
+  }()
 
   /// `RECSH_UNDO_FILE=off` (or `0`, `no`): the history is not kept across sessions.
   static var undoFileTurnedOff: Bool {

@@ -55,6 +55,9 @@ public struct History<Root: Record>: Sendable {
   private var parents: [UInt32] = [0]
   /// `redoChildren[n - offset]`: the state `redo` goes to from state `n`; 0 for none.
   private var redoChildren: [UInt32] = [0]
+  /// `childCounts[n - offset]`: how many kept steps lead from state `n` (so the limit
+  /// knows, without a scan, that the start has no other branch).
+  private var childCounts: [UInt32] = [0]
   /// How many leading slots were removed from the arrays (all below the start).
   private var offset = 0
   /// The states from the start to the current one, increasing; `path[pathHead]` is the start.
@@ -223,6 +226,8 @@ public struct History<Root: Record>: Sendable {
     commands.append(command)
     parents.append(UInt32(truncatingIfNeeded: parent))
     redoChildren.append(0)
+    childCounts.append(0)
+    childCounts[parent - offset] += 1
     redoChildren[parent - offset] = UInt32(truncatingIfNeeded: number)
     path.append(UInt32(truncatingIfNeeded: number))
     keptCount += 1
@@ -323,7 +328,7 @@ public struct History<Root: Record>: Sendable {
   /// Starts an empty history at state `state` (a log compacted past its first steps).
   mutating func restart(at state: Int) {
     guard keptCount == 0, state > 0 else { return }
-    (commands, parents, redoChildren) = ([nil], [0], [0])
+    (commands, parents, redoChildren, childCounts) = ([nil], [0], [0], [0])
     offset = state
     start = state
     path = [UInt32(truncatingIfNeeded: state)]
@@ -364,6 +369,7 @@ public struct History<Root: Record>: Sendable {
       commands.append(nil)
       parents.append(0)
       redoChildren.append(0)
+      childCounts.append(0)
     }
   }
 
@@ -386,7 +392,7 @@ public struct History<Root: Record>: Sendable {
       let oldest = oldestCandidate
       if pathHead + 1 < path.count, Int(path[pathHead + 1]) == oldest {
         // Other branches from the start go first: the start moves past them.
-        dropSubtrees(from: start, except: oldest)
+        if childCounts[start - offset] > 1 { dropSubtrees(from: start, except: oldest) }
         commands[oldest - offset] = nil
         keptCount -= 1
         droppedCount += 1
@@ -414,15 +420,21 @@ public struct History<Root: Record>: Sendable {
   /// the subtree of `only`).
   private mutating func dropSubtrees(from state: Int, except: Int?, only: Int? = nil) {
     var dropped: Set<Int> = []
-    for number in (start + 1)..<nextNumber where isKept(number) {
+    var first = start + 1
+    if let only {
+      dropped.insert(only)
+      // Below a step are only newer numbers; below a leaf, none.
+      first = childCounts[only - offset] == 0 ? nextNumber : only + 1
+    }
+    for number in first..<nextNumber where isKept(number) {
       let parent = parent(of: number)
-      let isRoot = only.map { number == $0 } ?? (parent == state && number != except)
-      if isRoot || dropped.contains(parent) {
+      if (only == nil && parent == state && number != except) || dropped.contains(parent) {
         dropped.insert(number)
       }
     }
     for number in dropped {
       commands[number - offset] = nil
+      childCounts[parent(of: number) - offset] -= 1
       if Int(redoChildren[parent(of: number) - offset]) == number { redoChildren[parent(of: number) - offset] = 0 }
     }
     keptCount -= dropped.count
@@ -438,6 +450,7 @@ public struct History<Root: Record>: Sendable {
     commands.removeFirst(removable)
     parents.removeFirst(removable)
     redoChildren.removeFirst(removable)
+    childCounts.removeFirst(removable)
     offset = start
     path.removeFirst(pathHead)
     pathHead = 0

@@ -50,6 +50,9 @@ enum JournalOpening {
   /// It exists but cannot be read or locked: the file is not opened, since the
   /// journal may hold unsaved work.
   case unreadable(SystemCallError)
+  /// Something other than a regular file is where the log goes (a directory, a symbolic
+  /// link, a named pipe): never opened, never followed; the caller sets it aside.
+  case notAFile(FileStatus.Kind)
 }
 
 /// Why the data file is not ours to edit now.
@@ -64,6 +67,7 @@ extension Journal {
     -> JournalOpening
   {
     let path = Journal.path(forDataFile: dataPath)
+    if let status = try? fileSystem.lstat(path), status.kind != .regularFile { return .notAFile(status.kind) }
     for _ in 0..<3 {
       let file: FileDescriptor
       do throws(SystemCallError) {

@@ -105,6 +105,8 @@ extension Session {
       throw .journalPending(path: target)
     case .unreadable(let error):
       throw .journalUnreadable(path: target, error)
+    case .notAFile:
+      throw .journalPending(path: target)
     case .unavailable(let error):
       return (nil, [Self.journalUnavailable(target, error)])
     }

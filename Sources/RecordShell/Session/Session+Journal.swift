@@ -41,6 +41,16 @@ extension Session {
       return try setAside(journal, bytes: bytes, because: "\(error)") + startLog(journal)
     case .existing(let journal, let log):
       return try adopt(log, journal: journal, recovery: recovery)
+    case .notAFile(let kind):
+      let log = Journal.path(forDataFile: path)
+      let backup = log + ".\(Int(Journal.wallClock())).bak"
+      do throws(SystemCallError) {
+        try fileSystem.rename(log, to: backup)
+      } catch {
+        return [Self.journalUnavailable(path, error)]
+      }
+      let note = "\"\(log)\" is \(kind.description), not a history log; set it aside as \"\(backup)\""
+      return [note] + (try attachJournal(hash: hash, recovery: recovery))
     }
   }
 
