@@ -7,9 +7,12 @@ import Testing
 struct TestDirectory {
   let path: String
 
-  /// Runs `body` with a new empty folder under the system's temporary folder.
-  static func with<Result>(_ body: (TestDirectory) throws -> Result) throws -> Result {
-    var template = Array((NSTemporaryDirectory() + "/recsh-storage-XXXXXX").utf8CString)
+  /// Runs `body` with a new empty folder under the system's temporary folder (or under
+  /// `parent`: a test that reopens files thousands of times asks for a folder in memory).
+  static func with<Result>(in parent: String = NSTemporaryDirectory(), _ body: (TestDirectory) throws -> Result)
+    throws -> Result
+  {
+    var template = Array((parent + "/recsh-storage-XXXXXX").utf8CString)
     let created = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
     }
