@@ -224,10 +224,12 @@ extension Session {
     } catch {
       throw .history(error)
     }
-    guard !isDirty else {
-      throw .unsavedChanges(operation: "clear the history", count: unsavedChangeCount, file: filePath)
-    }
+    guard !isDirty else { throw .clearNeedsSave(count: unsavedChangeCount) }
     let dropped = editor.history.keptCount
+    if isInteractive && !clearRefused && dropped > 0 {
+      clearRefused = true
+      throw .confirmClear(steps: dropped)
+    }
     editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
     var replies: [Reply] = [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
     if let journal {

@@ -17,6 +17,8 @@ public struct Session<Root: Record> {
   /// Scripts leave at `quit` with a warning; at the prompt `quit` refuses once.
   let isInteractive: Bool
   var quitRefused = false
+  /// At the prompt `history clear` asks once (refuses, saying what it drops), as `quit` does.
+  var clearRefused = false
   let undoLimit: Int
   /// The history log (also the crash journal); `nil` for an unnamed document or when it
   /// cannot be created.
@@ -107,6 +109,7 @@ public struct Session<Root: Record> {
     throws(SessionError) -> [Reply]
   {
     if case .quit = command {} else { quitRefused = false }
+    if case .clearHistory = command {} else { clearRefused = false }
     switch command {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)

@@ -17,6 +17,10 @@ public enum SessionError: Error, Equatable, Sendable {
   case changedOnDisk(path: String)
   case fileExists(path: String)
   case unsavedChanges(operation: String, count: Int, file: String?)
+  /// `history clear` with unsaved changes: the history's new start must be the saved file.
+  case clearNeedsSave(count: Int)
+  /// `history clear` at the prompt: asked once.
+  case confirmClear(steps: Int)
   case unknownHelpTopic(String, suggestion: String?)
   case sourceDepth(limit: Int)
   /// Another recsh holds the file's journal lock.
@@ -49,6 +53,11 @@ extension SessionError: CustomStringConvertible {
       "\(count == 1 ? "1 unsaved change" : "\(count) unsaved changes")\(file.map { " to \"\($0)\"" } ?? ""); "
         + "'save' first, or '\(operation)!' to discard"
         + (operation == "quit" ? " (or 'quit' again)" : "")
+    case .clearNeedsSave(let count):
+      "\(count == 1 ? "1 unsaved change" : "\(count) unsaved changes"); 'save' (or undo them) first: "
+        + "the history starts again from the saved file"
+    case .confirmClear(let steps):
+      "this drops \(steps) step\(steps == 1 ? "" : "s") of history for good; 'history clear' again to do it"
     case .unknownHelpTopic(let name, let suggestion?): "no command '\(name)'; did you mean '\(suggestion)'?"
     case .unknownHelpTopic(let name, nil): "no command '\(name)' (type 'help' for the list)"
     case .sourceDepth(let limit): "'source' nested more than \(limit) deep (a file sourcing itself?)"
