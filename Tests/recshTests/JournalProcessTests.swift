@@ -37,57 +37,77 @@ import Testing
 
   static let soakRuns = ProcessInfo.processInfo.environment["RECSH_SOAK_RUNS"].flatMap { Int($0) } ?? 100
 
-  /// A child recsh gets random edits through a pipe; after each acknowledged
-  /// one (its `list` answer arrived) more may follow unanswered; then it is
-  /// killed. `--recover` must give back at least every acknowledged step.
-  @Test func killNineLosesNoAcknowledgedStep() throws {
+  /// Sessions one after another on one file: in each, a child recsh gets random edits
+  /// through a pipe; after each acknowledged one (its `history` answer arrived) more may
+  /// follow unanswered; then it is killed, and `--recover` must give back at least every
+  /// acknowledged step (the recovered state is saved; the next session starts there).
+  /// At the end the history spans every session: `goto 0` in a new session gives back
+  /// the file as it was before the first, so no step was lost or applied twice.
+  @Test func killNineLosesNoAcknowledgedStepAcrossSessions() throws {
     var generator = SystemRandomNumberGenerator()
     var totalSteps = 0
+    var totalSessions = 0
     var lost = 0
     for run in 0..<Self.soakRuns {
       let folder = try TempFolder()
       try folder.threeTasks()
-      let modelFolder = try TempFolder()
-      try modelFolder.threeTasks()
-      var model = try Session<TaskRecord>.open(path: modelFolder.path("t.json")).session
-      let child = try InteractivePipe(arguments: ["-k", "t.json"], directory: folder.url)
-      var states = [Self.fields(model.document.records)]
-      var acknowledged = 0
-      let length = Int.random(in: 1...25, using: &generator)
-      let unanswered = Int.random(in: 0...4, using: &generator)
-      for index in 0..<length {
-        let line = Self.randomLine(using: &generator)
-        _ = try? model.run(line: line)
-        states.append(Self.fields(model.document.records))
-        if index < length - unanswered {
-          child.send(line + "\nhistory\n")
-          _ = try child.readUntil("\n", seconds: 20)
-          child.clearReceived()
-          acknowledged = states.count - 1
-        } else {
-          child.send(line + "\n")
+      let original = Self.fields(
+        try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records)
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        // The model opens a copy of the file and its history log: undo reaches earlier sessions.
+        let modelFolder = try TempFolder()
+        try modelFolder.write("t.json", try folder.read("t.json"))
+        if folder.exists(".t.json.recsh-journal") {
+          try FileManager.default.copyItem(
+            atPath: folder.path(".t.json.recsh-journal"), toPath: modelFolder.path(".t.json.recsh-journal"))
+        }
+        var model = try Session<TaskRecord>.open(path: modelFolder.path("t.json")).session
+        let child = try InteractivePipe(arguments: ["-k", "t.json"], directory: folder.url)
+        var states = [Self.fields(model.document.records)]
+        var acknowledged = 0
+        let length = Int.random(in: 1...25, using: &generator)
+        let unanswered = Int.random(in: 0...4, using: &generator)
+        for index in 0..<length {
+          let line = Self.randomLine(using: &generator)
+          _ = try? model.run(line: line)
+          states.append(Self.fields(model.document.records))
+          if index < length - unanswered {
+            child.send(line + "\nhistory\n")
+            _ = try child.readUntil("\n", seconds: 20)
+            child.clearReceived()
+            acknowledged = states.count - 1
+          } else {
+            child.send(line + "\n")
+          }
+        }
+        usleep(UInt32.random(in: 0...3000, using: &generator))
+        kill(child.process.processIdentifier, SIGKILL)
+        child.process.waitUntilExit()
+        model.close()
+        totalSteps += length
+        totalSessions += 1
+        let recovered = try folder.recsh(["--recover", "t.json", "-c", "save"])
+        guard recovered.status == 0 else {
+          Issue.record("run \(run): recovery failed: \(recovered.stderr)")
+          break
+        }
+        let records = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records
+        if !states[acknowledged...].contains(Self.fields(records)) {
+          lost += 1
+          Issue.record("run \(run): recovered state is not one from step \(acknowledged) on")
         }
       }
-      usleep(UInt32.random(in: 0...3000, using: &generator))
-      kill(child.process.processIdentifier, SIGKILL)
-      child.process.waitUntilExit()
-      model.close()
-      totalSteps += length
-      let recovered = try folder.recsh(["--recover", "t.json", "-c", "save"])
-      guard recovered.status == 0 || recovered.stderr.contains("has a journal") == false else {
-        Issue.record("run \(run): recovery failed: \(recovered.stderr)")
-        continue
-      }
-      let records = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records
-      let found = Self.fields(records)
-      let reachable = states[acknowledged...]
-      if !reachable.contains(found) {
+      let undone = try folder.recsh(["t.json", "-c", "goto 0; save"])
+      let start = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records
+      if undone.status != 0 || Self.fields(start) != original {
         lost += 1
-        Issue.record("run \(run): recovered state is not one from step \(acknowledged) on")
+        Issue.record("run \(run): goto 0 across the sessions did not give the start back: \(undone.stderr)")
       }
     }
     // The figures for the closing note: `swift test --filter killNine` prints them.
-    print("kill -9 soak: \(Self.soakRuns) runs, \(totalSteps) steps, \(lost) runs lost an acknowledged step")
+    print(
+      "kill -9 soak: \(Self.soakRuns) runs, \(totalSessions) sessions, \(totalSteps) steps, "
+        + "\(lost) runs lost an acknowledged step or did not undo back to the start")
     #expect(lost == 0)
   }
 
