@@ -209,7 +209,7 @@ extension Session {
       warnings += recoverUnsaved(restored, log: log)
     }
     editor.setUndoLimit(undoLimit)
-    compactIfLarge(stepCount: restored.stepCount)
+    compactIfLarge(records: log.recordCount)
     return warnings
   }
 
@@ -408,9 +408,11 @@ extension Session {
     return warnings
   }
 
-  /// Rewrites the log to the kept tree when it holds much more than the limit keeps.
-  private mutating func compactIfLarge(stepCount: Int) {
-    guard undoLimit > 0, stepCount > 2 * undoLimit + 1000 else { return }
+  /// Rewrites the log to the kept tree when it holds much more than the limit keeps
+  /// (`records` beyond twice the limit and `compactionSlack`): when a file is opened, and
+  /// at a normal exit.
+  mutating func compactIfLarge(records: Int) {
+    guard undoLimit > 0, keepsHistory, records > 2 * undoLimit + compactionSlack else { return }
     compactLog()
   }
 
@@ -536,6 +538,7 @@ extension Session {
 
   /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
   public mutating func close() {
+    if let journal, editor.history.openGroups.isEmpty { compactIfLarge(records: journal.recordCount) }
     if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil
   }

@@ -28,6 +28,10 @@ public struct Session<Root: Record> {
   public internal(set) var keepsHistory = true
   /// The content hash of the file as last read or saved; `nil` with no file.
   var savedHash: String?
+  /// How many records beyond twice the undo limit the log may hold before it is compacted:
+  /// enough that a session near the limit does not rewrite its log every time. (Tests set
+  /// it low, to make compaction happen.)
+  package var compactionSlack = 1000
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   public var progress: ProgressHandler?
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's

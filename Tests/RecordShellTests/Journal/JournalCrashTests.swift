@@ -173,6 +173,57 @@ import Testing
     }
   }
 
+  /// A compaction (at a normal exit, the log holding more than the limit keeps) under a
+  /// failure at every I/O call it makes, the process then dying: the next open finds the
+  /// file as saved and a history that reads back, the old log or the new one, and `undo`
+  /// walks it. Then a recovery under the same sweep: a failure leaves the log recoverable.
+  @Test(arguments: [false, true])
+  func aFailureAtEveryIOCallOfACompactionLeavesAHistory(fromThereOn: Bool) throws {
+    let lines = ["use a1", "set title a", "set title b", "save", "set title c", "set title d", "undo"]
+    func session(in folder: TestDirectory, _ fileSystem: FaultInjectingFileSystem) throws -> TaskSession {
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, undoLimit: 3)
+      }.session
+      session.compactionSlack = 0
+      for line in lines { _ = try session.run(line: line) }
+      session.writeJournal()
+      return session
+    }
+    let calls = try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      let counter = FaultInjectingFileSystem()
+      var open = try session(in: folder, counter)
+      let before = counter.callCount
+      open.close()
+      #expect(try folder.entries().contains(".t.json.recsh-journal"))
+      return (before, counter.callCount)
+    }
+    #expect(calls.1 - calls.0 > 5, "the compaction makes calls to sweep")
+    for failing in (calls.0 + 1)...calls.1 {
+      try TestDirectory.with { folder in
+        try folder.write("t.json", Self.start)
+        let fileSystem = FaultInjectingFileSystem()
+        var open = try session(in: folder, fileSystem)
+        let saved = try folder.read("t.json")
+        fileSystem.fault = fromThereOn ? .from(failing, code: EIO) : .once(at: failing, code: EIO)
+        open.close()
+        #expect(try folder.read("t.json") == saved, "call \(failing): the data file is untouched")
+        // A failure may also have kept the exit from marking the log closed: then the
+        // unsaved steps are recovered (the state the session was in), else it opens saved.
+        var next = try retryingLock {
+          try TaskSession.open(path: folder.path("t.json"), undoLimit: 3, recovery: .recover)
+        }.session
+        let title = next.document.records.first?.title
+        #expect(title == "b" || title == "c", "call \(failing): at the saved state or the session's")
+        _ = try next.run(line: "undo")
+        #expect(
+          next.document.records.first?.title == (title == "b" ? "a" : "b"),
+          "call \(failing): undo walks the history read back")
+        next.close()
+      }
+    }
+  }
+
   /// Recovery itself under faults: it fails cleanly, changes nothing, and a second try works.
   @Test func aFailureDuringRecoveryChangesNothing() throws {
     try TestDirectory.with { folder in
