@@ -15,11 +15,15 @@ import Testing
   /// Runs `make` on an editor, encodes the command it made, decodes it, and
   /// checks the decoded command reverts and re-applies to the same states.
   func roundTrip(_ make: (inout Editor<TaskRecord>) throws -> EditOutcome<TaskRecord>) throws {
-    try roundTrip { (editor: inout Editor<TaskRecord>) throws -> Command<TaskRecord>? in try make(&editor).command }
+    try roundTrip { (editor: inout Editor<TaskRecord>) throws -> Command<TaskRecord>? in
+      try make(&editor).command
+    }
   }
 
   func roundTrip(_ make: (inout Editor<TaskRecord>) throws -> GroupClosing<TaskRecord>) throws {
-    try roundTrip { (editor: inout Editor<TaskRecord>) throws -> Command<TaskRecord>? in try make(&editor).command }
+    try roundTrip { (editor: inout Editor<TaskRecord>) throws -> Command<TaskRecord>? in
+      try make(&editor).command
+    }
   }
 
   func roundTrip(_ make: (inout Editor<TaskRecord>) throws -> Command<TaskRecord>?) throws {
@@ -87,8 +91,12 @@ import Testing
   @Test func directEncodingMatchesTheTreeForEveryKindOfCommand() throws {
     var editor = try Self.sample()
     var commands: [Command<TaskRecord>] = []
-    func add(_ outcome: EditOutcome<TaskRecord>) { if let command = outcome.command { commands.append(command) } }
-    func add(_ closing: GroupClosing<TaskRecord>) { if let command = closing.command { commands.append(command) } }
+    func add(_ outcome: EditOutcome<TaskRecord>) {
+      if let command = outcome.command { commands.append(command) }
+    }
+    func add(_ closing: GroupClosing<TaskRecord>) {
+      if let command = closing.command { commands.append(command) }
+    }
     add(try editor.set([FieldAssignment("title", .quoted("q\"uote\\ café 👍🏽\n"))], onRecord: "t1"))
     add(
       try editor.set(
@@ -125,7 +133,8 @@ import Testing
 
   @Test func theEncodingIsReadablePlainData() throws {
     var editor = try Self.sample()
-    let command = try #require(try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1").command)
+    let command = try #require(
+      try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1").command)
     #expect(
       command.encoded().compactText
         == #"{"op": "set", "record": 0, "field": "title", "old": "old", "new": "new"}"#)

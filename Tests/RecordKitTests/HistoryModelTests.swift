@@ -182,7 +182,8 @@ final class TestClock: @unchecked Sendable {
     if history.current != model.current { return "\(at): at step \(history.current), model \(model.current)" }
     if history.start != model.start { return "\(at): start \(history.start), model \(model.start)" }
     if history.savedState != model.savedState {
-      return "\(at): saved state \(String(describing: history.savedState)), model \(String(describing: model.savedState))"
+      return
+        "\(at): saved state \(String(describing: history.savedState)), model \(String(describing: model.savedState))"
     }
     // `history all`: the tree's steps with their parents and times.
     let tree = history.keptSteps.map { "\($0.number)<\($0.parent)@\(Int($0.time))" }
@@ -190,7 +191,8 @@ final class TestClock: @unchecked Sendable {
     if tree != modelTree { return "\(at): tree \(tree), model \(modelTree)" }
     // `history`: the current branch.
     if history.branch.map(\.number) != Array(model.path.dropFirst()) + model.ahead {
-      return "\(at): branch \(history.branch.map(\.number)), model \(Array(model.path.dropFirst()) + model.ahead)"
+      return
+        "\(at): branch \(history.branch.map(\.number)), model \(Array(model.path.dropFirst()) + model.ahead)"
     }
     if history.openGroups.count != model.groupStarts.count { return "\(at): open group count" }
     return nil
@@ -262,7 +264,8 @@ final class TestClock: @unchecked Sendable {
     case 88..<90: return .limit([0, 1, 2, 5].pick(using: &g))
     case 90..<92: return .goto(g.int(12))
     case 92..<94:
-      let span: HistorySpan = g.int(3) == 0 ? .saves(g.int(3) + 1) : .seconds(Double([1, 5, 60, 3600].pick(using: &g)))
+      let span: HistorySpan =
+        g.int(3) == 0 ? .saves(g.int(3) + 1) : .seconds(Double([1, 5, 60, 3600].pick(using: &g)))
       return g.int(2) == 0 ? .earlier(span) : .later(span)
     case 94..<97: return .tick([0, 1, 2, 30].pick(using: &g))
     default: return .save

@@ -83,7 +83,9 @@ import Testing
     try editor.editList("tags", .word("home"), adding: true, onRecord: "t1")
     try editor.editList("tags", .quoted("at work"), adding: true, onRecord: "t1")
     #expect(editor.document.records[0].tags == ["home", "at work"])
-    #expect(try editor.editList("tags", .word("home"), adding: true, onRecord: "t1").command == nil, "already there")
+    #expect(
+      try editor.editList("tags", .word("home"), adding: true, onRecord: "t1").command == nil, "already there"
+    )
     #expect(editor.history.undoName == "Add to tags")
     #expect(throws: EditError.field(.elementMissing(field: "tags", element: "gym"))) {
       try editor.editList("tags", .word("gym"), adding: false, onRecord: "t1")

@@ -15,7 +15,8 @@ import Testing
   static func recsh(_ folder: TempFolder, at time: Int, _ arguments: [String]) throws -> RecshBinary.Result {
     let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
     return try RecshBinary.runShell(
-      "exec \"$RECSH\" " + quoted.joined(separator: " "), environment: ["RECSH_CLOCK": String(time), "TZ": "UTC"],
+      "exec \"$RECSH\" " + quoted.joined(separator: " "),
+      environment: ["RECSH_CLOCK": String(time), "TZ": "UTC"],
       directory: folder.url)
   }
 
@@ -23,7 +24,8 @@ import Testing
     let folder = try TempFolder()
     try folder.threeTasks()
     let original = try folder.read("t.json")
-    let first = try Self.recsh(folder, at: Self.yesterday, ["t.json", "-c", "use a1; set title yesterday; save"])
+    let first = try Self.recsh(
+      folder, at: Self.yesterday, ["t.json", "-c", "use a1; set title yesterday; save"])
     #expect(first.status == 0)
     let second = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "history; undo; save"])
     #expect(second.stderr == "")
@@ -82,13 +84,16 @@ import Testing
     try folder.threeTasks()
     _ = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use c3; set title three!; save"])
     let records = try JSONSerialization.jsonObject(with: Data(try folder.read("t.json").utf8))
-    try folder.write("t.json", String(decoding: try JSONSerialization.data(withJSONObject: records), as: UTF8.self))
+    try folder.write(
+      "t.json", String(decoding: try JSONSerialization.data(withJSONObject: records), as: UTF8.self))
     let result = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "history"])
     #expect(
       result.stderr
         == "t.json: warning: the file was reformatted outside recsh (every record is the same); "
         + "the next save writes recsh's formatting\n")
-    #expect(result.stdout == "   1  Set title  01:53:20  <- now [saved]\n".replacingOccurrences(of: "   1", with: " > 1"))
+    #expect(
+      result.stdout
+        == "   1  Set title  01:53:20  <- now [saved]\n".replacingOccurrences(of: "   1", with: " > 1"))
   }
 
   @Test func branchesAreKeptAndGotoReachesThem() throws {
@@ -96,7 +101,10 @@ import Testing
     try folder.threeTasks()
     let result = try Self.recsh(
       folder, at: Self.today,
-      ["t.json", "-c", "use a1; set title first; undo; set title second; history all; goto 1; show a1; history"])
+      [
+        "t.json", "-c",
+        "use a1; set title first; undo; set title second; history all; goto 1; show a1; history",
+      ])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
@@ -124,7 +132,8 @@ import Testing
     _ = try Self.recsh(folder, at: Self.yesterday, ["t.json", "-c", "use a1; set title old; save"])
     _ = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title new; save"])
     let result = try Self.recsh(
-      folder, at: Self.today, ["t.json", "-c", "earlier 1h; show a1; later 1h; later 1h; earlier 99999d; later 3d"])
+      folder, at: Self.today,
+      ["t.json", "-c", "earlier 1h; show a1; later 1h; later 1h; earlier 99999d; later 3d"])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix("At step 1 (from step 2): 1 undone, 0 redone\n"), "an hour before today's step")
@@ -143,7 +152,8 @@ import Testing
         Stopped at the newest state
         At step 2 (from the start): 0 undone, 2 redone
         """))
-    let saves = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "earlier 1save; show a1; later 1save"])
+    let saves = try Self.recsh(
+      folder, at: Self.today, ["t.json", "-c", "earlier 1save; show a1; later 1save"])
     #expect(saves.stdout.hasPrefix("At step 1 (from step 2): 1 undone, 0 redone\n"))
     #expect(saves.stdout.hasSuffix("At step 2 (from step 1): 0 undone, 1 redone\n"))
   }
@@ -171,7 +181,8 @@ import Testing
   @Test func historyClearDropsItForGood() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
-    let dirty = try Self.recsh(folder, at: Self.today, ["-k", "t.json", "-c", "use a1; set title x; history clear"])
+    let dirty = try Self.recsh(
+      folder, at: Self.today, ["-k", "t.json", "-c", "use a1; set title x; history clear"])
     #expect(
       dirty.stderr.hasPrefix(
         "<command>:1: error: 1 unsaved change; 'save' (or undo them) first: the history starts again from the saved file\n"
@@ -209,7 +220,8 @@ import Testing
   @Test func keepingTheHistoryCanBeTurnedOff() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
-    let off = try Self.recsh(folder, at: Self.today, ["--no-undo-file", "t.json", "-c", "use a1; set title x; save"])
+    let off = try Self.recsh(
+      folder, at: Self.today, ["--no-undo-file", "t.json", "-c", "use a1; set title x; save"])
     #expect(off.status == 0)
     #expect(!folder.exists(".t.json.recsh-journal"))
     let next = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "history"])
@@ -225,7 +237,8 @@ import Testing
   @Test func theKindTheFileWasEditedWithIsRemembered() throws {
     let folder = try TempFolder()
     try folder.write("b.json", #"[{"id": "x1", "title": "Dune", "done": false}]"#)
-    let first = try Self.recsh(folder, at: Self.today, ["--kind", "contact", "b.json", "-c", "use x1; set name Frank; save"])
+    let first = try Self.recsh(
+      folder, at: Self.today, ["--kind", "contact", "b.json", "-c", "use x1; set name Frank; save"])
     #expect(first.status == 0, "\(first.stderr)")
     let second = try Self.recsh(folder, at: Self.today, ["b.json", "-c", "fields; undo"])
     #expect(second.stdout.hasPrefix("kind contact, remembered from the file's history\n"))
@@ -239,14 +252,16 @@ import Testing
     let other = try Self.recsh(folder, at: Self.today, ["--kind", "contact", "t.json", "-c", "history"])
     #expect(other.status == 0)
     #expect(other.stderr.hasPrefix("t.json: warning: set the history aside as \""))
-    #expect(other.stderr.hasSuffix("(the journal was written for records of kind task); it was not applied\n"))
+    #expect(
+      other.stderr.hasSuffix("(the journal was written for records of kind task); it was not applied\n"))
     #expect(other.stdout.hasSuffix("no undo steps yet\n"))
   }
 
   @Test func aDirectoryWhereTheLogGoesIsSetAside() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
-    try FileManager.default.createDirectory(atPath: folder.path(".t.json.recsh-journal"), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      atPath: folder.path(".t.json.recsh-journal"), withIntermediateDirectories: false)
     let result = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title x; save"])
     #expect(result.status == 0)
     #expect(result.stderr.contains("is a directory, not a history log; set it aside as"))

@@ -91,7 +91,8 @@ import Testing
           Issue.record("run \(run): recovery failed: \(recovered.stderr)")
           break
         }
-        let records = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document.records
+        let records = try RecordFile<TaskRecord>.decode(Array(try folder.read("t.json").utf8)).document
+          .records
         if !states[acknowledged...].contains(Self.fields(records)) {
           lost += 1
           Issue.record("run \(run): recovered state is not one from step \(acknowledged) on")

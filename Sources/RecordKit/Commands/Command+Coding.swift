@@ -32,6 +32,8 @@ extension Command {
       object["op"] = .string("group")
       if let name { object["name"] = .string(name) }
       object["commands"] = .array(commands.map { $0.encoded() })
+    case .stored(let stored):
+      return (try? JSONValue.parse(bytes: stored.bytes)) ?? .null
     }
     return .object(object)
   }
@@ -63,6 +65,8 @@ extension Command {
       out += "]}".utf8
     case .insert, .delete:
       encoded().appendCompact(to: &out)
+    case .stored(let stored):
+      out += stored.bytes
     }
   }
 

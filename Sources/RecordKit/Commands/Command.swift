@@ -13,6 +13,8 @@ public enum Command<Root: Record>: Sendable {
   indirect case delete(Root, number: RecordNumber, at: Int)
   /// A closed `begin`/`end` group; applied in order, reverted in reverse order.
   indirect case group(name: String?, [Command<Root>])
+  /// A step read back from the history log, decoded when first needed (`StoredCommand`).
+  case stored(StoredCommand<Root>)
 
   public func apply(to document: inout Document<Root>) {
     switch self {
@@ -22,6 +24,7 @@ public enum Command<Root: Record>: Sendable {
       document.insert(record, numbered: number, at: position)
     case .delete(_, _, let position): document.remove(at: position)
     case .group(_, let commands): for command in commands { command.apply(to: &document) }
+    case .stored(let stored): stored.command?.apply(to: &document)
     }
   }
 
@@ -33,6 +36,7 @@ public enum Command<Root: Record>: Sendable {
     case .delete(let record, let number, let position):
       document.insert(record, numbered: number, at: position)
     case .group(_, let commands): for command in commands.reversed() { command.revert(in: &document) }
+    case .stored(let stored): stored.command?.revert(in: &document)
     }
   }
 
@@ -57,6 +61,7 @@ public enum Command<Root: Record>: Sendable {
         command.apply(to: &scratch)
       }
       return true
+    case .stored(let stored): return stored.command?.isApplicable(to: document) ?? false
     }
   }
 
@@ -82,6 +87,7 @@ public enum Command<Root: Record>: Sendable {
         command.revert(in: &scratch)
       }
       return true
+    case .stored(let stored): return stored.command?.isRevertible(in: document) ?? false
     }
   }
 
@@ -98,6 +104,7 @@ public enum Command<Root: Record>: Sendable {
     case .group(let name?, _): name
     case .group(nil, _):
       changeCount == 1 ? "1 change" : "\(changeCount) changes"
+    case .stored(let stored): stored.command?.name ?? "(a step that cannot be read)"
     }
   }
 
@@ -107,6 +114,31 @@ public enum Command<Root: Record>: Sendable {
     case .edit, .insert, .delete: 1
     case .edits(let edits): edits.count
     case .group(_, let commands): commands.reduce(0) { $0 + $1.changeCount }
+    case .stored(let stored): stored.command?.changeCount ?? 0
     }
+  }
+}
+
+/// A command as the history log holds it (its `Command+Coding` encoding), read back with
+/// the log and decoded the first time it is applied, reverted, checked or named: opening
+/// a file with a long history reads its steps' framing, not their contents, and most
+/// steps of a long history are never needed. Decoded once, then kept (a final class, so
+/// every copy of the history shares the result); an encoding that does not decode gives
+/// no command, which every check refuses.
+public final class StoredCommand<Root: Record>: @unchecked Sendable {
+  /// The encoding, as the log holds it.
+  public let bytes: [UInt8]
+  private var decoded: Command<Root>??
+
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  /// The command, decoded on first use; `nil` when the encoding does not decode.
+  public var command: Command<Root>? {
+    if let decoded { return decoded }
+    let result = try? Command<Root>(decoding: JSONValue.parse(bytes: bytes))
+    decoded = .some(result)
+    return result
   }
 }

@@ -192,29 +192,31 @@ extension Editor {
 }
 
 /// Rebuilding a history read back from the log: steps recorded without the document
-/// moving (it is the saved file), then placed at the saved state.
+/// moving (it is the saved file), then placed at the saved state. Public, not `package`,
+/// only so that the shell's log reader runs specialized for its kind (cross-module
+/// optimization specializes public generic code); nothing outside recsh uses them.
 extension Editor {
   /// Records `command` as a step from the current state, numbered `number` (at least the
   /// next number), made at `time`, without touching the document. The limit is not applied
   /// (the log's later entries may name any step); `setUndoLimit` applies it afterwards.
-  package mutating func restoreStep(_ command: Command<Root>, number: Int, at time: Double) {
+  public mutating func restoreStep(_ command: Command<Root>, number: Int, at time: Double) {
     history.skip(to: number)
     _ = history.record(command, at: time, enforcingLimit: false)
   }
 
   /// Starts the history at state `state`, with no steps (the log's start).
-  package mutating func restoreStart(_ state: Int) {
+  public mutating func restoreStart(_ state: Int) {
     history.restart(at: state)
   }
 
   /// Moves to `state` as the session whose log is read did (the document does not move).
-  package mutating func restorePosition(_ state: Int) {
+  public mutating func restorePosition(_ state: Int) {
     history.move(to: state)
   }
 
   /// Makes `state` current without the document moving (it is that state already) and
   /// without changing where `redo` goes (see `History.place(at:)`).
-  package mutating func place(at state: Int) {
+  public mutating func place(at state: Int) {
     history.place(at: state)
   }
 
@@ -247,12 +249,12 @@ extension Editor {
   }
 
   /// The state the saved file holds (`nil`: none; it was saved inside a group).
-  package mutating func restoreSavedState(_ state: Int?) {
+  public mutating func restoreSavedState(_ state: Int?) {
     history.setSavedState(state)
   }
 
   /// Notes that the saved file held `state` at `time`.
-  package mutating func restoreSave(of state: Int, at time: Double) {
+  public mutating func restoreSave(of state: Int, at time: Double) {
     history.noteSave(of: state, at: time)
   }
 }

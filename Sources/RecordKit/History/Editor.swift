@@ -84,7 +84,8 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Removes an optional or custom field.
   @discardableResult
-  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> EditOutcome<Root> {
+  public mutating func unset(_ fieldName: String, onRecord id: String) throws(EditError) -> EditOutcome<Root>
+  {
     let (record, number) = try existingRecord(id)
     let field = try Self.resolve(FieldAssignment(fieldName, .word("")), in: record)
     let made = try Self.wrap { () throws(FieldError) in try field.makeUnset(for: record, numbered: number) }

@@ -435,7 +435,9 @@ public struct History<Root: Record>: Sendable {
     for number in dropped {
       commands[number - offset] = nil
       childCounts[parent(of: number) - offset] -= 1
-      if Int(redoChildren[parent(of: number) - offset]) == number { redoChildren[parent(of: number) - offset] = 0 }
+      if Int(redoChildren[parent(of: number) - offset]) == number {
+        redoChildren[parent(of: number) - offset] = 0
+      }
     }
     keptCount -= dropped.count
     droppedCount += dropped.count

@@ -25,7 +25,9 @@ extension HistoryError: CustomStringConvertible {
     case .noOpenGroup(let operation):
       "'\(operation)' without an open group; 'begin [NAME]' opens one"
     case .noSuchStep(let step, let newest):
-      newest == 0 ? "no step \(step): there are no steps yet" : "no step \(step): steps are numbered 1 to \(newest), 0 is the start"
+      newest == 0
+        ? "no step \(step): there are no steps yet"
+        : "no step \(step): steps are numbered 1 to \(newest), 0 is the start"
     case .stepDoesNotFit(let step):
       "step \(step), read from the history, does not fit the records as they are; it was not applied"
     case .stepDropped(let step):

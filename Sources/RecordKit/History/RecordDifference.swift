@@ -6,7 +6,9 @@
 /// numbers. Coarse but exact: applying the commands to `old` gives `new`'s records in
 /// order, and reverting them gives `old` back. O(records) comparisons.
 package enum RecordDifference {
-  package static func commands<Root: Record>(from old: Document<Root>, to new: Document<Root>) -> [Command<Root>] {
+  package static func commands<Root: Record>(from old: Document<Root>, to new: Document<Root>) -> [Command<
+    Root
+  >] {
     let before = old.records
     let after = new.records
     var prefix = 0

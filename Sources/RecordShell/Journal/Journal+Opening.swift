@@ -173,11 +173,13 @@ extension Journal {
       recordNumbers.append(index)
     }
     return LeftoverJournal(
-      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends, recordNumbers: recordNumbers, leading: leading,
+      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends,
+      recordNumbers: recordNumbers, leading: leading,
       leadingEnd: contents.ends[leading - 1],
       validLength: contents.validLength, recordCount: contents.payloads.count, tornTail: contents.tornTail,
       pid: pid, startTime: startTime, modificationTime: modificationTime,
-      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid(), stepCount: closed ? 0 : steps + (depth > 0 && steps == 0 ? 1 : 0),
+      writerAlive: pid > 0 && kill(pid, 0) == 0 && pid != getpid(),
+      stepCount: closed ? 0 : steps + (depth > 0 && steps == 0 ? 1 : 0),
       changeCount: closed ? 0 : changes)
   }
 
@@ -192,18 +194,27 @@ extension Journal {
     (try? leftover(bytes, modificationTime: 0))??.pid
   }
 
+  /// The whole file, read into one buffer of the size `fstat` gives (and grown if the
+  /// file grows meanwhile), so a long log is not copied as it is read.
   static func readAll(_ file: FileDescriptor, fileSystem: any FileSystem) throws(SystemCallError) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    let size = max(0, Int(try fileSystem.fstat(file).size))
+    var bytes = [UInt8](repeating: 0, count: size + 1)
+    var count = 0
     while true {
-      let result = chunk.withUnsafeMutableBytes { raw in
-        Result { () throws(SystemCallError) in try fileSystem.read(file, into: raw) }
+      if count == bytes.count { bytes += [UInt8](repeating: 0, count: max(1 << 16, bytes.count)) }
+      let result = bytes.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemCallError) in
+          try fileSystem.read(file, into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+        }
       }
-      let count = try result.get()
-      if count == 0 { return bytes }
-      bytes += chunk[0..<count]
+      let read = try result.get()
+      if read == 0 { break }
+      count += read
     }
+    bytes.removeLast(bytes.count - count)
+    return bytes
   }
+
 }
 
 extension Journal {

@@ -96,7 +96,8 @@ public final class Journal {
   /// flushes even when no step came since the last flush (a save's entry).
   public func sync(force: Bool = false) {
     write()
-    guard failure == nil, force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval else {
+    guard failure == nil, force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval
+    else {
       return
     }
     do throws(SystemCallError) {

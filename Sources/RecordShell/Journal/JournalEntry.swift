@@ -17,8 +17,10 @@ enum JournalEntry: Equatable, Sendable {
   case base([UInt8])
   /// A session began writing (`pid`), at `time`, with `kind`.
   case open(pid: Int32, time: Double, kind: String)
-  /// A command performed: a new step, or an edit inside the open group.
-  case perform(JSONValue)
+  /// A command performed: a new step, or an edit inside the open group. Held as its
+  /// encoding's bytes (`Command.appendEncoded`), which a replay keeps undecoded until
+  /// the step is needed (`StoredCommand`).
+  case perform([UInt8])
   case begin(name: String?, origin: String?)
   case end
   case rollback
@@ -80,7 +82,8 @@ enum JournalEntry: Equatable, Sendable {
               "pid": .number(String(pid)), "time": .number(String(Int64(time))), "kind": .string(kind),
             ]))
         ]))
-    case .perform(let command): return .object(JSONObject(["do": command]))
+    case .perform(let command):
+      return .object(JSONObject(["do": (try? JSONValue.parse(bytes: command)) ?? .null]))
     case .begin(let name, let origin):
       return .object(
         JSONObject([
@@ -106,9 +109,15 @@ enum JournalEntry: Equatable, Sendable {
   }
 
   var payload: [UInt8] {
-    if case .base(let bytes) = self { return [Self.baseMark] + bytes }
-    return json.compactUTF8
+    switch self {
+    case .base(let bytes): return [Self.baseMark] + bytes
+    case .perform(let command): return Self.performPrefix + command + [UInt8(ascii: "}")]
+    default: return json.compactUTF8
+    }
   }
+
+  /// How a `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
+  static let performPrefix = Array(#"{"do": "#.utf8)
 
   private static func encode(_ runs: [NumberRun]) -> JSONValue {
     .array(runs.map { .array([.number($0.first.description), .number(String($0.count))]) })
@@ -117,6 +126,13 @@ enum JournalEntry: Equatable, Sendable {
   init(payload: [UInt8], record: Int) throws(JournalError) {
     if payload.first == Self.baseMark {
       self = .base(Array(payload.dropFirst()))
+      return
+    }
+    // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed).
+    if payload.count > Self.performPrefix.count, payload.last == UInt8(ascii: "}"),
+      payload.starts(with: Self.performPrefix)
+    {
+      self = .perform(Array(payload[Self.performPrefix.count..<(payload.count - 1)]))
       return
     }
     let value: JSONValue
@@ -172,7 +188,7 @@ enum JournalEntry: Equatable, Sendable {
       self = .open(
         pid: Int32(truncatingIfNeeded: try integer(open["pid"], "pid")),
         time: Double(try integer(open["time"], "time")), kind: kind)
-    case ("do", let command): self = .perform(command)
+    case ("do", let command): self = .perform(command.compactUTF8)
     case ("begin", let name):
       var origin: String?
       if case .string(let text)? = object["origin"] { origin = text }
@@ -189,14 +205,16 @@ enum JournalEntry: Equatable, Sendable {
     case ("number", let number): self = .number(try integer(number, "number"))
     case ("save", .string(let hash)):
       self = .save(
-        hash: hash, state: try integer(object["state"], "state"), time: Double(try integer(object["time"], "time")),
+        hash: hash, state: try integer(object["state"], "state"),
+        time: Double(try integer(object["time"], "time")),
         numbers: try runs(object["numbers"]),
         pending: object["pending"] == nil ? 0 : try integer(object["pending"], "pending"))
     case ("saved", _): self = .saved
     case ("close", let time): self = .close(Double(try integer(time, "close")))
     case ("undo", _), ("redo", _), ("applied", _), ("snapshot", _):
       throw .badEntry(
-        record: record, reason: "\"\(first.key)\" is from an earlier recsh's journal, which this one does not replay")
+        record: record,
+        reason: "\"\(first.key)\" is from an earlier recsh's journal, which this one does not replay")
     default: throw .badEntry(record: record, reason: "unknown entry \"\(first.key)\"")
     }
   }

@@ -43,7 +43,8 @@ package enum JournalFraming {
   package static func read(_ bytes: [UInt8]) throws(JournalError) -> Contents {
     guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
       if bytes.count < magic.count, bytes == Array(magic[0..<bytes.count]) {
-        return Contents(payloads: [], ends: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")
+        return Contents(
+          payloads: [], ends: [], validLength: 0, tornTail: bytes.isEmpty ? nil : "an incomplete header")
       }
       throw .notAJournal
     }
@@ -64,21 +65,26 @@ package enum JournalFraming {
         if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
           throw .damaged(record: payloads.count, offset: offset, nextGood: next)
         }
-        return Contents(payloads: payloads, ends: ends, validLength: offset, tornTail: "an incomplete last record")
+        return Contents(
+          payloads: payloads, ends: ends, validLength: offset, tornTail: "an incomplete last record")
       }
-      let sequenceBytes = Array(bytes[(offset + 8)..<(offset + 16)])
-      let payload = Array(bytes[(offset + 16)..<end])
-      let expected = CRC32.checksum(payload, startingWith: CRC32.checksum(sequenceBytes))
-      var sequence: UInt64 = 0
-      for (index, byte) in sequenceBytes.enumerated() { sequence |= UInt64(byte) << (8 * index) }
+      // The checksum and sequence read in place: no copy but the payload's own.
+      let (expected, sequence) = bytes.withUnsafeBytes { raw in
+        (
+          CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<end])),
+          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+        )
+      }
       guard checksum == expected, sequence == UInt64(payloads.count) else {
         // Damage with a good record after it is damage in the middle: refused,
         // never truncated. Without one, it is the tail a crash tore.
         if let next = nextRecord(after: offset, sequence: UInt64(payloads.count + 1), in: bytes) {
           throw .damaged(record: payloads.count, offset: offset, nextGood: next)
         }
-        return Contents(payloads: payloads, ends: ends, validLength: offset, tornTail: "a damaged last record")
+        return Contents(
+          payloads: payloads, ends: ends, validLength: offset, tornTail: "a damaged last record")
       }
+      let payload = Array(bytes[(offset + 16)..<end])
       payloads.append(payload)
       ends.append(end)
       offset = end

@@ -25,7 +25,8 @@ package enum JournalReplay {
     package var openGroups: [(name: String?, origin: String?, commands: [Command<Root>])]
     /// Whether the last session ended normally.
     package var closed: Bool
-    /// Entries after the last save or session start that change something: unsaved work.
+    /// Entries after the last save or session start that change something: unsaved work;
+    /// and how many commands among them (a command is not decoded to count its changes).
     package var unsavedSteps: Int
     package var unsavedChanges: Int
     /// The log's length and record count up to the last save or session start (what
@@ -75,9 +76,9 @@ package enum JournalReplay {
             throw JournalError.badEntry(record: record, reason: "step number \(number) is not new")
           }
           nextNumber = number
-        case .perform(let json):
-          let command = try Command<Root>(decoding: json)
-          restored.unsavedChanges += command.changeCount
+        case .perform(let bytes):
+          let command = Command<Root>.stored(StoredCommand(bytes: bytes))
+          restored.unsavedChanges += 1
           restored.unsavedSteps += 1
           if groups.isEmpty {
             editor.restoreStep(command, number: nextNumber, at: time)
@@ -110,32 +111,38 @@ package enum JournalReplay {
           guard let group = groups.popLast() else {
             throw JournalError.badEntry(record: record, reason: "'rollback' without an open group")
           }
-          restored.unsavedChanges -= group.commands.reduce(0) { $0 + $1.changeCount }
+          restored.unsavedChanges -= group.commands.count
         case .goto(let state):
           // (A recovery goes to where a dead session was before re-opening its groups.)
           guard editor.history.isState(state) else {
-            throw JournalError.badEntry(record: record, reason: "'goto' to step \(state), which it does not hold")
+            throw JournalError.badEntry(
+              record: record, reason: "'goto' to step \(state), which it does not hold")
           }
           restored.unsavedSteps += 1
           editor.restorePosition(state)
           current = state
         case .place(let state):
           guard editor.history.isState(state) else {
-            throw JournalError.badEntry(record: record, reason: "'place' at step \(state), which it does not hold")
+            throw JournalError.badEntry(
+              record: record, reason: "'place' at step \(state), which it does not hold")
           }
           editor.place(at: state)
           current = state
         case .save(let hash, let state, let seconds, let numbers, let pending):
           guard editor.history.isState(state) else {
-            throw JournalError.badEntry(record: record, reason: "a save of step \(state), which it does not hold")
+            throw JournalError.badEntry(
+              record: record, reason: "a save of step \(state), which it does not hold")
           }
           let inGroups = groups.flatMap(\.commands)
           guard pending <= inGroups.count else {
-            throw JournalError.badEntry(record: record, reason: "a save with more pending changes than its groups hold")
+            throw JournalError.badEntry(
+              record: record, reason: "a save with more pending changes than its groups hold")
           }
           if pending == 0 { editor.restoreSave(of: state, at: seconds) }
           mark(&restored, log, index)
-          lastSaves = [lastSaves[lastSaves.count - 1], (state, hash, numbers, Array(inGroups.suffix(pending)))]
+          lastSaves = [
+            lastSaves[lastSaves.count - 1], (state, hash, numbers, Array(inGroups.suffix(pending))),
+          ]
           confirmed = false
         case .saved:
           confirmed = true
@@ -158,7 +165,9 @@ package enum JournalReplay {
   }
 
   /// A save or a session start: what came before is not unsaved work.
-  private static func mark<Root: Record>(_ restored: inout Restored<Root>, _ log: LeftoverJournal, _ index: Int) {
+  private static func mark<Root: Record>(
+    _ restored: inout Restored<Root>, _ log: LeftoverJournal, _ index: Int
+  ) {
     restored.unsavedSteps = 0
     restored.unsavedChanges = 0
     restored.keptLength = log.ends[index]

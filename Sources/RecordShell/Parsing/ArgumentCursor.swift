@@ -54,7 +54,9 @@ struct ArgumentCursor {
     try end()
     let digits = text.prefix { $0.isASCII && $0.isNumber }
     let unit = text.dropFirst(digits.count)
-    guard !digits.isEmpty, let amount = Int(digits), amount > 0 else { throw .badSpan(command: command, found: text) }
+    guard !digits.isEmpty, let amount = Int(digits), amount > 0 else {
+      throw .badSpan(command: command, found: text)
+    }
     switch unit {
     case "s": return .seconds(Double(amount))
     case "m": return .seconds(Double(amount) * 60)

@@ -17,7 +17,9 @@ enum HistoryRenderer {
           + "by the undo limit of \(history.limit))")
     }
     let steps = all ? history.keptSteps : history.branch
-    if steps.isEmpty && history.openGroups.isEmpty { return (lines + ["no undo steps yet"]).joined(separator: "\n") }
+    if steps.isEmpty && history.openGroups.isEmpty {
+      return (lines + ["no undo steps yet"]).joined(separator: "\n")
+    }
     let width = String(steps.last?.number ?? 0).count
     let nameWidth = steps.map(\.command.name.count).max() ?? 0
     let onBranch = Set(history.branch.map(\.number))
@@ -26,7 +28,8 @@ enum HistoryRenderer {
       var marks: [String] = []
       if current == history.start && all { marks.append("<- now") }
       if history.savedState == history.start { marks.append("[saved]") }
-      lines.append("   " + String(repeating: " ", count: width) + "  (start)  " + marks.joined(separator: " "))
+      lines.append(
+        "   " + String(repeating: " ", count: width) + "  (start)  " + marks.joined(separator: " "))
     }
     let today = day(now)
     var previous = history.start
@@ -62,7 +65,8 @@ enum HistoryRenderer {
   }
 
   /// Whether `state` is `other` or one of the states before it (its ancestors).
-  private static func isAncestor<Root: Record>(_ state: Int, of other: Int, in history: History<Root>) -> Bool {
+  private static func isAncestor<Root: Record>(_ state: Int, of other: Int, in history: History<Root>) -> Bool
+  {
     var walk = other
     while walk > state, walk != history.start { walk = history.parent(of: walk) }
     return walk == state

@@ -131,7 +131,8 @@ package struct KindChoice {
     }
     guard let kind = shipped.first(where: { $0.name == header.kind }) else { return nil }
     do {
-      return KindChoice(kind: .shipped(kind.name, preloaded: try kind.load(file, fileSystem, progress).loaded), note: note)
+      return KindChoice(
+        kind: .shipped(kind.name, preloaded: try kind.load(file, fileSystem, progress).loaded), note: note)
     } catch {
       guard case .file = error else { throw error }
       return nil

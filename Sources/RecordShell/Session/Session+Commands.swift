@@ -112,7 +112,8 @@ extension Session {
 
   /// Runs an edit of the editor and logs what it did (a step, or a change in the open
   /// group); its error becomes the session's.
-  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(SessionError) {
+  mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(SessionError)
+  {
     do {
       switch try body(&editor) {
       case .unchanged: break
@@ -172,7 +173,9 @@ extension Session {
       let move = undo ? try editor.undo(count) : try editor.redo(count)
       journalMoved(move)
       dropStaleSelection()
-      return [.output(Self.describe(undo ? "Undid" : "Redid", undo ? move.reverted : move.applied, asked: count))]
+      return [
+        .output(Self.describe(undo ? "Undid" : "Redid", undo ? move.reverted : move.applied, asked: count))
+      ]
     } catch {
       movedPartway(from: before)
       throw .history(error)
@@ -206,13 +209,15 @@ extension Session {
     let name = { (state: Int) in state == start ? "the start" : "step \(state)" }
     var lines: [String] = []
     switch move.stopped {
-    case .oldest?: lines.append(move.moved ? "Stopped at the oldest state kept" : "Already at the oldest state kept")
+    case .oldest?:
+      lines.append(move.moved ? "Stopped at the oldest state kept" : "Already at the oldest state kept")
     case .newest?: lines.append(move.moved ? "Stopped at the newest state" : "Already at the newest state")
     case nil: if !move.moved { lines.append("Already at \(name(move.to))") }
     }
     if move.moved {
       lines.append(
-        "At \(name(move.to)) (from \(name(move.from))): \(move.reverted.count) undone, \(move.applied.count) redone")
+        "At \(name(move.to)) (from \(name(move.from))): \(move.reverted.count) undone, \(move.applied.count) redone"
+      )
     }
     return [.output(lines.joined(separator: "\n"))]
   }
@@ -239,7 +244,9 @@ extension Session {
           base: RecordFile<Root>.encode(editor.document.records))
         journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
       } catch {
-        replies.append(.warning("cannot restart the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off"))
+        replies.append(
+          .warning("cannot restart the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off")
+        )
       }
     }
     return replies

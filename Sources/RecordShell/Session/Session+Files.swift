@@ -99,7 +99,9 @@ extension Session {
         journal.abandon()
         throw .storage(error)
       }
-      return (journal, ["set the history of \"\(target)\" aside as \"\(backup)\" (the save replaces that file)"])
+      return (
+        journal, ["set the history of \"\(target)\" aside as \"\(backup)\" (the save replaces that file)"]
+      )
     case .existing(let journal, _), .damaged(let journal, _, _):
       journal.abandon()
       throw .journalPending(path: target)

@@ -89,7 +89,8 @@ extension Session {
   /// copy, no encoding), else the document with `command` taken back, encoded.
   private func writeBase(_ journal: Journal, before command: Command<Root>) {
     journal.needsBase = false
-    if let path = filePath, let hash = savedHash, let read = try? FileReader.readFile(path, using: fileSystem),
+    if let path = filePath, let hash = savedHash,
+      let read = try? FileReader.readFile(path, using: fileSystem),
       ContentHash.of(read.bytes) == hash
     {
       journal.append(.base(read.bytes), isStep: false)
@@ -123,7 +124,8 @@ extension Session {
   {
     let unsaved = log.stepCount > 0
     if !keepsHistory && !unsaved {
-      return try setAside(journal, bytes: log.bytes, because: "keeping the undo history is off") + startLog(journal)
+      return try setAside(journal, bytes: log.bytes, because: "keeping the undo history is off")
+        + startLog(journal)
     }
     // Not ours to read: another kind, or a log that does not read back. Unsaved work in it
     // is the user's choice; a history without any is set aside and the session goes on.
@@ -218,7 +220,8 @@ extension Session {
     -> LeftoverJournal
   {
     do throws(JournalError) {
-      guard let cut = try Journal.leftover(Array(log.bytes[..<length]), modificationTime: log.modificationTime)
+      guard
+        let cut = try Journal.leftover(Array(log.bytes[..<length]), modificationTime: log.modificationTime)
       else { throw .notAJournal }
       return cut
     } catch {
@@ -231,7 +234,9 @@ extension Session {
   /// take their numbers back.
   /// `recovering`: a dead session's unsaved steps are recovered, so the tree stays where
   /// that session left it and the document is brought there from the saved state.
-  private mutating func placeAtSave(_ restored: JournalReplay.Restored<Root>, journal: Journal, recovering: Bool)
+  private mutating func placeAtSave(
+    _ restored: JournalReplay.Restored<Root>, journal: Journal, recovering: Bool
+  )
     throws(SessionError) -> [String]
   {
     var document = editor.document
@@ -251,7 +256,8 @@ extension Session {
       guard command.isRevertible(in: document) else {
         journal.abandon()
         self.journal = nil
-        throw .journal(.replayFailed(record: 0, reason: "\(command.name), saved inside a group, is not in the file"))
+        throw .journal(
+          .replayFailed(record: 0, reason: "\(command.name), saved inside a group, is not in the file"))
       }
       command.revert(in: &document)
     }
@@ -277,7 +283,9 @@ extension Session {
       // The session ended normally after a save inside a group: the file's records are
       // kept as one step from the state the group began at.
       recordFileDifference(to: onDisk, named: "Saved inside a group", journal: journal)
-      return ["the file was saved inside a group: its records are step \(editor.history.current), \"Saved inside a group\""]
+      return [
+        "the file was saved inside a group: its records are step \(editor.history.current), \"Saved inside a group\""
+      ]
     }
     guard restored.closed, restored.finalState != restored.savedState else { return [] }
     // Ahead on the branch `redo` walks, or elsewhere in the tree.
@@ -305,7 +313,8 @@ extension Session {
       saved = try Self.savedDocument(restored, log: log)
     } catch {
       editor = Editor(document: onDisk, undoLimit: undoLimit, clock: editor.clock)
-      return try setAside(journal, bytes: log.bytes, because: "the file was changed outside recsh, and \(error)")
+      return try setAside(
+        journal, bytes: log.bytes, because: "the file was changed outside recsh, and \(error)")
         + startLog(journal)
     }
     var rebuilt = restored.editor
@@ -313,7 +322,9 @@ extension Session {
     rebuilt.replaceDocument(saved)
     rebuilt.place(at: restored.savedState)
     editor = rebuilt
-    if restored.finalState != restored.savedState { journal.append(.place(restored.savedState), isStep: false) }
+    if restored.finalState != restored.savedState {
+      journal.append(.place(restored.savedState), isStep: false)
+    }
     let count = recordFileDifference(to: onDisk, named: Self.outsideChangeName, journal: journal)
     guard count > 0 else {
       return [
@@ -388,7 +399,8 @@ extension Session {
 
   /// A dead session's unsaved steps, recovered: the document goes where the log left it,
   /// and groups open then are closed and kept.
-  private mutating func recoverUnsaved(_ restored: JournalReplay.Restored<Root>, log: LeftoverJournal) -> [String]
+  private mutating func recoverUnsaved(_ restored: JournalReplay.Restored<Root>, log: LeftoverJournal)
+    -> [String]
   {
     var warnings = [
       "recovered \(log.changeCount) change\(log.changeCount == 1 ? "" : "s") "
@@ -402,7 +414,9 @@ extension Session {
     }
     for group in restored.openGroups.reversed() {
       journal?.append(.end)
-      warnings.append("group \(group.name.map { "'\($0)'" } ?? "unnamed group") was open when the session ended; closed and kept")
+      warnings.append(
+        "group \(group.name.map { "'\($0)'" } ?? "unnamed group") was open when the session ended; closed and kept"
+      )
     }
     editor.closeAllGroups()
     return warnings
@@ -439,7 +453,9 @@ extension Session {
         second = step.time
         records.append(.time(second))
       }
-      records.append(.perform(step.command.encoded()))
+      var encoded: [UInt8] = []
+      step.command.appendEncoded(to: &encoded)
+      records.append(.perform(encoded))
       (at, next) = (step.number, step.number + 1)
     }
     for save in history.saves where history.isState(save.state) {

@@ -123,7 +123,9 @@ struct HistoryModel {
     return steps
   }
 
-  func isState(_ state: Int) -> Bool { state == start || (state > start && state < nodes.count && nodes[state].alive) }
+  func isState(_ state: Int) -> Bool {
+    state == start || (state > start && state < nodes.count && nodes[state].alive)
+  }
 
   /// When a state came to be: its step's; the start's is its first kept step's.
   func time(of state: Int) -> Double? {

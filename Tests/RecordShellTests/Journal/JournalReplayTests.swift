@@ -8,9 +8,11 @@ import Testing
 @Suite struct JournalReplayTests {
   static let header = #"{"header": {"format": 2, "base": null, "pid": 0, "time": 0, "kind": "task"}}"#
 
-  static func restore(_ entries: [String], onto file: String = twoTasks) throws -> JournalReplay.Restored<
-    TaskRecord
-  > {
+  static func restore(_ entries: [String], onto file: String = twoTasks) throws
+    -> JournalReplay.Restored<
+      TaskRecord
+    >
+  {
     let bytes = JournalFramingTests.journal([header] + entries).bytes
     let log = try #require(try Journal.leftover(bytes, modificationTime: 0))
     let document = try RecordFile<TaskRecord>.decode(Array(file.utf8)).document
@@ -34,7 +36,8 @@ import Testing
 
   @Test func aSaveMarksItsStateAndWhatCameBeforeIsNotUnsaved() throws {
     let restored = try Self.restore([
-      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, #"{"saved": true}"#, Self.setTwo, #"{"close": 9}"#,
+      Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, #"{"saved": true}"#, Self.setTwo,
+      #"{"close": 9}"#,
     ])
     #expect(restored.savedState == 1)
     #expect(restored.savedHash == "h1")
@@ -87,9 +90,12 @@ import Testing
 
   @Test func aSaveWithMorePendingChangesThanItsGroupsIsRefused() {
     #expect(
-      throws: JournalError.badEntry(record: 2, reason: "a save with more pending changes than its groups hold")
+      throws: JournalError.badEntry(
+        record: 2, reason: "a save with more pending changes than its groups hold")
     ) {
-      try Self.restore([#"{"begin": null, "origin": null}"#, #"{"save": "h", "state": 0, "time": 0, "pending": 2}"#])
+      try Self.restore([
+        #"{"begin": null, "origin": null}"#, #"{"save": "h", "state": 0, "time": 0, "pending": 2}"#,
+      ])
     }
   }
 

@@ -223,7 +223,10 @@ import Testing
       let path = folder.path("t.json")
       let fileSystem = NoSyncFileSystem()
       func open(_ recovery: RecoveryChoice = .refuse) throws -> Session<TaskRecord> {
-        try Session<TaskRecord>.open(path: path, fileSystem: fileSystem, undoLimit: 0, recovery: recovery).session
+        try retryingLock {
+          try Session<TaskRecord>.open(path: path, fileSystem: fileSystem, undoLimit: 0, recovery: recovery)
+            .session
+        }
       }
       var session = try open()
       var model = Model()
@@ -254,7 +257,9 @@ import Testing
             records[0].title = records[0].title == title ? title + "o" : title
           }
           // Another program's formatting: one line, other spacing.
-          let text = "[" + records.map { #"{"id":"\#($0.id)","title":"\#($0.title ?? "")"}"# }.joined(separator: ",") + "]"
+          let text =
+            "[" + records.map { #"{"id":"\#($0.id)","title":"\#($0.title ?? "")"}"# }.joined(separator: ",")
+            + "]"
           try folder.write("t.json", Array(text.utf8))
           session = try open()
           succeeded = true
@@ -263,13 +268,19 @@ import Testing
         }
         let expected = model.apply(op)
         let at = "op \(index) \(op)"
-        if succeeded != expected { return "\(at): session \(succeeded ? "succeeded" : "failed"), model did not" }
+        if succeeded != expected {
+          return "\(at): session \(succeeded ? "succeeded" : "failed"), model did not"
+        }
         let titles = session.document.records.map { $0.title ?? "" }
         if titles != model.records { return "\(at): records \(titles), model \(model.records)" }
-        if session.isDirty != model.isDirty { return "\(at): dirty \(session.isDirty), model \(model.isDirty)" }
+        if session.isDirty != model.isDirty {
+          return "\(at): dirty \(session.isDirty), model \(model.isDirty)"
+        }
         if model.depth == 0 {
           let history = session.editor.history
-          if history.current != model.current { return "\(at): at \(history.current), model \(model.current)" }
+          if history.current != model.current {
+            return "\(at): at \(history.current), model \(model.current)"
+          }
           let tree = history.keptSteps.map { "\($0.number)<\($0.parent)" }
           if tree != model.tree { return "\(at): tree \(tree), model \(model.tree)" }
         }
@@ -320,8 +331,11 @@ struct NoSyncFileSystem: FileSystem {
   func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor {
     try base.open(path, flags: flags, mode: mode)
   }
-  func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor { try base.openDirectory(path) }
-  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+  func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
+    try base.openDirectory(path)
+  }
+  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int
+  {
     try base.read(file, into: buffer)
   }
   func write(_ file: FileDescriptor, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
@@ -332,7 +346,9 @@ struct NoSyncFileSystem: FileSystem {
     try base.ftruncate(file, length: length)
   }
   func lockExclusively(_ file: FileDescriptor) throws(SystemCallError) { try base.lockExclusively(file) }
-  func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) { try base.fchmod(file, mode: mode) }
+  func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) {
+    try base.fchmod(file, mode: mode)
+  }
   func fchown(_ file: FileDescriptor, owner: uid_t?, group: gid_t?) throws(SystemCallError) {
     try base.fchown(file, owner: owner, group: group)
   }

@@ -9,7 +9,9 @@ struct TestDirectory {
 
   /// Runs `body` with a new empty folder under the system's temporary folder (or under
   /// `parent`: a test that reopens files thousands of times asks for a folder in memory).
-  static func with<Result>(in parent: String = NSTemporaryDirectory(), _ body: (TestDirectory) throws -> Result)
+  static func with<Result>(
+    in parent: String = NSTemporaryDirectory(), _ body: (TestDirectory) throws -> Result
+  )
     throws -> Result
   {
     var template = Array((parent + "/recsh-storage-XXXXXX").utf8CString)
