@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import RecordShell
 import Testing
 
@@ -267,6 +268,28 @@ import Testing
     #expect(result.stderr.contains("is a directory, not a history log; set it aside as"))
     let next = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "undo; show a1"])
     #expect(next.stdout.contains("title     one\n"), "the history works after")
+  }
+
+  /// A symbolic link or a named pipe where the log goes is never followed or read (a
+  /// pipe would block the open): it is set aside and the session goes on.
+  @Test(arguments: ["symlink", "fifo"])
+  func aLinkOrAPipeWhereTheLogGoesIsSetAside(_ what: String) throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let log = folder.path(".t.json.recsh-journal")
+    if what == "symlink" {
+      try folder.write("elsewhere", "not a log")
+      try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: folder.path("elsewhere"))
+    } else {
+      #expect(mkfifo(log, 0o600) == 0)
+    }
+    let result = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title x; save"])
+    #expect(result.status == 0)
+    let kind = what == "symlink" ? "a symbolic link" : "a named pipe"
+    #expect(result.stderr.contains("is \(kind), not a history log; set it aside as"))
+    if what == "symlink" {
+      #expect(try folder.read("elsewhere") == "not a log", "the link's target untouched")
+    }
   }
 
   @Test func aLogFromANewerRecshIsNotApplied() throws {

@@ -81,6 +81,34 @@ public final class Journal {
     if pending.append(isStep: isStep, payload: writePayload) >= Self.bufferLimit { write() }
   }
 
+  /// Appends the start records (`JournalEntry.base`), a copy of the data file: written
+  /// straight from `bytes` after the buffer, framed as `JournalFraming.record` frames it,
+  /// so a big file is not copied again into the buffer.
+  func appendBase(_ bytes: [UInt8]) {
+    write()
+    guard failure == nil else { return }
+    let sequence = pending.sequence
+    var head = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize + 1)
+    head[JournalFraming.recordHeaderSize] = JournalEntry.baseMark
+    let crc = bytes.withUnsafeBytes { body in
+      head.withUnsafeMutableBytes { raw in
+        raw.storeBytes(
+          of: UInt32(truncatingIfNeeded: bytes.count + 1).littleEndian, toByteOffset: 0, as: UInt32.self)
+        raw.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+        let seeded = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[8...]))
+        return CRC32.checksum(body, startingWith: seeded)
+      }
+    }
+    head.withUnsafeMutableBytes { $0.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self) }
+    do throws(SystemCallError) {
+      try writeAll(head)
+      try writeAll(bytes)
+      pending.sequence = sequence + 1
+    } catch {
+      failure = error
+    }
+  }
+
   /// Puts the buffer in the file: after this, a killed process loses nothing.
   public func write() {
     guard failure == nil, !pending.buffer.isEmpty else { return }

@@ -38,9 +38,9 @@ enum HistoryRenderer {
       var marks: [String] = []
       if number == current { marks.append("<- now") }
       if number == history.savedState { marks.append("[saved]") }
-      if onBranch.contains(number), number > current, !isAncestor(number, of: current, in: history) {
-        marks.append("(can redo)")
-      }
+      // On the branch, the steps before the current state have smaller numbers, the ones
+      // `redo` would apply larger.
+      if number > current, onBranch.contains(number) { marks.append("(can redo)") }
       if all, step.parent != previous {
         marks.append(step.parent == history.start ? "(from the start)" : "(from \(step.parent))")
       }
@@ -62,14 +62,6 @@ enum HistoryRenderer {
           + "\(count) change\(count == 1 ? "" : "s") so far")
     }
     return lines.joined(separator: "\n")
-  }
-
-  /// Whether `state` is `other` or one of the states before it (its ancestors).
-  private static func isAncestor<Root: Record>(_ state: Int, of other: Int, in history: History<Root>) -> Bool
-  {
-    var walk = other
-    while walk > state, walk != history.start { walk = history.parent(of: walk) }
-    return walk == state
   }
 
   /// The local calendar day of a time, as a number (year, month, day).

@@ -243,6 +243,7 @@ extension Session {
           logHeader(base: savedHash, numbers: editor.document.numberRuns),
           base: RecordFile<Root>.encode(editor.document.records))
         journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+        logStart = 0
       } catch {
         replies.append(
           .warning("cannot restart the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off")

@@ -107,8 +107,8 @@ extension Session {
       throw .journalPending(path: target)
     case .unreadable(let error):
       throw .journalUnreadable(path: target, error)
-    case .notAFile:
-      throw .journalPending(path: target)
+    case .notAFile(let kind):
+      throw .journalNotAFile(path: target, kind)
     case .unavailable(let error):
       return (nil, [Self.journalUnavailable(target, error)])
     }

@@ -79,21 +79,22 @@ extension Session {
       return [Self.journalUnavailable(filePath ?? "", error)]
     }
     self.journal = journal
+    logStart = editor.history.start
     journal.needsBase = document.count > 0 || savedHash != nil
     journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
     return []
   }
 
   /// Writes the log's start records before its first step, `command`, which the document
-  /// already holds: the file's bytes when it is still what this session read or saved (a
-  /// copy, no encoding), else the document with `command` taken back, encoded.
+  /// already holds: the file's bytes when it is still the one this session read or saved
+  /// (same identity: a copy, no encoding, no hashing), else the document with `command`
+  /// taken back, encoded.
   private func writeBase(_ journal: Journal, before command: Command<Root>) {
     journal.needsBase = false
-    if let path = filePath, let hash = savedHash,
-      let read = try? FileReader.readFile(path, using: fileSystem),
-      ContentHash.of(read.bytes) == hash
+    if let path = filePath, let identity, let read = try? FileReader.readFile(path, using: fileSystem),
+      read.identity == identity
     {
-      journal.append(.base(read.bytes), isStep: false)
+      journal.appendBase(read.bytes)
       return
     }
     var start = editor.document
@@ -101,7 +102,7 @@ extension Session {
       for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
     }
     if editor.history.openGroups.isEmpty { command.revert(in: &start) }
-    journal.append(.base(RecordFile<Root>.encode(start.records)), isStep: false)
+    journal.appendBase(RecordFile<Root>.encode(start.records))
   }
 
   /// Copies the log's bytes to a backup beside it; returns the message that says so.
@@ -211,7 +212,8 @@ extension Session {
       warnings += recoverUnsaved(restored, log: log)
     }
     editor.setUndoLimit(undoLimit)
-    compactIfLarge(records: log.recordCount)
+    logStart = log.header.start
+    compactIfLarge()
     return warnings
   }
 
@@ -296,7 +298,7 @@ extension Session {
     }
     return [
       state == restored.finalState
-        ? "the last session left \(ahead) unsaved step\(ahead == 1 ? "" : "s"); 'redo' brings them back"
+        ? "the last session left \(ahead) unsaved step\(ahead == 1 ? "; 'redo' brings it back" : "s; 'redo' brings them back")"
         : "the last session ended at step \(restored.finalState), not saved; 'goto \(restored.finalState)' brings it back"
     ]
   }
@@ -422,11 +424,15 @@ extension Session {
     return warnings
   }
 
-  /// Rewrites the log to the kept tree when it holds much more than the limit keeps
-  /// (`records` beyond twice the limit and `compactionSlack`): when a file is opened, and
-  /// at a normal exit.
-  mutating func compactIfLarge(records: Int) {
-    guard undoLimit > 0, keepsHistory, records > 2 * undoLimit + compactionSlack else { return }
+  /// Rewrites the log to the kept tree when it holds much more than the limit keeps: more
+  /// steps the limit dropped than the limit and `compactionSlack` together (steps are
+  /// numbered in the order they were made, so the log holds those from its start's number
+  /// on). When a file is opened, and at a normal exit.
+  mutating func compactIfLarge() {
+    let logged = editor.history.nextNumber - 1 - logStart
+    guard undoLimit > 0, keepsHistory, logged - editor.history.keptCount > undoLimit + compactionSlack else {
+      return
+    }
     compactLog()
   }
 
@@ -470,6 +476,7 @@ extension Session {
     records.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind))
     do throws(SystemCallError) {
       try journal.replace(with: records)
+      logStart = history.start
     } catch {
       // The old log is whole and still ours: appending goes on there.
     }
@@ -554,7 +561,7 @@ extension Session {
 
   /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
   public mutating func close() {
-    if let journal, editor.history.openGroups.isEmpty { compactIfLarge(records: journal.recordCount) }
+    if journal != nil, editor.history.openGroups.isEmpty { compactIfLarge() }
     if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil
   }

@@ -32,6 +32,8 @@ public struct Session<Root: Record> {
   /// enough that a session near the limit does not rewrite its log every time. (Tests set
   /// it low, to make compaction happen.)
   package var compactionSlack = 1000
+  /// The number of the state the log starts from (its header's `start`).
+  var logStart = 0
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   public var progress: ProgressHandler?
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's

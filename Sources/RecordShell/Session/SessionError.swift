@@ -30,6 +30,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case journal(JournalError)
   case journalPending(path: String)
   case journalUnreadable(path: String, SystemCallError)
+  /// Where the log of a "save as" target goes there is something else (a directory…).
+  case journalNotAFile(path: String, FileStatus.Kind)
 }
 
 extension SessionError: CustomStringConvertible {
@@ -72,6 +74,9 @@ extension SessionError: CustomStringConvertible {
     case .journalUnreadable(let path, let error):
       "cannot read the journal of \"\(path)\" (\(error.description)); the file was not opened, since the "
         + "journal may hold unsaved work"
+    case .journalNotAFile(let path, let kind):
+      "cannot save as \"\(path)\": its history log's place, \"\(Journal.path(forDataFile: path))\", is "
+        + "\(kind.description); move it away first"
     case .journalPending(let path):
       "\"\(path)\" has a journal from a session that ended abnormally; "
         + "restart recsh with --recover or --discard-journal to open it"
