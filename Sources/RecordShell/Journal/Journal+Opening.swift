@@ -6,8 +6,12 @@ public struct LeftoverJournal: Equatable, Sendable {
   /// The log's bytes, for the backup a set-aside makes.
   var bytes: [UInt8]
   var header: JournalEntry.Header
-  /// The start state's records, when the log keeps them.
-  var baseRecords: [UInt8]?
+  /// The start state's records, when the log keeps them: the base record's payload,
+  /// whose first byte is `JournalEntry.baseMark` (kept as read, not copied again: a big
+  /// file's copy is needed only when the file was changed outside recsh).
+  var basePayload: ArraySlice<UInt8>?
+  /// Whether the log keeps its start records.
+  var hasBase: Bool { basePayload != nil }
   /// The entries after the header (and the base).
   var entries: [JournalEntry]
   /// Where each of `entries` ends in the file, and its record number (the base is not
@@ -129,13 +133,13 @@ extension Journal {
     guard !bytes.isEmpty else { return nil }
     let contents = try JournalFraming.read(bytes)
     guard let first = contents.payloads.first else { return nil }
-    guard case .header(let header) = try JournalEntry(payload: first, record: 0) else {
+    guard case .header(let header) = try JournalEntry(payload: Array(first), record: 0) else {
       throw .badEntry(record: 0, reason: "the first record is not a header")
     }
     var entries: [JournalEntry] = []
     var ends: [Int] = []
     var recordNumbers: [Int] = []
-    var base: [UInt8]?
+    var base: ArraySlice<UInt8>?
     var leading = 1
     var pid = header.pid
     var startTime = header.time
@@ -146,17 +150,19 @@ extension Journal {
     // Groups open at the end hold unsaved work even when a save came after their edits.
     var depth = 0
     for index in 1..<contents.payloads.count {
-      let entry = try JournalEntry(payload: contents.payloads[index], record: index)
-      switch entry {
-      case .header: throw .badEntry(record: index, reason: "a second header")
-      case .base(let bytes):
+      if contents.payloads[index].first == JournalEntry.baseMark {
         // Written once, before the first step (the log's start records).
         guard base == nil, !entries.contains(where: { if case .perform = $0 { true } else { false } }) else {
           throw .badEntry(record: index, reason: "start records after the first step")
         }
-        base = bytes
+        base = contents.payloads[index]
         if entries.isEmpty { leading = index + 1 }
         continue
+      }
+      let entry = try JournalEntry(payload: Array(contents.payloads[index]), record: index)
+      switch entry {
+      case .header: throw .badEntry(record: index, reason: "a second header")
+      case .base: continue
       case .open(let opener, let time, _):
         (pid, startTime) = (opener, time)
         (steps, changes, closed) = (0, 0, false)
@@ -173,7 +179,7 @@ extension Journal {
       recordNumbers.append(index)
     }
     return LeftoverJournal(
-      bytes: bytes, header: header, baseRecords: base, entries: entries, ends: ends,
+      bytes: bytes, header: header, basePayload: base, entries: entries, ends: ends,
       recordNumbers: recordNumbers, leading: leading,
       leadingEnd: contents.ends[leading - 1],
       validLength: contents.validLength, recordCount: contents.payloads.count, tornTail: contents.tornTail,

@@ -9,10 +9,10 @@ package enum JournalFraming {
   package static let magic = Array("RECSH-JOURNAL 1\n".utf8)
   static let recordHeaderSize = 16
 
-  package static func record(sequence: UInt64, payload: [UInt8]) -> [UInt8] {
+  package static func record(sequence: UInt64, payload: some Collection<UInt8>) -> [UInt8] {
     var sequenceBytes = [UInt8](repeating: 0, count: 8)
     for index in 0..<8 { sequenceBytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
-    let crc = CRC32.checksum(payload, startingWith: CRC32.checksum(sequenceBytes))
+    let crc = CRC32.checksum(Array(payload), startingWith: CRC32.checksum(sequenceBytes))
     var bytes: [UInt8] = []
     bytes.reserveCapacity(recordHeaderSize + payload.count)
     appendLittleEndian(UInt32(payload.count), to: &bytes)
@@ -28,7 +28,9 @@ package enum JournalFraming {
 
   /// The records of a journal file, in order.
   package struct Contents: Equatable {
-    package var payloads: [[UInt8]]
+    /// Each record's payload, as a slice of the bytes read (no copy: a log keeps a copy of
+    /// the data file, which may be hundreds of megabytes).
+    package var payloads: [ArraySlice<UInt8>]
     /// Where each record ends (the offset just after it).
     package var ends: [Int] = []
     /// Where the last good record ends: appending resumes here.
@@ -49,7 +51,7 @@ package enum JournalFraming {
       throw .notAJournal
     }
     var offset = magic.count
-    var payloads: [[UInt8]] = []
+    var payloads: [ArraySlice<UInt8>] = []
     var ends: [Int] = []
     while offset < bytes.count {
       let remaining = bytes.count - offset
@@ -84,7 +86,7 @@ package enum JournalFraming {
         return Contents(
           payloads: payloads, ends: ends, validLength: offset, tornTail: "a damaged last record")
       }
-      let payload = Array(bytes[(offset + 16)..<end])
+      let payload = bytes[(offset + 16)..<end]
       payloads.append(payload)
       ends.append(end)
       offset = end

@@ -186,7 +186,7 @@ extension Session {
     if let torn = log.tornTail {
       warnings.append("dropped \(torn) at the end of the journal (a write cut short)")
     }
-    journal.needsBase = log.baseRecords == nil && restored.stepCount == 0
+    journal.needsBase = !log.hasBase && restored.stepCount == 0
     if restored.savedHash == savedHash {
       warnings += try placeAtSave(restored, journal: journal, recovering: unsaved)
       // The log follows: its next steps are made from the saved state, not where it ended.
@@ -372,9 +372,9 @@ extension Session {
     throws(JournalError) -> Document<Root>
   {
     var document = Document<Root>()
-    if let base = log.baseRecords {
+    if let base = log.basePayload {
       do {
-        let loaded = try RecordFile<Root>.decode(base)
+        let loaded = try RecordFile<Root>.decode(Array(base.dropFirst()))
         document = loaded.document
         if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
       } catch {
