@@ -60,6 +60,17 @@ package enum JournalReplay {
     var time = header.time
     var current = header.start
     editor.restoreStart(header.start)
+    /// A command performed (or a group closed): the next step, or a change of the open group.
+    func record(_ command: Command<Root>) {
+      guard groups.isEmpty else {
+        groups[groups.count - 1].commands.append(command)
+        return
+      }
+      editor.restoreStep(command, number: nextNumber, at: time)
+      current = nextNumber
+      nextNumber += 1
+      restored.stepCount += 1
+    }
     for (index, entry) in log.entries.enumerated() {
       let record = log.recordNumbers[index]
       do {
@@ -77,17 +88,9 @@ package enum JournalReplay {
           }
           nextNumber = number
         case .perform(let bytes):
-          let command = Command<Root>.stored(StoredCommand(bytes: bytes))
           restored.unsavedChanges += 1
           restored.unsavedSteps += 1
-          if groups.isEmpty {
-            editor.restoreStep(command, number: nextNumber, at: time)
-            current = nextNumber
-            nextNumber += 1
-            restored.stepCount += 1
-          } else {
-            groups[groups.count - 1].commands.append(command)
-          }
+          record(.stored(StoredCommand(bytes: bytes)))
         case .begin(let name, let origin):
           restored.unsavedSteps += 1
           groups.append((name, origin, []))
@@ -97,15 +100,7 @@ package enum JournalReplay {
             throw JournalError.badEntry(record: record, reason: "'end' without an open group")
           }
           guard !group.commands.isEmpty else { break }
-          let command = Command<Root>.group(name: group.name, group.commands)
-          if groups.isEmpty {
-            editor.restoreStep(command, number: nextNumber, at: time)
-            current = nextNumber
-            nextNumber += 1
-            restored.stepCount += 1
-          } else {
-            groups[groups.count - 1].commands.append(command)
-          }
+          record(.group(name: group.name, group.commands))
         case .rollback:
           restored.unsavedSteps += 1
           guard let group = groups.popLast() else {
