@@ -61,7 +61,7 @@ package enum JournalReplay {
     var current = header.start
     editor.restoreStart(header.start)
     /// A command performed (or a group closed): the next step, or a change of the open group.
-    func record(_ command: Command<Root>) {
+    func take(_ command: Command<Root>) {
       guard groups.isEmpty else {
         groups[groups.count - 1].commands.append(command)
         return
@@ -90,7 +90,7 @@ package enum JournalReplay {
         case .perform(let bytes):
           restored.unsavedChanges += 1
           restored.unsavedSteps += 1
-          record(.stored(StoredCommand(bytes: bytes)))
+          take(.stored(StoredCommand(bytes: bytes)))
         case .begin(let name, let origin):
           restored.unsavedSteps += 1
           groups.append((name, origin, []))
@@ -100,7 +100,7 @@ package enum JournalReplay {
             throw JournalError.badEntry(record: record, reason: "'end' without an open group")
           }
           guard !group.commands.isEmpty else { break }
-          record(.group(name: group.name, group.commands))
+          take(.group(name: group.name, group.commands))
         case .rollback:
           restored.unsavedSteps += 1
           guard let group = groups.popLast() else {
