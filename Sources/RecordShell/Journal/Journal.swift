@@ -238,6 +238,9 @@ public final class Journal {
     pending.sequence = UInt64(records.count)
     loggedSecond = -1
     lastSync = Self.now()
+    // A log written whole again works again after a failed write.
+    failure = nil
+    reportedFailure = false
   }
 
   /// Cuts the log after its first `length` bytes, holding `records` records (`--discard-journal`

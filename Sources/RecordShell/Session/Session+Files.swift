@@ -39,6 +39,11 @@ extension Session {
     if savedAs {
       savedHash = hash
       compactLog()
+    } else if journal?.failure != nil {
+      // The log stopped at a failed write: after the save it is written whole again (the
+      // kept tree, from a copy of the saved state), so crash recovery is back on.
+      savedHash = hash
+      compactLog()
     } else {
       savedHash = hash
       journal?.append(.saved, isStep: false)
