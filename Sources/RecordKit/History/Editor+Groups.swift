@@ -1,4 +1,11 @@
 extension Editor {
+  /// The open `begin` groups, outermost first.
+  public var openGroups: [History<Root>.OpenGroup] { history.openGroups }
+
+  /// How many commands the open groups hold (what a save inside them writes beyond the
+  /// current state).
+  public var pendingChangeCount: Int { history.openGroups.reduce(0) { $0 + $1.commands.count } }
+
   /// Opens a group; groups nest. `origin` says where (`script.rsh:3`) for later messages.
   public mutating func begin(_ name: String?, origin: String? = nil) {
     history.openGroups.append(History.OpenGroup(name: name, origin: origin))

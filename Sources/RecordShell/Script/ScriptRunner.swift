@@ -204,12 +204,12 @@ public struct ScriptRunner<Root: Record> {
       return fail(error.description, location: location, chain: chain)
     }
     var lines = TextLines(bytes: bytes)
-    let depth = session.editor.history.openGroups.count
+    let depth = session.editor.openGroups.count
     let innerChain = [location] + chain
     let goOn = run(&lines, name: file, chain: innerChain)
     var leftOpen: [String] = []
-    while session.editor.history.openGroups.count > depth {
-      let group = session.editor.history.openGroups[session.editor.history.openGroups.count - 1]
+    while session.editor.openGroups.count > depth {
+      let group = session.editor.openGroups[session.editor.openGroups.count - 1]
       leftOpen.append(group.displayName + (group.origin.map { " (opened at \($0))" } ?? ""))
       _ = try? session.execute(.end)
     }

@@ -49,7 +49,7 @@ extension Session {
   public var prompt: Prompt {
     let fileName =
       filePath.map { path in String(path.split(separator: "/").last ?? Substring(path)) } ?? "(unnamed)"
-    let groups = editor.history.openGroups
+    let groups = editor.openGroups
     return Prompt(
       fileName: fileName, selectedID: selectedID.map(reference(toRecordWithID:)), isDirty: isDirty,
       group: groups.last.map { Prompt.Group(name: $0.name ?? "group", enclosing: groups.count - 1) })

@@ -140,7 +140,7 @@ extension Session {
 
   mutating func endGroup() throws(SessionError) -> [Reply] {
     do {
-      let name = editor.history.openGroups.last?.displayName ?? ""
+      let name = editor.openGroups.last?.displayName ?? ""
       let closing = try editor.end()
       journalEnd()
       switch closing {

@@ -98,10 +98,10 @@ extension Session {
       return
     }
     var start = editor.document
-    for pending in editor.history.openGroups.reversed() {
+    for pending in editor.openGroups.reversed() {
       for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
     }
-    if editor.history.openGroups.isEmpty { command.revert(in: &start) }
+    if editor.openGroups.isEmpty { command.revert(in: &start) }
     journal.appendBase(RecordFile<Root>.encode(start.records))
   }
 
@@ -439,7 +439,7 @@ extension Session {
   /// Rewrites the log as the tree kept now: a header, the start state's records, each
   /// kept step from its parent, the saves, and the current state.
   mutating func compactLog() {
-    guard let journal, editor.history.openGroups.isEmpty else { return }
+    guard let journal, editor.openGroups.isEmpty else { return }
     let history = editor.history
     var start = editor.document
     if let route = history.route(to: history.start) {
@@ -529,7 +529,7 @@ extension Session {
   /// the file has, so a crash before the rename leaves the earlier save in force.
   func logWillSave(hash: String, in journal: Journal?) {
     guard let journal else { return }
-    let pending = editor.history.openGroups.reduce(0) { $0 + $1.commands.count }
+    let pending = editor.pendingChangeCount
     journal.append(
       .save(
         hash: hash, state: editor.history.current, time: editor.clock(), numbers: editor.document.numberRuns,
@@ -561,7 +561,7 @@ extension Session {
 
   /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
   public mutating func close() {
-    if journal != nil, editor.history.openGroups.isEmpty { compactIfLarge() }
+    if journal != nil, editor.openGroups.isEmpty { compactIfLarge() }
     if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil
   }

@@ -172,8 +172,8 @@ public struct Session<Root: Record> {
   /// Closes open groups at the end of input, keeping their work. Returns the
   /// warnings that name them and where they were opened.
   public mutating func endOfInput() -> [String] {
-    let groups = editor.history.openGroups
-    while !editor.history.openGroups.isEmpty {
+    let groups = editor.openGroups
+    while !editor.openGroups.isEmpty {
       _ = try? editor.end()
       journalEnd()
     }
@@ -186,7 +186,7 @@ public struct Session<Root: Record> {
   /// How many steps separate the document from the saved file, for warnings.
   public var unsavedChangeCount: Int {
     let history = editor.history
-    let pending = history.openGroups.reduce(0) { $0 + $1.commands.count }
+    let pending = editor.pendingChangeCount
     guard let save = history.savedState, let route = history.route(to: save) else {
       return max(1, history.undoCount + pending)
     }
