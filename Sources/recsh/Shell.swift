@@ -151,7 +151,8 @@ enum Shell {
     if !interactive, let warning = runner.unsavedWarning { sink.streams.err(warning) }
     runner.session.writeJournal()
     sink.streams.flush()
-    // A normal exit: the journal goes. (A signal ends recsh without this, and the journal stays.)
+    // A normal exit: the log is marked closed. (A signal ends recsh without this, and its
+    // unsaved steps are a dead session's, to recover.)
     runner.session.close()
     // Exit here, with the session still alive: the kernel takes its memory back at
     // once, where freeing a million records one by one is slow (docs/PERFORMANCE.md).

@@ -31,7 +31,7 @@ public struct Document<Root: Record>: Sendable {
   }
 
   /// A document of `records`, numbered from 0 in order (or with `numbers`, one per
-  /// record, all different, as a journal's snapshot keeps them); two records with one id
+  /// record, all different, as a saved file's numbers are read back); two records with one id
   /// are refused.
   public init(records: [Root], numbers: [RecordNumber]? = nil) throws(DocumentError) {
     let numbers = numbers ?? (0..<records.count).map { RecordNumber(UInt32(truncatingIfNeeded: $0)) }
@@ -236,7 +236,7 @@ public struct RecordNumber: Hashable, Comparable, Sendable, CustomStringConverti
 public enum DocumentError: Error, Equatable, Sendable {
   /// Positions are 1-based, as `@N` and messages count.
   case duplicateID(String, first: Int, second: Int)
-  /// Two records given one number (a damaged journal's snapshot).
+  /// Two records given one number (numbers read back from a damaged log).
   case duplicateNumber(RecordNumber)
   /// A journal's numbering does not fit the file's records.
   case numberingMismatch(records: Int, numbers: Int)

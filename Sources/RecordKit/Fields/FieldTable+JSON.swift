@@ -128,7 +128,7 @@ extension FieldTable {
     return record
   }
 
-  /// A record as the journal keeps it (a snapshot, an insert, a delete): its object, and,
+  /// A record as the log keeps it (an insert, a delete): its object, and,
   /// for a kind whose records have no key, the identity beside it, which the object
   /// cannot say and later journal entries name: `{"identity": "#3", "record": {…}}`.
   public func encodeForJournal(_ record: Root) -> JSONValue {
