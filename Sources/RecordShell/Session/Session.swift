@@ -28,9 +28,9 @@ public struct Session<Root: Record> {
   public internal(set) var keepsHistory = true
   /// The content hash of the file as last read or saved; `nil` with no file.
   var savedHash: String?
-  /// How many records beyond twice the undo limit the log may hold before it is compacted:
-  /// enough that a session near the limit does not rewrite its log every time. (Tests set
-  /// it low, to make compaction happen.)
+  /// How many steps dropped by the limit, beyond the limit itself, the log may hold before
+  /// it is compacted: enough that a session near the limit does not rewrite its log every
+  /// time. (Tests set it low, to make compaction happen.)
   package var compactionSlack = 1000
   /// The number of the state the log starts from (its header's `start`).
   var logStart = 0
