@@ -81,28 +81,27 @@ public final class Journal {
     if pending.append(isStep: isStep, payload: writePayload) >= Self.bufferLimit { write() }
   }
 
-  /// Appends the start records (`JournalEntry.base`), a copy of the data file: written
-  /// straight from `bytes` after the buffer, framed as `JournalFraming.record` frames it,
-  /// so a big file is not copied again into the buffer.
-  func appendBase(_ bytes: [UInt8]) {
+  /// Appends the start records (`JournalEntry.base`), a copy of the data file whose
+  /// content hash is `hash`: written straight from `records` after the buffer, framed as
+  /// `JournalFraming.record` frames it (its CRC-32 covers the mark and the hash, not the
+  /// records), so a big file is neither copied again into the buffer nor checksummed.
+  func appendBase(_ records: [UInt8], hash: String) {
     write()
     guard failure == nil else { return }
     let sequence = pending.sequence
-    var head = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize + 1)
-    head[JournalFraming.recordHeaderSize] = JournalEntry.baseMark
-    let crc = bytes.withUnsafeBytes { body in
-      head.withUnsafeMutableBytes { raw in
-        raw.storeBytes(
-          of: UInt32(truncatingIfNeeded: bytes.count + 1).littleEndian, toByteOffset: 0, as: UInt32.self)
-        raw.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
-        let seeded = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[8...]))
-        return CRC32.checksum(body, startingWith: seeded)
-      }
+    let prefix = JournalEntry.basePrefix(hash: hash)
+    var head = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize) + prefix
+    head.withUnsafeMutableBytes { raw in
+      raw.storeBytes(
+        of: UInt32(truncatingIfNeeded: prefix.count + records.count).littleEndian, toByteOffset: 0,
+        as: UInt32.self)
+      raw.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+      let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[8...]))
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
     }
-    head.withUnsafeMutableBytes { $0.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self) }
     do throws(SystemCallError) {
       try writeAll(head)
-      try writeAll(bytes)
+      try writeAll(records)
       pending.sequence = sequence + 1
     } catch {
       failure = error
@@ -182,7 +181,12 @@ public final class Journal {
       try fileSystem.ftruncate(file, length: 0)
       pending.buffer = JournalFraming.magic
       append(.header(header), isStep: false)
-      if let base { append(.base(base), isStep: false) }
+      if let base {
+        // Framed by `JournalFraming.record`: its CRC-32 covers the start records' hash only.
+        let entry = JournalEntry.base(hash: ContentHash.of(base), records: base)
+        pending.buffer += JournalFraming.record(sequence: pending.sequence, payload: entry.payload)
+        pending.sequence += 1
+      }
       try writeAll(pending.buffer)
       pending.buffer.removeAll(keepingCapacity: true)
       try fileSystem.fsync(file)

@@ -13,8 +13,12 @@ enum JournalEntry: Equatable, Sendable {
   /// numbers, as runs, when not 0, 1, 2…. `start`: the start state's number. `kind` names
   /// the kind the file was edited with; `schema` is a run-time kind's schema.
   case header(Header)
-  /// The start state's records, as a data file of the kind (the `RecordFile` encoding).
-  case base([UInt8])
+  /// The start state's records, as a data file of the kind (the `RecordFile` encoding),
+  /// with their content hash. The payload is the mark, the hash's length (one byte), the
+  /// hash, then the records; its CRC-32 covers what comes before the records
+  /// (`JournalFraming.checkedLength`), and the records are checked by their hash when
+  /// they are needed, so that a long copy of a big file is not checksummed at every open.
+  case base(hash: String, records: [UInt8])
   /// A session began writing (`pid`), at `time`, with `kind`.
   case open(pid: Int32, time: Double, kind: String)
   /// A command performed: a new step, or an edit inside the open group. Held as its
@@ -110,10 +114,25 @@ enum JournalEntry: Equatable, Sendable {
 
   var payload: [UInt8] {
     switch self {
-    case .base(let bytes): return [Self.baseMark] + bytes
+    case .base(let hash, let records): return Self.basePrefix(hash: hash) + records
     case .perform(let command): return Self.performPrefix + command + [UInt8(ascii: "}")]
     default: return json.compactUTF8
     }
+  }
+
+  /// What a `base` payload holds before the records: the mark, the hash's length, the hash.
+  static func basePrefix(hash: String) -> [UInt8] {
+    let hashBytes = Array(hash.utf8.prefix(255))
+    return [baseMark, UInt8(hashBytes.count)] + hashBytes
+  }
+
+  /// A `base` payload's hash and records; `nil` when it is too short to hold them.
+  static func baseParts(_ payload: ArraySlice<UInt8>) -> (hash: String, records: ArraySlice<UInt8>)? {
+    let start = payload.startIndex
+    guard payload.count >= 2, payload[start] == baseMark else { return nil }
+    let end = start + 2 + Int(payload[start + 1])
+    guard end <= payload.endIndex else { return nil }
+    return (String(decoding: payload[(start + 2)..<end], as: UTF8.self), payload[end...])
   }
 
   /// How a `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
@@ -125,7 +144,10 @@ enum JournalEntry: Equatable, Sendable {
 
   init(payload: [UInt8], record: Int) throws(JournalError) {
     if payload.first == Self.baseMark {
-      self = .base(Array(payload.dropFirst()))
+      guard let parts = Self.baseParts(payload[...]) else {
+        throw .badEntry(record: record, reason: "start records without their hash")
+      }
+      self = .base(hash: parts.hash, records: Array(parts.records))
       return
     }
     // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed).

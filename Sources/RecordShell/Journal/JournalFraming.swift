@@ -9,10 +9,21 @@ package enum JournalFraming {
   package static let magic = Array("RECSH-JOURNAL 1\n".utf8)
   static let recordHeaderSize = 16
 
+  /// How much of a payload the record's CRC-32 covers: all of it, except for the start
+  /// records (`JournalEntry.base`), whose records are checked by their content hash
+  /// when needed: there it covers the mark, the hash's length and the hash.
+  static func checkedLength(of payload: ArraySlice<UInt8>) -> Int {
+    let start = payload.startIndex
+    guard payload.count >= 2, payload[start] == JournalEntry.baseMark else { return payload.count }
+    return min(payload.count, 2 + Int(payload[start + 1]))
+  }
+
   package static func record(sequence: UInt64, payload: some Collection<UInt8>) -> [UInt8] {
     var sequenceBytes = [UInt8](repeating: 0, count: 8)
     for index in 0..<8 { sequenceBytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
-    let crc = CRC32.checksum(Array(payload), startingWith: CRC32.checksum(sequenceBytes))
+    let all = Array(payload)
+    let checked = all[..<checkedLength(of: all[...])]
+    let crc = CRC32.checksum(Array(checked), startingWith: CRC32.checksum(sequenceBytes))
     var bytes: [UInt8] = []
     bytes.reserveCapacity(recordHeaderSize + payload.count)
     appendLittleEndian(UInt32(payload.count), to: &bytes)
@@ -71,9 +82,10 @@ package enum JournalFraming {
           payloads: payloads, ends: ends, validLength: offset, tornTail: "an incomplete last record")
       }
       // The checksum and sequence read in place: no copy but the payload's own.
+      let checkedEnd = offset + 16 + checkedLength(of: bytes[(offset + 16)..<end])
       let (expected, sequence) = bytes.withUnsafeBytes { raw in
         (
-          CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<end])),
+          CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(offset + 8)..<checkedEnd])),
           UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
         )
       }
@@ -106,9 +118,10 @@ package enum JournalFraming {
       let length = Int(littleEndian32(bytes, candidate))
       let end = candidate + recordHeaderSize + length
       guard end <= bytes.count else { continue }
-      let payload = Array(bytes[(candidate + 16)..<end])
+      let payload = bytes[(candidate + 16)..<end]
+      let checked = Array(payload.prefix(checkedLength(of: payload)))
       let crc = CRC32.checksum(
-        payload, startingWith: CRC32.checksum(Array(bytes[(candidate + 8)..<(candidate + 16)])))
+        checked, startingWith: CRC32.checksum(Array(bytes[(candidate + 8)..<(candidate + 16)])))
       if crc == littleEndian32(bytes, candidate + 4) { return candidate }
     }
     return nil

@@ -91,10 +91,10 @@ extension Session {
   /// taken back, encoded.
   private func writeBase(_ journal: Journal, before command: Command<Root>) {
     journal.needsBase = false
-    if let path = filePath, let identity, let read = try? FileReader.readFile(path, using: fileSystem),
-      read.identity == identity
+    if let path = filePath, let identity, let hash = savedHash,
+      let read = try? FileReader.readFile(path, using: fileSystem), read.identity == identity
     {
-      journal.appendBase(read.bytes)
+      journal.appendBase(read.bytes, hash: hash)
       return
     }
     var start = editor.document
@@ -102,7 +102,8 @@ extension Session {
       for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
     }
     if editor.openGroups.isEmpty { command.revert(in: &start) }
-    journal.appendBase(RecordFile<Root>.encode(start.records))
+    let records = RecordFile<Root>.encode(start.records)
+    journal.appendBase(records, hash: ContentHash.of(records))
   }
 
   /// Copies the log's bytes to a backup beside it; returns the message that says so.
@@ -373,8 +374,13 @@ extension Session {
   {
     var document = Document<Root>()
     if let base = log.basePayload {
+      // Its CRC-32 did not cover the records: their hash does, checked now they are needed.
+      guard let parts = JournalEntry.baseParts(base), ContentHash.of(Array(parts.records)) == parts.hash
+      else {
+        throw .badEntry(record: 1, reason: "its start records are damaged (their content hash differs)")
+      }
       do {
-        let loaded = try RecordFile<Root>.decode(Array(base.dropFirst()))
+        let loaded = try RecordFile<Root>.decode(Array(parts.records))
         document = loaded.document
         if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
       } catch {
@@ -445,9 +451,10 @@ extension Session {
     if let route = history.route(to: history.start) {
       for number in route.revert { history.step(number)?.command.revert(in: &start) }
     }
+    let baseRecords = RecordFile<Root>.encode(start.records)
     var records: [JournalEntry] = [
       .header(logHeader(base: nil, numbers: start.numberRuns, start: history.start)),
-      .base(RecordFile<Root>.encode(start.records)),
+      .base(hash: ContentHash.of(baseRecords), records: baseRecords),
     ]
     var at = history.start
     var next = history.start + 1

@@ -213,3 +213,38 @@ import Testing
     }
   }
 }
+
+extension JournalRecoveryTests {
+  /// The log's copy of the file is not checksummed at every open (it may be hundreds of
+  /// megabytes): its content hash is checked when it is needed. Damaged there, it is
+  /// refused then: the history is set aside with a message, never applied to a wrong state.
+  @Test func damagedStartRecordsAreFoundWhenNeededAndTheHistoryIsSetAside() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      var session = try Self.open(folder)
+      _ = try session.run(line: "use a1; set title edited; save")
+      session.close()
+      // Flip one byte of the copied records: "one" (the start's title) becomes "ons".
+      var log = try folder.read(".t.json.recsh-journal")
+      let title = Array(#""title": "one""#.utf8)
+      let at = try #require(
+        (0...(log.count - title.count)).first { log[$0..<($0 + title.count)].elementsEqual(title) })
+      log[at + title.count - 2] = UInt8(ascii: "s")
+      try folder.write(".t.json.recsh-journal", log, mode: 0o600)
+      // Unchanged file: the copy is not needed, and the history reads back.
+      var same = try Self.open(folder)
+      #expect(same.editor.history.keptCount == 1)
+      same.close()
+      // Changed outside recsh: the copy is needed, and found damaged.
+      try folder.write("t.json", Array(#"[{"id": "a1aaaaaa", "title": "theirs"}]"#.utf8))
+      let opened = try retryingLock { try TaskSession.open(path: folder.path("t.json")) }
+      #expect(
+        opened.warnings.contains { $0.contains("its start records are damaged (their content hash differs)") }
+      )
+      #expect(opened.session.document.records.map(\.title) == ["theirs"])
+      #expect(opened.session.editor.history.keptCount == 0)
+      var next = opened.session
+      next.close()
+    }
+  }
+}
