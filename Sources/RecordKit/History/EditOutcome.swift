@@ -33,14 +33,18 @@ public enum GroupClosing<Root: Record>: Sendable {
 }
 
 /// What `undo`, `redo`, `goto`, `earlier` and `later` did: the document moved from state
-/// `from` to state `to`, reverting and applying the named steps.
+/// `from` to state `to`, reverting and applying steps.
 public struct HistoryMove: Equatable, Sendable {
   public var from: Int
   public var to: Int
-  /// The names of the steps reverted, newest first.
+  /// The names of the steps reverted, newest first (`undo`, which prints them; a `goto`
+  /// only counts them, in `revertedCount`, not to name a million steps it does not show).
   public var reverted: [String]
-  /// The names of the steps applied, oldest first.
+  /// The names of the steps applied, oldest first (`redo`).
   public var applied: [String]
+  /// How many steps were reverted and applied.
+  public var revertedCount = 0
+  public var appliedCount = 0
   /// Set when the move stopped at the oldest or newest state instead of going further.
   public var stopped: Stop?
 
@@ -53,6 +57,7 @@ public struct HistoryMove: Equatable, Sendable {
 
   public init(from: Int, to: Int, reverted: [String], applied: [String], stopped: Stop? = nil) {
     (self.from, self.to, self.reverted, self.applied, self.stopped) = (from, to, reverted, applied, stopped)
+    (revertedCount, appliedCount) = (reverted.count, applied.count)
   }
 }
 

@@ -56,6 +56,7 @@ extension Editor {
       move.reverted.append(command.name)
     }
     move.to = history.current
+    move.revertedCount = move.reverted.count
     return move
   }
 
@@ -78,6 +79,7 @@ extension Editor {
       move.applied.append(command.name)
     }
     move.to = history.current
+    move.appliedCount = move.applied.count
     return move
   }
 
@@ -98,14 +100,14 @@ extension Editor {
       guard let command = history.command(number) else { continue }
       try check(number, reverting: true)
       command.revert(in: &document)
-      move.reverted.append(command.name)
+      move.revertedCount += 1
       done.revert.append(number)
     }
     for number in apply {
       guard let command = history.command(number) else { continue }
       try check(number, reverting: false)
       command.apply(to: &document)
-      move.applied.append(command.name)
+      move.appliedCount += 1
       done.apply.append(number)
     }
     return move

@@ -216,7 +216,7 @@ extension Session {
     }
     if move.moved {
       lines.append(
-        "At \(name(move.to)) (from \(name(move.from))): \(move.reverted.count) undone, \(move.applied.count) redone"
+        "At \(name(move.to)) (from \(name(move.from))): \(move.revertedCount) undone, \(move.appliedCount) redone"
       )
     }
     return [.output(lines.joined(separator: "\n"))]
