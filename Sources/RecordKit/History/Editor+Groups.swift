@@ -48,39 +48,14 @@ extension Editor {
   public mutating func undo(_ count: Int = 1) throws(HistoryError) -> HistoryMove {
     try refuseInsideGroup("undo")
     guard history.canUndo else { throw .nothingToUndo }
-    var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
-    while move.reverted.count < count, history.canUndo {
-      try check(history.current, reverting: true)
-      guard let command = history.stepBack() else { break }
-      command.revert(in: &document)
-      move.reverted.append(command.name)
-    }
-    move.to = history.current
-    move.revertedCount = move.reverted.count
-    return move
-  }
-
-  /// Refuses a step read back from the log that does not fit the document as it is.
-  private func check(_ number: Int, reverting: Bool) throws(HistoryError) {
-    guard number < checkedBelow, let command = history.command(number) else { return }
-    let fits = reverting ? command.isRevertible(in: document) : command.isApplicable(to: document)
-    if !fits { throw .stepDoesNotFit(number) }
+    return try walk(revert: history.stepsBack(count), apply: [], naming: true)
   }
 
   /// Redoes up to `count` steps of the current branch.
   public mutating func redo(_ count: Int = 1) throws(HistoryError) -> HistoryMove {
     try refuseInsideGroup("redo")
     guard history.canRedo else { throw .nothingToRedo }
-    var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
-    while move.applied.count < count, let next = history.redoChild(of: history.current) {
-      try check(next, reverting: false)
-      guard let command = history.stepForward() else { break }
-      command.apply(to: &document)
-      move.applied.append(command.name)
-    }
-    move.to = history.current
-    move.appliedCount = move.applied.count
-    return move
+    return try walk(revert: [], apply: history.stepsAhead(count), naming: true)
   }
 
   /// Goes to the state after step `state` (0: the start state), wherever it is in the tree:
@@ -92,24 +67,38 @@ extension Editor {
       throw .noSuchStep(state, newest: history.nextNumber - 1)
     }
     guard let (revert, apply) = history.route(to: target) else { throw .stepDropped(state) }
-    var move = HistoryMove(from: history.current, to: target, reverted: [], applied: [])
-    // A step that does not fit stops the move where it is, the history following as far.
+    return try walk(revert: revert, apply: apply, naming: false)
+  }
+
+  /// The one way the document moves through the tree: reverts the steps `revert` (newest
+  /// first), then applies `apply` (oldest first), each checked first when it was read back
+  /// from the log (`checkedBelow`); the history follows. A step that does not fit stops the
+  /// move where it is, the history following as far, and throws. `naming`: the names of
+  /// the steps are kept (`undo`/`redo` print them; a `goto` of a million steps only counts).
+  private mutating func walk(revert: [Int], apply: [Int], naming: Bool) throws(HistoryError) -> HistoryMove {
+    var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
     var done = (revert: [Int](), apply: [Int]())
-    defer { history.follow(revert: done.revert, apply: done.apply) }
-    for number in revert {
-      guard let command = history.command(number) else { continue }
-      try check(number, reverting: true)
-      command.revert(in: &document)
-      move.revertedCount += 1
-      done.revert.append(number)
+    do throws(HistoryError) {
+      for number in revert {
+        guard let command = history.command(number) else { continue }
+        if number < checkedBelow, !command.isRevertible(in: document) { throw .stepDoesNotFit(number) }
+        command.revert(in: &document)
+        if naming { move.reverted.append(command.name) }
+        done.revert.append(number)
+      }
+      for number in apply {
+        guard let command = history.command(number) else { continue }
+        if number < checkedBelow, !command.isApplicable(to: document) { throw .stepDoesNotFit(number) }
+        command.apply(to: &document)
+        if naming { move.applied.append(command.name) }
+        done.apply.append(number)
+      }
+    } catch {
+      history.follow(revert: done.revert, apply: done.apply)
+      throw error
     }
-    for number in apply {
-      guard let command = history.command(number) else { continue }
-      try check(number, reverting: false)
-      command.apply(to: &document)
-      move.appliedCount += 1
-      done.apply.append(number)
-    }
+    history.follow(revert: done.revert, apply: done.apply)
+    (move.to, move.revertedCount, move.appliedCount) = (history.current, done.revert.count, done.apply.count)
     return move
   }
 

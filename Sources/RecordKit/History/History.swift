@@ -98,17 +98,6 @@ public struct History<Root: Record>: Sendable {
   public var canUndo: Bool { current != start }
   public var canRedo: Bool { redoChild(of: current) != nil }
 
-  /// How many steps `redo` can go forward on the current branch. O(steps ahead).
-  public var redoCount: Int {
-    var count = 0
-    var state = current
-    while let child = redoChild(of: state) {
-      count += 1
-      state = child
-    }
-    return count
-  }
-
   /// Whether the document equals the saved file: at the saved state, nothing pending in a group.
   public var isClean: Bool {
     savedState == current && openGroups.allSatisfy { $0.commands.isEmpty }
@@ -146,13 +135,7 @@ public struct History<Root: Record>: Sendable {
   /// The current branch: the steps from the start to the current state, then the ones
   /// `redo` would apply, in order. O(branch).
   public var branch: [Step] {
-    var steps = path[(pathHead + 1)...].compactMap { step(Int($0)) }
-    var state = current
-    while let child = redoChild(of: state), let next = step(child) {
-      steps.append(next)
-      state = child
-    }
-    return steps
+    (path[(pathHead + 1)...].map { Int($0) } + stepsAhead(Int.max)).compactMap { step($0) }
   }
 
   /// The name of the step `undo` would revert.
@@ -235,20 +218,21 @@ public struct History<Root: Record>: Sendable {
     return number
   }
 
-  /// Moves back one step and returns the command to revert.
-  mutating func stepBack() -> Command<Root>? {
-    guard canUndo, let command = commands[current - offset] else { return nil }
-    let from = current
-    path.removeLast()
-    redoChildren[current - offset] = UInt32(truncatingIfNeeded: from)
-    return command
+  /// The states `undo count` reverts, newest first: up to `count` steps back along the path.
+  public func stepsBack(_ count: Int) -> [Int] {
+    let first = max(pathHead + 1, path.count - count)
+    return path[first...].reversed().map { Int($0) }
   }
 
-  /// Moves forward one step on the current branch and returns the command to apply.
-  mutating func stepForward() -> Command<Root>? {
-    guard let child = redoChild(of: current), let command = commands[child - offset] else { return nil }
-    path.append(UInt32(truncatingIfNeeded: child))
-    return command
+  /// The states `redo count` applies, oldest first: up to `count` steps ahead on the branch.
+  public func stepsAhead(_ count: Int) -> [Int] {
+    var steps: [Int] = []
+    var state = current
+    while steps.count < count, let child = redoChild(of: state) {
+      steps.append(child)
+      state = child
+    }
+    return steps
   }
 
   /// The way from the current state to `target`: the steps to revert (newest first), then
@@ -401,12 +385,7 @@ public struct History<Root: Record>: Sendable {
         if let saved = savedState, saved < start { savedState = nil }
         continue
       }
-      var ahead: [Int] = []
-      var state = current
-      while let child = redoChild(of: state) {
-        ahead.append(child)
-        state = child
-      }
+      let ahead = stepsAhead(Int.max)
       if let newest = ahead.last, ahead.contains(oldest) {
         dropSubtrees(from: start, except: nil, only: newest)
       } else {

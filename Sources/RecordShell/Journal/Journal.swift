@@ -45,6 +45,12 @@ public final class Journal {
     self.file = file
   }
 
+  /// Where a log at `path` set aside now goes: `path.<seconds since 1970>.bak`.
+  static func backupPath(for path: String) -> String { path + ".\(Int(wallClock())).bak" }
+
+  /// The entry a session that begins writing appends.
+  static func openEntry(kind: String) -> JournalEntry { .open(pid: getpid(), time: wallClock(), kind: kind) }
+
   /// `.NAME.recsh-journal` in the data file's folder.
   public static func path(forDataFile dataPath: String) -> String {
     let slash = dataPath.lastIndex(of: "/")
@@ -90,15 +96,9 @@ public final class Journal {
     guard failure == nil else { return }
     let sequence = pending.sequence
     let prefix = JournalEntry.basePrefix(hash: hash)
-    var head = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize) + prefix
-    head.withUnsafeMutableBytes { raw in
-      raw.storeBytes(
-        of: UInt32(truncatingIfNeeded: prefix.count + records.count).littleEndian, toByteOffset: 0,
-        as: UInt32.self)
-      raw.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
-      let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[8...]))
-      raw.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
-    }
+    let head =
+      JournalFraming.head(sequence: sequence, length: prefix.count + records.count, checked: prefix[...])
+      + prefix
     do throws(SystemCallError) {
       try writeAll(head)
       try writeAll(records)

@@ -19,22 +19,23 @@ package enum JournalFraming {
   }
 
   package static func record(sequence: UInt64, payload: some Collection<UInt8>) -> [UInt8] {
-    var sequenceBytes = [UInt8](repeating: 0, count: 8)
-    for index in 0..<8 { sequenceBytes[index] = UInt8(truncatingIfNeeded: sequence >> (8 * index)) }
     let all = Array(payload)
-    let checked = all[..<checkedLength(of: all[...])]
-    let crc = CRC32.checksum(Array(checked), startingWith: CRC32.checksum(sequenceBytes))
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(recordHeaderSize + payload.count)
-    appendLittleEndian(UInt32(payload.count), to: &bytes)
-    appendLittleEndian(crc, to: &bytes)
-    bytes += sequenceBytes
-    bytes += payload
-    return bytes
+    return head(sequence: sequence, length: all.count, checked: all[..<checkedLength(of: all[...])]) + all
   }
 
-  private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-    for index in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+  /// A record's 16 header bytes for a payload of `length` bytes whose first bytes are
+  /// `checked` (what its CRC-32 covers, `checkedLength`): the one place a header is made
+  /// apart from the buffer's in-place framing (`Journal.Pending.append`, the same bytes).
+  static func head(sequence: UInt64, length: Int, checked: ArraySlice<UInt8>) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: recordHeaderSize)
+    bytes.withUnsafeMutableBytes { raw in
+      raw.storeBytes(of: UInt32(truncatingIfNeeded: length).littleEndian, toByteOffset: 0, as: UInt32.self)
+      raw.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+      let seeded = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[8...]))
+      let crc = checked.withUnsafeBytes { CRC32.checksum($0, startingWith: seeded) }
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+    }
+    return bytes
   }
 
   /// The records of a journal file, in order.

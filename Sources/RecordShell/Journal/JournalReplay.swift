@@ -25,10 +25,6 @@ package enum JournalReplay {
     package var openGroups: [(name: String?, origin: String?, commands: [Command<Root>])]
     /// Whether the last session ended normally.
     package var closed: Bool
-    /// Entries after the last save or session start that change something: unsaved work;
-    /// and how many commands among them (a command is not decoded to count its changes).
-    package var unsavedSteps: Int
-    package var unsavedChanges: Int
     /// The log's length and record count up to the last save or session start (what
     /// discarding a dead session's unsaved work keeps).
     package var keptLength: Int
@@ -49,7 +45,7 @@ package enum JournalReplay {
     let header = log.header
     var restored = Restored(
       editor: editor, savedState: header.start, savedHash: header.base, savedNumbers: header.numbers,
-      finalState: header.start, openGroups: [], closed: false, unsavedSteps: 0, unsavedChanges: 0,
+      finalState: header.start, openGroups: [], closed: false,
       keptLength: log.leadingEnd, keptRecords: log.leading, stepCount: 0)
     var groups: [(name: String?, origin: String?, commands: [Command<Root>])] = []
     /// The last two saves: state, hash, numbers and the pending commands.
@@ -88,32 +84,25 @@ package enum JournalReplay {
           }
           nextNumber = number
         case .perform(let bytes):
-          restored.unsavedChanges += 1
-          restored.unsavedSteps += 1
           take(.stored(StoredCommand(bytes: bytes)))
         case .begin(let name, let origin):
-          restored.unsavedSteps += 1
           groups.append((name, origin, []))
         case .end:
-          restored.unsavedSteps += 1
           guard let group = groups.popLast() else {
             throw JournalError.badEntry(record: record, reason: "'end' without an open group")
           }
           guard !group.commands.isEmpty else { break }
           take(.group(name: group.name, group.commands))
         case .rollback:
-          restored.unsavedSteps += 1
           guard let group = groups.popLast() else {
             throw JournalError.badEntry(record: record, reason: "'rollback' without an open group")
           }
-          restored.unsavedChanges -= group.commands.count
         case .goto(let state):
           // (A recovery goes to where a dead session was before re-opening its groups.)
           guard editor.history.isState(state) else {
             throw JournalError.badEntry(
               record: record, reason: "'goto' to step \(state), which it does not hold")
           }
-          restored.unsavedSteps += 1
           editor.restorePosition(state)
           current = state
         case .place(let state):
@@ -163,8 +152,6 @@ package enum JournalReplay {
   private static func mark<Root: Record>(
     _ restored: inout Restored<Root>, _ log: LeftoverJournal, _ index: Int
   ) {
-    restored.unsavedSteps = 0
-    restored.unsavedChanges = 0
     restored.keptLength = log.ends[index]
     restored.keptRecords = log.recordNumbers[index] + 1
   }

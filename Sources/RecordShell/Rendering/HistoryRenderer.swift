@@ -22,7 +22,7 @@ enum HistoryRenderer {
     }
     let width = String(steps.last?.number ?? 0).count
     let nameWidth = steps.map(\.command.name.count).max() ?? 0
-    let onBranch = Set(history.branch.map(\.number))
+    let ahead = Set(history.stepsAhead(Int.max))
     let current = history.current
     if history.savedState == history.start || (all && current == history.start) {
       var marks: [String] = []
@@ -38,9 +38,7 @@ enum HistoryRenderer {
       var marks: [String] = []
       if number == current { marks.append("<- now") }
       if number == history.savedState { marks.append("[saved]") }
-      // On the branch, the steps before the current state have smaller numbers, the ones
-      // `redo` would apply larger.
-      if number > current, onBranch.contains(number) { marks.append("(can redo)") }
+      if ahead.contains(number) { marks.append("(can redo)") }
       if all, step.parent != previous {
         marks.append(step.parent == history.start ? "(from the start)" : "(from \(step.parent))")
       }

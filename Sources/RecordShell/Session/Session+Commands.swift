@@ -1,4 +1,3 @@
-import Glibc
 import RecordKit
 
 extension Session {
@@ -237,19 +236,7 @@ extension Session {
     }
     editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
     var replies: [Reply] = [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
-    if let journal {
-      do throws(SystemCallError) {
-        try journal.start(
-          logHeader(base: savedHash, numbers: editor.document.numberRuns),
-          base: RecordFile<Root>.encode(editor.document.records))
-        journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
-        logStart = 0
-      } catch {
-        replies.append(
-          .warning("cannot restart the journal \"\(journal.path)\" (\(error.summary)); crash recovery is off")
-        )
-      }
-    }
+    if let journal { replies += try startLog(journal).map(Reply.warning) }
     return replies
   }
 

@@ -97,16 +97,7 @@ extension Session {
     switch opening {
     case .fresh(let journal): return (journal, [])
     case .existing(let journal, let log) where log.stepCount == 0:
-      let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
-      do throws(StorageError) {
-        try AtomicFile.save(bytes: log.bytes, to: backup, using: fileSystem)
-      } catch {
-        journal.abandon()
-        throw .storage(error)
-      }
-      return (
-        journal, ["set the history of \"\(target)\" aside as \"\(backup)\" (the save replaces that file)"]
-      )
+      return (journal, try setAside(journal, bytes: log.bytes, because: "the save replaces \"\(target)\""))
     case .existing(let journal, _), .damaged(let journal, _, _):
       journal.abandon()
       throw .journalPending(path: target)

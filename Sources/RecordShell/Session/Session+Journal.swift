@@ -43,7 +43,7 @@ extension Session {
       return try adopt(log, journal: journal, recovery: recovery)
     case .notAFile(let kind):
       let log = Journal.path(forDataFile: path)
-      let backup = log + ".\(Int(Journal.wallClock())).bak"
+      let backup = Journal.backupPath(for: log)
       do throws(SystemCallError) {
         try fileSystem.rename(log, to: backup)
       } catch {
@@ -76,12 +76,13 @@ extension Session {
       try journal.start(logHeader(base: savedHash, numbers: document.numberRuns), base: nil)
     } catch {
       journal.abandon()
+      self.journal = nil
       return [Self.journalUnavailable(filePath ?? "", error)]
     }
     self.journal = journal
     logStart = editor.history.start
     journal.needsBase = document.count > 0 || savedHash != nil
-    journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+    journal.append(Journal.openEntry(kind: Root.kind), isStep: false)
     return []
   }
 
@@ -107,10 +108,10 @@ extension Session {
   }
 
   /// Copies the log's bytes to a backup beside it; returns the message that says so.
-  private func setAside(_ journal: Journal, bytes: [UInt8], because reason: String) throws(SessionError)
+  func setAside(_ journal: Journal, bytes: [UInt8], because reason: String) throws(SessionError)
     -> [String]
   {
-    let backup = journal.path + ".\(Int(Journal.wallClock())).bak"
+    let backup = Journal.backupPath(for: journal.path)
     do throws(StorageError) {
       try AtomicFile.save(bytes: bytes, to: backup, using: fileSystem)
     } catch {
@@ -205,7 +206,7 @@ extension Session {
     } else {
       warnings += try placeAfterOutsideChange(restored, log: log, journal: journal)
     }
-    journal.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind), isStep: false)
+    journal.append(Journal.openEntry(kind: Root.kind), isStep: false)
     if unsaved {
       // Still unsaved: a crash of this session must find them again (a `goto` where the
       // tree already is counts as this session's step and changes nothing).
@@ -292,15 +293,14 @@ extension Session {
     }
     guard restored.closed, restored.finalState != restored.savedState else { return [] }
     // Ahead on the branch `redo` walks, or elsewhere in the tree.
-    var ahead = 0
-    var state = editor.history.current
-    while let child = editor.history.redoChild(of: state), state != restored.finalState {
-      (ahead, state) = (ahead + 1, child)
+    guard let index = editor.history.stepsAhead(Int.max).firstIndex(of: restored.finalState) else {
+      return [
+        "the last session ended at step \(restored.finalState), not saved; 'goto \(restored.finalState)' brings it back"
+      ]
     }
+    let ahead = index + 1
     return [
-      state == restored.finalState
-        ? "the last session left \(ahead) unsaved step\(ahead == 1 ? "; 'redo' brings it back" : "s; 'redo' brings them back")"
-        : "the last session ended at step \(restored.finalState), not saved; 'goto \(restored.finalState)' brings it back"
+      "the last session left \(ahead) unsaved step\(ahead == 1 ? "; 'redo' brings it back" : "s; 'redo' brings them back")"
     ]
   }
 
@@ -476,22 +476,17 @@ extension Session {
       records.append(
         .save(
           hash: isLast ? (savedHash ?? "") : "", state: save.state, time: save.time,
-          numbers: isLast ? savedNumbersForLog() : nil))
+          numbers: isLast ? editor.document.numberRuns : nil))
     }
     records.append(.saved)
     if history.current != at { records.append(.goto(history.current)) }
-    records.append(.open(pid: getpid(), time: Journal.wallClock(), kind: Root.kind))
+    records.append(Journal.openEntry(kind: Root.kind))
     do throws(SystemCallError) {
       try journal.replace(with: records)
       logStart = history.start
     } catch {
       // The old log is whole and still ours: appending goes on there.
     }
-  }
-
-  /// The saved file's records' numbers, for a save entry (the document is at the saved state).
-  private func savedNumbersForLog() -> [NumberRun]? {
-    editor.document.numberRuns
   }
 
   // MARK: Recording changes
@@ -503,7 +498,7 @@ extension Session {
     journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
     journal.append { out in
-      out += #"{"do": "#.utf8
+      out += JournalEntry.performPrefix
       command.appendEncoded(to: &out)
       out.append(UInt8(ascii: "}"))
     }

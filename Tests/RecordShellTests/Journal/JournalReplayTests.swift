@@ -42,8 +42,12 @@ import Testing
     #expect(restored.savedState == 1)
     #expect(restored.savedHash == "h1")
     #expect(restored.closed)
-    #expect(restored.unsavedSteps == 1)
     #expect(restored.editor.history.saves == [History<TaskRecord>.Save(state: 1, time: 5)])
+    // One step came after the save: the unsaved work the log holds, had it not been closed.
+    let open = JournalFramingTests.journal([
+      Self.header, Self.setOne, #"{"save": "h1", "state": 1, "time": 5}"#, #"{"saved": true}"#, Self.setTwo,
+    ]).bytes
+    #expect(try #require(try Journal.leftover(open, modificationTime: 0)).stepCount == 1)
   }
 
   /// A save is logged before its file is renamed into place: unconfirmed, and with the

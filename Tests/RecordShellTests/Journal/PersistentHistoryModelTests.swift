@@ -221,7 +221,8 @@ import Testing
     return try TestDirectory.with(in: memory) { folder in
       try folder.write("t.json", Self.start)
       let path = folder.path("t.json")
-      let fileSystem = NoSyncFileSystem()
+      let fileSystem = FaultInjectingFileSystem()
+      fileSystem.flushes = false
       func open(_ recovery: RecoveryChoice = .refuse) throws -> Session<TaskRecord> {
         try retryingLock {
           try Session<TaskRecord>.open(path: path, fileSystem: fileSystem, undoLimit: 0, recovery: recovery)
@@ -320,57 +321,5 @@ struct SeededRandom: RandomNumberGenerator {
     state ^= state << 25
     state ^= state >> 27
     return state &* 2_685_821_657_736_338_717
-  }
-}
-
-/// The real file system without `fsync`: a model test reopens files thousands of times,
-/// and what it checks does not depend on the disk's cache being flushed.
-struct NoSyncFileSystem: FileSystem {
-  let base = PosixFileSystem()
-
-  func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> FileDescriptor {
-    try base.open(path, flags: flags, mode: mode)
-  }
-  func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
-    try base.openDirectory(path)
-  }
-  func read(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int
-  {
-    try base.read(file, into: buffer)
-  }
-  func write(_ file: FileDescriptor, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
-    try base.write(file, from: buffer)
-  }
-  func fsync(_ file: FileDescriptor) throws(SystemCallError) {}
-  func ftruncate(_ file: FileDescriptor, length: Int64) throws(SystemCallError) {
-    try base.ftruncate(file, length: length)
-  }
-  func lockExclusively(_ file: FileDescriptor) throws(SystemCallError) { try base.lockExclusively(file) }
-  func fchmod(_ file: FileDescriptor, mode: mode_t) throws(SystemCallError) {
-    try base.fchmod(file, mode: mode)
-  }
-  func fchown(_ file: FileDescriptor, owner: uid_t?, group: gid_t?) throws(SystemCallError) {
-    try base.fchown(file, owner: owner, group: group)
-  }
-  func fstat(_ file: FileDescriptor) throws(SystemCallError) -> FileStatus { try base.fstat(file) }
-  func stat(_ path: String) throws(SystemCallError) -> FileStatus { try base.stat(path) }
-  func lstat(_ path: String) throws(SystemCallError) -> FileStatus { try base.lstat(path) }
-  func access(_ path: String, mode: Int32) throws(SystemCallError) { try base.access(path, mode: mode) }
-  func rename(_ source: String, to destination: String) throws(SystemCallError) {
-    try base.rename(source, to: destination)
-  }
-  func unlink(_ path: String) throws(SystemCallError) { try base.unlink(path) }
-  func close(_ file: FileDescriptor) throws(SystemCallError) { try base.close(file) }
-  func realpath(_ path: String) throws(SystemCallError) -> String { try base.realpath(path) }
-  func readlink(_ path: String) throws(SystemCallError) -> String { try base.readlink(path) }
-  func map(_ file: FileDescriptor, length: Int) throws(SystemCallError) -> UnsafeRawBufferPointer {
-    try base.map(file, length: length)
-  }
-  func dropPages(_ pages: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
-    try base.dropPages(pages, of: file)
-  }
-  func listDirectory(_ path: String) throws(SystemCallError) -> [String] { try base.listDirectory(path) }
-  func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError) {
-    try base.unmap(mapping, of: file)
   }
 }
