@@ -79,19 +79,22 @@ extension Editor {
     var move = HistoryMove(from: history.current, to: history.current, reverted: [], applied: [])
     var done = (revert: [Int](), apply: [Int]())
     do throws(HistoryError) {
-      for number in revert {
+      for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
         guard let command = history.command(number) else { continue }
-        if number < checkedBelow, !command.isRevertible(in: document) { throw .stepDoesNotFit(number) }
-        command.revert(in: &document)
-        if naming { move.reverted.append(command.name) }
-        done.revert.append(number)
-      }
-      for number in apply {
-        guard let command = history.command(number) else { continue }
-        if number < checkedBelow, !command.isApplicable(to: document) { throw .stepDoesNotFit(number) }
-        command.apply(to: &document)
-        if naming { move.applied.append(command.name) }
-        done.apply.append(number)
+        if number < checkedBelow,
+          !(back ? command.isRevertible(in: document) : command.isApplicable(to: document))
+        {
+          throw .stepDoesNotFit(number)
+        }
+        if back {
+          command.revert(in: &document)
+          done.revert.append(number)
+          if naming { move.reverted.append(command.name) }
+        } else {
+          command.apply(to: &document)
+          done.apply.append(number)
+          if naming { move.applied.append(command.name) }
+        }
       }
     } catch {
       history.follow(revert: done.revert, apply: done.apply)
