@@ -1,4 +1,5 @@
 import RecordKit
+import RecordShell
 
 /// The command line (see `usage`), parsed. Options and FILE may come in any
 /// order; `--` ends the options.
@@ -25,6 +26,10 @@ struct Options: Equatable {
   /// not kept across sessions (the log beside the file is only the crash journal, removed
   /// at a normal exit; one left from earlier is set aside).
   var keepsHistory = true
+  /// `--format`: how results print.
+  var format = OutputFormat.table
+  /// `--timing`: each command's wall time on standard error.
+  var timing = false
 
   /// Bad usage: printed with a pointer to `--help`, exit status 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -102,6 +107,13 @@ struct Options: Equatable {
       case "--recover": options.recover = true
       case "--discard-journal": options.discardJournal = true
       case "--no-undo-file": options.keepsHistory = false
+      case "--timing": options.timing = true
+      case "--format":
+        let name = try value(for: name, inline: inline)
+        guard let format = OutputFormat(rawValue: name) else {
+          throw UsageError(description: "unknown format \"\(name)\"; the formats are \(OutputFormat.names)")
+        }
+        options.format = format
       default:
         if !argument.hasPrefix("--"), argument.count > 2 {
           // Clustered short flags: -ke.
@@ -152,6 +164,9 @@ struct Options: Equatable {
           --discard-journal  set those steps aside as a backup (the saved history stays)
           --no-undo-file     do not keep the undo history for the next session
                              (also RECSH_UNDO_FILE=off)
+          --format FORMAT    how results print: table (the default), json, jsonl,
+                             csv or tsv (also the 'format' command)
+          --timing           after each command, its wall time on standard error
       -h, --help             this help
           --version          print the version
 

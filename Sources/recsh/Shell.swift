@@ -110,6 +110,8 @@ enum Shell {
     var session = opened.session
     session.outputWidth = Self.outputWidth
     session.kindNote = start.kindNote
+    session.format = options.format
+    session.timing = options.timing
     sink.handle(.info(start.kindNote))
     // A benchmark knob, not a user setting: scripts/bench measures the journal's
     // cost by running the same edits with it and without it.
@@ -282,6 +284,7 @@ final class EventSink {
     case .info(let text): if interactive { streams.out(text) }
     case .diagnostic(let diagnostic): streams.err(diagnostic.formatted(showingLocation: !interactive))
     case .flush: streams.flush()
+    case .timing(let seconds): streams.err(ScriptEvent.timingLine(seconds))
     }
   }
 }

@@ -34,18 +34,25 @@ import Testing
     ("remove tags \"at home\"", [.listEdit(field: "tags", element: .quoted("at home"), adding: false)]),
     ("show", [.show(ref: nil)]),
     ("show @1", [.show(ref: "@1")]),
-    ("list", [.list(filters: [])]),
+    ("list", [.list(RecordQuery())]),
     (
       "ls done=false tags=work",
       [
-        .list(filters: [
-          ListFilter(field: "done", value: .word("false")), ListFilter(field: "tags", value: .word("work")),
-        ])
+        .list(
+          RecordQuery(filters: [
+            ListFilter(field: "done", value: .word("false")), ListFilter(field: "tags", value: .word("work")),
+          ]))
       ]
     ),
-    ("list title= \"a b\"", [.list(filters: [ListFilter(field: "title", value: .quoted("a b"))])]),
-    ("list shade=dark", [.list(filters: [ListFilter(field: "shade", value: .word("dark"))])]),
-    ("list title=\"Buy milk\"", [.list(filters: [ListFilter(field: "title", value: .quoted("Buy milk"))])]),
+    (
+      "list title= \"a b\"",
+      [.list(RecordQuery(filters: [ListFilter(field: "title", value: .quoted("a b"))]))]
+    ),
+    ("list shade=dark", [.list(RecordQuery(filters: [ListFilter(field: "shade", value: .word("dark"))]))]),
+    (
+      "list title=\"Buy milk\"",
+      [.list(RecordQuery(filters: [ListFilter(field: "title", value: .quoted("Buy milk"))]))]
+    ),
     ("begin", [.begin(name: nil)]),
     ("begin \"weekly review\"", [.begin(name: "weekly review")]),
     ("end", [.end]),
@@ -86,7 +93,7 @@ import Testing
     ("frobnicate", "unknown command 'frobnicate' (type 'help' for the list)"),
     ("set titel x", "unknown field 'titel'; did you mean 'title'?"),
     ("set colr x", "unknown field 'colr'; did you mean 'color'?"),
-    ("set", "'set' needs more: usage: set FIELD VALUE [FIELD VALUE]..."),
+    ("set", "'set' needs more: usage: set FIELD VALUE [FIELD VALUE]... [where FILTER...]"),
     ("set title", "'set title' needs a value"),
     ("set id x", "field 'id' is read-only"),
     ("use", "'use' needs more: usage: use REF"),
@@ -95,10 +102,10 @@ import Testing
     ("undo 0", "'undo' expects a positive count, found '0'"),
     ("redo many", "'redo' expects a positive count, found 'many'"),
     ("history now", "'history' does not take 'now'; usage: history [all|clear]"),
-    ("list done", "expected FIELD=VALUE, found 'done'"),
+    ("list done", "expected a filter FIELD OP VALUE (OP one of = != < <= > >= ~), found 'done'"),
     ("list titel=x", "unknown field 'titel'; did you mean 'title'?"),
     ("delete!", "'delete!' does not exist; '!' goes with save, open and quit"),
-    ("add tags", "'add' needs more: usage: add FIELD VALUE"),
+    ("add tags", "'add' needs more: usage: add FIELD VALUE [where FILTER...]"),
     ("open", "'open' needs more: usage: open[!] FILE"),
     ("\"set\" title x", "unknown command '\"set\"' (type 'help' for the list)"),
   ]

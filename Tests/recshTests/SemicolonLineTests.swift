@@ -49,6 +49,14 @@ import Testing
       "use a1", "set title one", "undo", "set title two", "goto 1", "show", "earlier 1h", "later 1h",
       "goto 9", "history all", "earlier 1save", "later 2saves", "history clear",
     ]),
+    // Queries, bulk edits and the output settings: a bulk edit's reach depends on what
+    // the commands before it on the line did.
+    Scenario(commands: [
+      "count done=false", "set priority 5 where done=false", "count priority=5", "undo", "format jsonl",
+      "list priority<3 sort -priority limit 2 fields id,priority", "format", "timing off",
+      "add tags x where priority>=0", "delete where tags=x", "count", "undo", "format csv", "list sort title",
+      "unset color where color!=null", "remove tags x where tags=x", "history",
+    ]),
   ]
 
   @Test(arguments: scenarios)

@@ -13,6 +13,14 @@
 /// base file gives back when it is read again.
 ///     {"op": "group", "name": "review", "commands": [ … ]}
 ///
+/// A bulk edit is one command however many records it changes: per field, the numbers
+/// of the records it changed (as differences, `DeltaList`) and their old values, and the
+/// new value once (or one each, for a list edit; see `FieldQueries.makeBulkEncoder`):
+///
+///     {"op": "bulk", "count": 2, "edits": [{"action": "set", "field": "priority",
+///      "records": [4,9], "old": [1,3], "new": 5}]}
+///     {"op": "delete-all", "at": [2,5], "numbers": [2,5], "records": [ {…}, {…} ]}
+///
 /// An absent `old` or `new` means the field was (or becomes) absent.
 extension Command {
   public func encoded() -> JSONValue {
@@ -34,6 +42,10 @@ extension Command {
       object["commands"] = .array(commands.map { $0.encoded() })
     case .stored(let stored):
       return (try? JSONValue.parse(bytes: stored.bytes)) ?? .null
+    case .bulk, .deleteAll:
+      var bytes: [UInt8] = []
+      appendEncoded(to: &bytes)
+      return (try? JSONValue.parse(bytes: bytes)) ?? .null
     }
     return .object(object)
   }
@@ -67,6 +79,26 @@ extension Command {
       encoded().appendCompact(to: &out)
     case .stored(let stored):
       out += stored.bytes
+    case .bulk(let edits, let records):
+      out += #"{"op": "bulk", "count": "#.utf8
+      JSONValue.appendDecimal(records, to: &out)
+      out += #", "edits": ["#.utf8
+      for (index, edit) in edits.enumerated() {
+        if index > 0 { out += ", ".utf8 }
+        edit.appendEncoded(to: &out)
+      }
+      out += "]}".utf8
+    case .deleteAll(let deletion):
+      out += #"{"op": "delete-all", "at": "#.utf8
+      DeltaList.append(deletion.positions, to: &out)
+      out += #", "numbers": "#.utf8
+      DeltaList.append(deletion.numbers.lazy.map { Int($0.value) }, to: &out)
+      out += #", "records": ["#.utf8
+      for (index, record) in deletion.records.enumerated() {
+        if index > 0 { out += ", ".utf8 }
+        Root.fields.encodeForJournal(record).appendCompact(to: &out)
+      }
+      out += "]}".utf8
     }
   }
 
@@ -126,6 +158,40 @@ extension Command {
         commands.append(try Command(decoding: item))
       }
       self = .group(name: name, commands)
+    case "bulk":
+      guard case .number(let spelling)? = object["count"], let count = Int(spelling), count > 0,
+        case .array(let items)? = object["edits"], !items.isEmpty
+      else {
+        throw .malformed("\"bulk\" needs a \"count\" and a non-empty \"edits\" array")
+      }
+      var edits: [any BulkFieldEdit<Root>] = []
+      for item in items {
+        guard case .object(let editObject) = item else { throw .malformed("a bulk edit must be an object") }
+        edits.append(try Self.decodeBulkEdit(editObject))
+      }
+      self = .bulk(edits, records: count)
+    case "delete-all":
+      guard let positions = DeltaList.decode(object["at"]), let numbers = DeltaList.decode(object["numbers"]),
+        case .array(let items)? = object["records"], positions.count == numbers.count,
+        positions.count == items.count, !positions.isEmpty,
+        zip(positions, positions.dropFirst()).allSatisfy({ $0 < $1 }), positions[0] >= 0,
+        numbers.allSatisfy({ UInt32(exactly: $0) != nil })
+      else {
+        throw .malformed(
+          "\"delete-all\" needs ascending positions \"at\", \"numbers\" and \"records\", one each")
+      }
+      var records: [Root] = []
+      records.reserveCapacity(items.count)
+      for item in items {
+        do {
+          records.append(try Root.fields.decodeFromJournal(item))
+        } catch {
+          throw .record(error)
+        }
+      }
+      self = .deleteAll(
+        BulkDeletion(
+          records: records, numbers: numbers.map { RecordNumber(UInt32($0)) }, positions: positions))
     default:
       self = .edit(try Self.decodeEdit(object))
     }
@@ -158,6 +224,63 @@ extension Command {
 }
 
 extension Command {
+  /// One field's bulk edit, as `FieldQueries.makeBulkEncoder` wrote it.
+  private static func decodeBulkEdit(_ object: JSONObject) throws(CommandDecodingError) -> any BulkFieldEdit<
+    Root
+  > {
+    guard case .string(let op)? = object["action"], let action = EditAction(rawValue: op) else {
+      throw .malformed("a bulk edit needs an \"action\"")
+    }
+    let field: any FieldAccessor<Root>
+    if case .string(let name)? = object["field"] {
+      guard let declared = Root.fields.field(named: name) else {
+        throw .field(.unknownField(name, suggestion: nil))
+      }
+      field = declared
+    } else if case .string(let name)? = object["custom"] {
+      field = FieldTable<Root>.custom(name)
+    } else {
+      throw .malformed("a bulk edit needs a \"field\" or \"custom\" name")
+    }
+    guard let numbers = DeltaList.decode(object["records"]), !numbers.isEmpty,
+      numbers.allSatisfy({ UInt32(exactly: $0) != nil })
+    else {
+      throw .malformed("a bulk edit needs its \"records\"")
+    }
+    let olds = try values(object["old"], absent: object["oldAbsent"], count: numbers.count, "old")
+    let news: BulkNewValues
+    if let new = object["new"] {
+      news = .same(new)
+    } else if object["news"] != nil {
+      news = .each(try values(object["news"], absent: object["newAbsent"], count: numbers.count, "news"))
+    } else {
+      news = .same(nil)
+    }
+    do {
+      return try field.decodeBulk(
+        action: action, records: numbers.map { RecordNumber(UInt32($0)) }, olds: olds, news: news)
+    } catch {
+      throw .field(error)
+    }
+  }
+
+  /// One value per record, `nil` at the indexes `absent` lists.
+  private static func values(_ json: JSONValue?, absent: JSONValue?, count: Int, _ key: String)
+    throws(CommandDecodingError) -> [JSONValue?]
+  {
+    guard case .array(let items)? = json, items.count == count else {
+      throw .malformed("a bulk edit needs one \"\(key)\" value per record")
+    }
+    var values: [JSONValue?] = items
+    if let absent {
+      guard let indexes = DeltaList.decode(absent), indexes.allSatisfy({ values.indices.contains($0) }) else {
+        throw .malformed("a bulk edit's absent values are out of range")
+      }
+      for index in indexes { values[index] = nil }
+    }
+    return values
+  }
+
   /// A record number as commands encode it: a JSON integer from 0 to 2³² − 1.
   package static func recordNumber(_ value: JSONValue?) -> RecordNumber? {
     guard case .number(let spelling)? = value, let number = UInt32(spelling) else { return nil }

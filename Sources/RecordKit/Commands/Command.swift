@@ -15,6 +15,11 @@ public enum Command<Root: Record>: Sendable {
   indirect case group(name: String?, [Command<Root>])
   /// A step read back from the history log, decoded when first needed (`StoredCommand`).
   case stored(StoredCommand<Root>)
+  /// A bulk edit (`set … where …`): one edit per field, each of many records; `records`
+  /// is how many records it changed (a record changed in two fields counts once).
+  case bulk([any BulkFieldEdit<Root>], records: Int)
+  /// `delete where …`: many records at once.
+  case deleteAll(BulkDeletion<Root>)
 
   public func apply(to document: inout Document<Root>) {
     switch self {
@@ -25,6 +30,8 @@ public enum Command<Root: Record>: Sendable {
     case .delete(_, _, let position): document.remove(at: position)
     case .group(_, let commands): for command in commands { command.apply(to: &document) }
     case .stored(let stored): stored.command?.apply(to: &document)
+    case .bulk(let edits, _): for edit in edits { edit.apply(to: &document) }
+    case .deleteAll(let deletion): _ = document.removeAll(at: deletion.positions)
     }
   }
 
@@ -37,6 +44,9 @@ public enum Command<Root: Record>: Sendable {
       document.insert(record, numbered: number, at: position)
     case .group(_, let commands): for command in commands.reversed() { command.revert(in: &document) }
     case .stored(let stored): stored.command?.revert(in: &document)
+    case .bulk(let edits, _): for edit in edits.reversed() { edit.revert(in: &document) }
+    case .deleteAll(let deletion):
+      document.insertAll(deletion.records, numbered: deletion.numbers, at: deletion.positions)
     }
   }
 
@@ -62,6 +72,13 @@ public enum Command<Root: Record>: Sendable {
       }
       return true
     case .stored(let stored): return stored.command?.isApplicable(to: document) ?? false
+    case .bulk(let edits, _): return edits.allSatisfy { $0.isApplicable(to: document) }
+    case .deleteAll(let deletion):
+      return deletion.positions.indices.allSatisfy { index in
+        let position = deletion.positions[index]
+        return position < document.count && document.number(at: position) == deletion.numbers[index]
+          && document.records[position] == deletion.records[index]
+      }
     }
   }
 
@@ -88,6 +105,11 @@ public enum Command<Root: Record>: Sendable {
       }
       return true
     case .stored(let stored): return stored.command?.isRevertible(in: document) ?? false
+    case .bulk(let edits, _): return edits.allSatisfy { $0.isRevertible(in: document) }
+    case .deleteAll(let deletion):
+      return document.count + deletion.records.count >= (deletion.positions.last ?? 0) + 1
+        && deletion.records.allSatisfy { !document.contains(id: $0.id) }
+        && deletion.numbers.allSatisfy { document.position(of: $0) == nil }
     }
   }
 
@@ -105,6 +127,11 @@ public enum Command<Root: Record>: Sendable {
     case .group(nil, _):
       changeCount == 1 ? "1 change" : "\(changeCount) changes"
     case .stored(let stored): stored.command?.name ?? "(a step that cannot be read)"
+    case .bulk(let edits, let records):
+      "\(edits.first?.action.verb ?? "Set") " + edits.map { $0.field.name }.joined(separator: ", ")
+        + " on \(records) record\(records == 1 ? "" : "s")"
+    case .deleteAll(let deletion):
+      "Delete \(deletion.records.count) record\(deletion.records.count == 1 ? "" : "s")"
     }
   }
 
@@ -115,6 +142,8 @@ public enum Command<Root: Record>: Sendable {
     case .edits(let edits): edits.count
     case .group(_, let commands): commands.reduce(0) { $0 + $1.changeCount }
     case .stored(let stored): stored.command?.changeCount ?? 0
+    case .bulk(_, let records): records
+    case .deleteAll(let deletion): deletion.records.count
     }
   }
 }

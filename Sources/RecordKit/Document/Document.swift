@@ -137,6 +137,94 @@ public struct Document<Root: Record>: Sendable {
     withMutableRecord(at: position, body)
   }
 
+  /// Runs `body` over the records in place, with a lookup of a record number's position
+  /// (O(1)): the bulk edits' one loop over many records. `body` must not change a record's
+  /// id (no field edit does: keys are read-only).
+  mutating func withRecordBuffer<Result>(
+    _ body: (UnsafeMutableBufferPointer<Root>, (RecordNumber) -> Int?) -> Result
+  ) -> Result {
+    let table = positionsByNumber
+    return records.withUnsafeMutableBufferPointer { buffer in
+      body(buffer) { number in
+        let slot = Int(number.value)
+        guard slot < table.count, table[slot] >= 0 else { return nil }
+        return Int(table[slot])
+      }
+    }
+  }
+
+  /// Removes the records at `positions` (ascending, each in range) and returns them with
+  /// their numbers: one pass over the document and one rebuild of its id index, where
+  /// removing them one by one would shift the others once per record.
+  mutating func removeAll(at positions: [Int]) -> (records: [Root], numbers: [RecordNumber]) {
+    var removed: [Root] = []
+    var removedNumbers: [RecordNumber] = []
+    removed.reserveCapacity(positions.count)
+    removedNumbers.reserveCapacity(positions.count)
+    var keptRecords: [Root] = []
+    var keptNumbers: [RecordNumber] = []
+    keptRecords.reserveCapacity(records.count - positions.count)
+    keptNumbers.reserveCapacity(records.count - positions.count)
+    var next = 0
+    for (position, record) in records.enumerated() {
+      if next < positions.count, positions[next] == position {
+        removed.append(record)
+        removedNumbers.append(numbers[position])
+        next += 1
+      } else {
+        keptRecords.append(record)
+        keptNumbers.append(numbers[position])
+      }
+    }
+    rebuild(records: keptRecords, numbers: keptNumbers)
+    return (removed, removedNumbers)
+  }
+
+  /// Puts back records `removeAll(at:)` took: each at its old position (ascending), with
+  /// its number. One pass and one rebuild, as there.
+  mutating func insertAll(_ inserted: [Root], numbered insertedNumbers: [RecordNumber], at positions: [Int]) {
+    var mergedRecords: [Root] = []
+    var mergedNumbers: [RecordNumber] = []
+    let total = records.count + inserted.count
+    mergedRecords.reserveCapacity(total)
+    mergedNumbers.reserveCapacity(total)
+    var next = 0
+    var kept = 0
+    for position in 0..<total {
+      if next < positions.count, positions[next] == position {
+        mergedRecords.append(inserted[next])
+        mergedNumbers.append(insertedNumbers[next])
+        next += 1
+      } else if kept < records.count {
+        mergedRecords.append(records[kept])
+        mergedNumbers.append(numbers[kept])
+        kept += 1
+      }
+    }
+    rebuild(records: mergedRecords, numbers: mergedNumbers)
+  }
+
+  /// Replaces the records and numbers and rebuilds the id index and the positions by
+  /// number from them: O(records).
+  private mutating func rebuild(records newRecords: [Root], numbers newNumbers: [RecordNumber]) {
+    records = newRecords
+    numbers = newNumbers
+    for slot in positionsByNumber.indices { positionsByNumber[slot] = -1 }
+    for (position, number) in newNumbers.enumerated() {
+      let slot = Int(number.value)
+      if slot >= positionsByNumber.count {
+        positionsByNumber += repeatElement(-1, count: slot + 1 - positionsByNumber.count)
+      }
+      positionsByNumber[slot] = Int32(truncatingIfNeeded: position)
+      if number.value >= nextNumber.value { nextNumber = RecordNumber(number.value &+ 1) }
+    }
+    var index = IDIndex<Root>(capacity: newRecords.count)
+    records.withUnsafeBufferPointer { buffer in
+      for position in buffer.indices { _ = index.insert(position: position, in: buffer) }
+    }
+    self.index = index
+  }
+
   /// Inserts `record`, whose id and number must be new (commands check), at `position`.
   mutating func insert(_ record: Root, numbered number: RecordNumber, at position: Int) {
     records.insert(record, at: position)

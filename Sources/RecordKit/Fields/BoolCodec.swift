@@ -24,4 +24,8 @@ public struct BoolCodec: FieldCodec {
   public func encode(_ value: Bool) -> JSONValue { .bool(value) }
   public func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
   public func display(_ value: Bool) -> String { value ? "true" : "false" }
+  @inline(__always)
+  public func compare(_ a: Bool, _ b: Bool) -> Int? { a == b ? 0 : (a ? 1 : -1) }
+  /// `false` sorts before `true`, but `done<true` means nothing.
+  public var isOrdered: Bool { false }
 }

@@ -26,6 +26,12 @@ public struct CustomFieldCodec: FieldCodec {
   public func encode(_ value: CustomValue) -> JSONValue { value.json }
   public func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
 
+  public func compare(_ a: CustomValue, _ b: CustomValue) -> Int? { JSONOrder.compare(a.json, b.json) }
+  public func isNull(_ value: CustomValue) -> Bool { value.json == .null }
+  public func containsElement(_ value: CustomValue, _ element: CustomValue) -> Bool? {
+    JSONOrder.contains(value.json, element.json)
+  }
+
   public func display(_ value: CustomValue) -> String {
     if case .string(let text) = value.json { text } else { value.json.compactText }
   }

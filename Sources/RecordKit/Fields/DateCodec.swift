@@ -19,4 +19,5 @@ public struct DateCodec: FieldCodec {
   public func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
   public func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
   public func display(_ value: ISODate) -> String { value.spelling }
+  public func compare(_ a: ISODate, _ b: ISODate) -> Int? { ISODate.compare(a, b) }
 }

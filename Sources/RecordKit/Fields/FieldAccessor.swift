@@ -74,6 +74,28 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// An edit read back from its plain-data encoding.
   func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
+
+  /// The test the filter `FIELD op OPERAND` becomes (`FilterOperator` says what each
+  /// means); the operand is read by the field's codec, so one that does not fit is an
+  /// error (`invalidValue`, `notOrdered`), never a filter that matches nothing.
+  func matcher(_ op: FilterOperator, _ operand: FilterOperand) throws(FieldError) -> RecordMatcher<Root>
+  /// How `sort FIELD` orders records: by value, null and absent last.
+  var recordOrder: RecordOrder<Root> { get }
+  /// The bulk edit `change` makes of the records at `positions` (ascending), already
+  /// applied; `nil` when it changes none. Nothing is written when it throws.
+  func applyBulk(_ change: BulkChange, at positions: [Int], in document: inout Document<Root>)
+    throws(FieldError) -> (any BulkFieldEdit<Root>)?
+  /// A bulk edit read back from its encoding (`FieldQueries.makeBulkEncoder`): for each
+  /// record, its old value (`nil`: absent) and new value.
+  func decodeBulk(action: EditAction, records: [RecordNumber], olds: [JSONValue?], news: BulkNewValues)
+    throws(FieldError) -> any BulkFieldEdit<Root>
+}
+
+/// The new values of a bulk edit as its encoding holds them.
+public enum BulkNewValues: Sendable {
+  /// One value for every record; `nil`: the field becomes absent.
+  case same(JSONValue?)
+  case each([JSONValue?])
 }
 
 extension FieldAccessor {

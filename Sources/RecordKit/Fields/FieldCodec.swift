@@ -40,6 +40,19 @@ public protocol FieldCodec: Sendable {
   var about: String? { get }
   /// Whether `set` may change it (false for a `readOnly` field or a run-time key).
   var isReadOnly: Bool { get }
+  /// How two values compare, for filters and `sort`: negative, zero or positive as `a` is
+  /// below, equal to or above `b`; `nil` when they do not compare (JSON values of two
+  /// types, null against a value). The default compares their JSON (`JSONOrder`); the
+  /// shipped codecs compare their typed values, with no allocation.
+  func compare(_ a: Value, _ b: Value) -> Int?
+  /// Whether `<`, `<=`, `>`, `>=` mean something for the field: yes for numbers, strings
+  /// and dates (the default), no for a bool or a list.
+  var isOrdered: Bool { get }
+  /// Whether `value` is JSON null (absence is the enclosing `Optional`); never, by default.
+  func isNull(_ value: Value) -> Bool
+  /// For a filter's `=`: whether `value` is a list holding `element`; `nil` when it is no
+  /// list (the default), and `compare` decides. A JSON field may hold a list.
+  func containsElement(_ value: Value, _ element: Value) -> Bool?
 }
 
 extension FieldCodec {
@@ -49,6 +62,12 @@ extension FieldCodec {
   public var rules: String { "" }
   public var about: String? { nil }
   public var isReadOnly: Bool { false }
+  public func compare(_ a: Value, _ b: Value) -> Int? { JSONOrder.compare(encode(a), encode(b)) }
+  public var isOrdered: Bool { true }
+  @inline(__always)
+  public func isNull(_ value: Value) -> Bool { false }
+  @inline(__always)
+  public func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }

@@ -16,6 +16,8 @@ public enum FieldError: Error, Equatable, Sendable {
   case customFieldsForbidden(String)
   /// `new` without a field the kind requires (or without a key it cannot make up).
   case requiredMissing(String)
+  /// `<`, `<=`, `>`, `>=` on a field whose values have no order (a bool, a list).
+  case notOrdered(field: String, operator: String, type: String)
 }
 
 extension FieldError: CustomStringConvertible {
@@ -45,6 +47,8 @@ extension FieldError: CustomStringConvertible {
       "field '\(field)': \(message)"
     case .requiredMissing(let name):
       "field '\(name)' is required: give it, as in 'new \(name) VALUE'"
+    case .notOrdered(let field, let op, let type):
+      "field '\(field)' (\(type)) has no order: '\(op)' compares numbers, strings and dates; use '=' or '!='"
     case .customFieldsForbidden(let name):
       "cannot create field '\(name)': the kind's schema allows no other fields (additionalProperties is false)"
     }

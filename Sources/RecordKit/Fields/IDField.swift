@@ -68,4 +68,38 @@ public final class IDField<Root: Record>: FieldAccessor {
   {
     throw .readOnly(name)
   }
+
+  /// The id as a string: every record has one.
+  public func matcher(_ op: FilterOperator, _ operand: FilterOperand) throws(FieldError) -> RecordMatcher<
+    Root
+  > {
+    guard case .value(let token) = operand else {
+      let wantsNull = op == .equal
+      return RecordMatcher { _ in !wantsNull }
+    }
+    guard let text = StringCodec().parse(token) else {
+      throw .invalidValue(field: name, expected: "an id", found: token.description)
+    }
+    if op == .contains {
+      let needle = text.lowercased()
+      return RecordMatcher { $0.pointee.id.lowercased().contains(needle) }
+    }
+    return RecordMatcher { op.holds(JSONOrder.compareText($0.pointee.id, text)) }
+  }
+
+  public var recordOrder: RecordOrder<Root> {
+    RecordOrder { JSONOrder.compareText($0.pointee.id, $1.pointee.id) }
+  }
+
+  public func applyBulk(_ change: BulkChange, at positions: [Int], in document: inout Document<Root>)
+    throws(FieldError) -> (any BulkFieldEdit<Root>)?
+  {
+    throw .readOnly(name)
+  }
+
+  public func decodeBulk(action: EditAction, records: [RecordNumber], olds: [JSONValue?], news: BulkNewValues)
+    throws(FieldError) -> any BulkFieldEdit<Root>
+  {
+    throw .readOnly(name)
+  }
 }

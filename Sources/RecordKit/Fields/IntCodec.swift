@@ -37,4 +37,6 @@ public struct IntCodec: FieldCodec {
   }
   public func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
   public func display(_ value: Int) -> String { String(value) }
+  @inline(__always)
+  public func compare(_ a: Int, _ b: Int) -> Int? { a == b ? 0 : (a < b ? -1 : 1) }
 }

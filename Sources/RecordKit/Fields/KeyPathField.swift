@@ -48,9 +48,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Writes the field as a member, its key encoded once, straight to the writer
   /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
   private let writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
+  /// Filters, sort and bulk edits, made in `init` like the closures above.
+  let queries: FieldQueries<Root, Codec>
 
   init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
+    elementTest: FieldQueries<Root, Codec>.ElementTest? = nil,
     listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   ) {
     let slot = FieldSlot(keyPath)
@@ -64,6 +67,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     setter = Self.makeSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
     encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
+    queries = FieldQueries(slot: slot, codec: codec, listEdit: listEdit, elementTest: elementTest)
   }
 
   /// Parses and checks the token, compares it with the field's value read in place (the
@@ -263,6 +267,38 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     return value
   }
 
+  public func matcher(_ op: FilterOperator, _ operand: FilterOperand) throws(FieldError) -> RecordMatcher<
+    Root
+  > {
+    try queries.matcher(name, op, operand)
+  }
+
+  public var recordOrder: RecordOrder<Root> { queries.order }
+
+  public func applyBulk(_ change: BulkChange, at positions: [Int], in document: inout Document<Root>)
+    throws(FieldError) -> (any BulkFieldEdit<Root>)?
+  {
+    try queries.applyBulk(self, change, positions, &document)
+  }
+
+  public func decodeBulk(action: EditAction, records: [RecordNumber], olds: [JSONValue?], news: BulkNewValues)
+    throws(FieldError) -> any BulkFieldEdit<Root>
+  {
+    var oldValues: [Value?] = []
+    oldValues.reserveCapacity(olds.count)
+    for old in olds { oldValues.append(try old.map(decodedFromCommand)) }
+    let newValues: BulkValues<Value>
+    switch news {
+    case .same(let value): newValues = .same(try value.map(decodedFromCommand))
+    case .each(let values):
+      var decoded: [Value?] = []
+      decoded.reserveCapacity(values.count)
+      for value in values { decoded.append(try value.map(decodedFromCommand)) }
+      newValues = .each(decoded)
+    }
+    return BulkUpdate(field: self, action: action, records: records, olds: oldValues, news: newValues)
+  }
+
   /// The update from the record's current value to `value`, or `nil` when that changes nothing.
   private func edit(of record: Root, numbered number: RecordNumber, to value: Value?, action: EditAction)
     -> PropertyUpdate<Root, Codec>?
@@ -278,6 +314,10 @@ extension KeyPathField where Codec: ListFieldCodec {
   public convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
     self.init(
       name: name, keyPath: keyPath, codec: codec, isCustom: false,
+      elementTest: { token in
+        guard let element = codec.parseElement(token) else { return nil }
+        return { value in codec.elements(of: value).contains(element) }
+      },
       listEdit: { (current, token, adding) throws(FieldError) -> Value? in
         guard let element = codec.parseElement(token) else {
           throw .invalidValue(field: name, expected: codec.elementExpectation, found: token.description)

@@ -41,6 +41,19 @@ public struct NullableCodec<Base: FieldCodec>: FieldCodec {
     }
   }
 
+  /// Null compares only with null; values as the base type compares them.
+  @inline(__always)
+  public func compare(_ a: Nullable<Base.Value>, _ b: Nullable<Base.Value>) -> Int? {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): base.compare(x, y)
+    case (.null, .null): 0
+    default: nil
+    }
+  }
+  public var isOrdered: Bool { base.isOrdered }
+  @inline(__always)
+  public func isNull(_ value: Nullable<Base.Value>) -> Bool { value == .null }
+
   public func display(_ value: Nullable<Base.Value>) -> String {
     switch value {
     case .null: "null"

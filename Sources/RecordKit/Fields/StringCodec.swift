@@ -26,4 +26,6 @@ public struct StringCodec: FieldCodec {
   }
   public func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
   public func display(_ value: String) -> String { value }
+  @inline(__always)
+  public func compare(_ a: String, _ b: String) -> Int? { JSONOrder.compareText(a, b) }
 }

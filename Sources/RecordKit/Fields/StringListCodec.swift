@@ -45,6 +45,16 @@ public struct StringListCodec: ListFieldCodec {
     "[" + value.map(ValueToken.displayElement).joined(separator: ", ") + "]"
   }
 
+  /// Element by element (for `sort`); `tags<x` means nothing.
+  public func compare(_ a: [String], _ b: [String]) -> Int? {
+    for (left, right) in zip(a, b) {
+      let order = JSONOrder.compareText(left, right)
+      if order != 0 { return order }
+    }
+    return a.count - b.count
+  }
+  public var isOrdered: Bool { false }
+
   public func elements(of value: [String]) -> [String] { value }
   public func value(from elements: [String]) -> [String] { elements }
   public func displayElement(_ element: String) -> String { ValueToken.displayElement(element) }

@@ -125,6 +125,29 @@ public enum RecordFile<Root: Record> {
     return bytes
   }
 
+  /// The records at `positions` as the file holds them (key order, number spellings): one
+  /// compact record per line (`lines`, JSON Lines) or one array laid out as recsh saves
+  /// files. O(bytes written); no `JSONValue` per record for a kind without nested objects.
+  public static func encode(_ records: [Root], at positions: [Int], lines: Bool) -> [UInt8] {
+    let table = Root.fields
+    var writer = JSONWriter(reservingCapacity: positions.count * 64, compact: lines)
+    if !lines { writer.beginArray() }
+    records.withUnsafeBufferPointer { records in
+      guard let base = records.baseAddress else { return }
+      for position in positions {
+        writer.beginObject()
+        table.write(base + position, to: &writer)
+        writer.endObject()
+        if lines { writer.lineBreak() }
+      }
+    }
+    if !lines {
+      writer.endArray()
+      writer.finish()
+    }
+    return writer.bytes
+  }
+
   /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.
   public static var defaultChunkSize: Int { 1 << 18 }
 

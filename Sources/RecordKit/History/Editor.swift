@@ -159,7 +159,7 @@ public struct Editor<Root: Record>: Sendable {
   }
 
   /// Records a command the document already holds.
-  private mutating func record(_ command: Command<Root>) -> EditOutcome<Root> {
+  mutating func record(_ command: Command<Root>) -> EditOutcome<Root> {
     if let step = history.record(command, at: clock()) { return .recorded(command, step: step) }
     return .grouped(command)
   }

@@ -25,10 +25,22 @@ public struct JSONWriter: ~Copyable {
   private var hasElements = false
   /// Whether a key was just written, so the next value goes on its line.
   private var afterKey = false
+  /// Compact output (JSON Lines, `jq -c`'s layout): no newlines, no indentation, no space
+  /// after a colon.
+  private let compact: Bool
 
-  public init(reservingCapacity capacity: Int = 0) {
+  public init(reservingCapacity capacity: Int = 0, compact: Bool = false) {
     self.capacity = max(capacity, 64)
+    self.compact = compact
     storage = .allocate(capacity: self.capacity)
+  }
+
+  /// Ends a line between top-level values (JSON Lines).
+  public mutating func lineBreak() {
+    assert(depth == 0 && !afterKey, "JSONWriter.lineBreak() inside a container")
+    reserve(1)
+    put(UInt8(ascii: "\n"))
+    hasElements = false
   }
 
   deinit {
@@ -84,7 +96,7 @@ public struct JSONWriter: ~Copyable {
     appendString(key)
     reserve(2)
     put(UInt8(ascii: ":"))
-    put(UInt8(ascii: " "))
+    if !compact { put(UInt8(ascii: " ")) }
     afterKey = true
   }
 
@@ -93,7 +105,10 @@ public struct JSONWriter: ~Copyable {
   public mutating func key(_ key: Key) {
     assert(depth > 0 && !afterKey, "JSONWriter.key(_:) outside an object or twice in a row")
     startElement()
-    key.bytes.withUnsafeBufferPointer { append($0) }
+    key.bytes.withUnsafeBufferPointer { bytes in
+      // The space after the colon is the key's last byte.
+      append(compact ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes)
+    }
     afterKey = true
   }
 
@@ -223,6 +238,7 @@ public struct JSONWriter: ~Copyable {
   /// A newline and two spaces per open container, the spaces stored a word at a time.
   @inline(__always)
   private mutating func newline() {
+    if compact { return }
     let indent = 2 &* depth
     reserve(indent &+ 1 &+ 8)
     put(UInt8(ascii: "\n"))

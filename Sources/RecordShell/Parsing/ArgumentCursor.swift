@@ -15,6 +15,11 @@ struct ArgumentCursor {
 
   var isAtEnd: Bool { index == tokens.count }
 
+  /// Whether a bare `word` is among the arguments not read yet (`where` makes a bulk edit).
+  func hasKeyword(_ word: String) -> Bool {
+    tokens[index...].contains { $0.value == .word(word) }
+  }
+
   mutating func next() -> Token? {
     guard index < tokens.count else { return nil }
     index += 1

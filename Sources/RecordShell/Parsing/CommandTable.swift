@@ -13,10 +13,17 @@ public enum CommandTable {
       arguments: [.fieldValuePairs(customFields: false)], hasForceForm: false
     ) { (args, context) throws(ParseError) in .new(try args.assignments(context)) },
     CommandSpec(
-      name: "delete", aliases: [], usage: "delete [REF]",
-      summary: "delete a record (the selected one by default)",
-      examples: ["delete", "delete k3x9", "delete @2"], arguments: [.ref], hasForceForm: false
-    ) { (args, _) throws(ParseError) in
+      name: "delete", aliases: [], usage: "delete [REF] | delete where FILTER...",
+      summary: "delete a record (the selected one by default), or every match (one undo step)",
+      examples: ["delete", "delete k3x9", "delete @2", "delete where done=true"], arguments: [.ref],
+      hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      if args.hasKeyword("where") {
+        guard let first = args.next(), first.value == .word("where") else {
+          throw .unexpectedArgument(command: "delete", found: "where", usage: args.usage)
+        }
+        return .deleteWhere(filters: try args.filters(context, required: true))
+      }
       let ref = try args.optionalWord()
       try args.end()
       return .delete(ref: ref)
@@ -31,37 +38,53 @@ public enum CommandTable {
       return .use(ref: ref)
     },
     CommandSpec(
-      name: "set", aliases: [], usage: "set FIELD VALUE [FIELD VALUE]...",
-      summary: "set fields of the selected record (one undo step); +FIELD creates a custom field",
+      name: "set", aliases: [], usage: "set FIELD VALUE [FIELD VALUE]... [where FILTER...]",
+      summary:
+        "set fields of the selected record, or of every match (one undo step); +FIELD makes a custom field",
       examples: [
         "set title \"Renew passport\"", "set done true priority 0", "set due null", "set +color red",
+        "set priority 5 where done=false due<2026-12-31",
       ],
       arguments: [.fieldValuePairs(customFields: true)], hasForceForm: false
     ) { (args, context) throws(ParseError) in
+      if args.hasKeyword("where") {
+        let assignments = try args.bulkAssignments(context)
+        guard !assignments.isEmpty else { throw .missingArgument(command: args.command, usage: args.usage) }
+        return .bulk(assignments, filters: try args.filters(context, required: true))
+      }
       let assignments = try args.assignments(context)
       guard !assignments.isEmpty else { throw .missingArgument(command: args.command, usage: args.usage) }
       return .set(assignments)
     },
     CommandSpec(
-      name: "unset", aliases: [], usage: "unset FIELD",
-      summary: "remove an optional or custom field from the selected record",
-      examples: ["unset due", "unset color"], arguments: [.field], hasForceForm: false
+      name: "unset", aliases: [], usage: "unset FIELD [where FILTER...]",
+      summary: "remove an optional or custom field from the selected record, or from every match",
+      examples: ["unset due", "unset color", "unset due where done=true"], arguments: [.field],
+      hasForceForm: false
     ) { (args, context) throws(ParseError) in
+      if args.hasKeyword("where") {
+        let field = try context.filterField(try args.word())
+        guard let keyword = args.next(), keyword.value == .word("where") else {
+          throw .unexpectedArgument(command: "unset", found: "where", usage: args.usage)
+        }
+        return .bulk([BulkAssignment(field, .unset)], filters: try args.filters(context, required: true))
+      }
       let field = try context.field(try args.word())
       try args.end()
       return .unset(field: field.name)
     },
     CommandSpec(
-      name: "add", aliases: [], usage: "add FIELD VALUE",
-      summary: "add one element to a list field of the selected record",
-      examples: ["add tags urgent", "add tags \"at home\""],
+      name: "add", aliases: [], usage: "add FIELD VALUE [where FILTER...]",
+      summary: "add one element to a list field of the selected record, or of every match",
+      examples: ["add tags urgent", "add tags \"at home\"", "add tags review where priority>=4"],
       arguments: [.listFieldElement(fromSelected: false)],
       hasForceForm: false
     ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: true) },
     CommandSpec(
-      name: "remove", aliases: [], usage: "remove FIELD VALUE",
-      summary: "remove one element from a list field of the selected record",
-      examples: ["remove tags urgent"], arguments: [.listFieldElement(fromSelected: true)],
+      name: "remove", aliases: [], usage: "remove FIELD VALUE [where FILTER...]",
+      summary: "remove one element from a list field of the selected record, or of every match",
+      examples: ["remove tags urgent", "remove tags urgent where done=true"],
+      arguments: [.listFieldElement(fromSelected: true)],
       hasForceForm: false
     ) { (args, context) throws(ParseError) in try listEdit(&args, context, adding: false) },
   ]
@@ -76,37 +99,30 @@ public enum CommandTable {
       return .show(ref: ref)
     },
     CommandSpec(
-      name: "list", aliases: ["ls"], usage: "list [FIELD=VALUE]...",
-      summary: "print the records as a table, optionally filtered",
-      examples: ["list", "list done=false", "list tags=work priority=1"], arguments: [.filter],
+      name: "list", aliases: ["ls"],
+      usage: "list [FILTER]... [sort [-]FIELD]... [limit N] [fields F1,F2,...]",
+      summary:
+        "print the records: filtered (FIELD OP VALUE, OP: = != < <= > >= ~), sorted, limited, some fields",
+      examples: [
+        "list", "list done=false", "list tags=work priority>=3", "list due<2026-12-31 sort due limit 10",
+        "list title~milk fields id,title", "list due=null sort -priority",
+      ],
+      arguments: [.filter], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      .list(try args.query(context))
+    },
+    CommandSpec(
+      name: "count", aliases: [], usage: "count [FILTER]...",
+      summary: "print how many records the filters match (all of them without filters)",
+      examples: ["count", "count done=false", "count priority>=3 tags=work"], arguments: [.filter],
       hasForceForm: false
     ) { (args, context) throws(ParseError) in
-      var filters: [ListFilter] = []
-      while let token = args.next() {
-        // `title="Buy milk"` arrives as one quoted token (quotes glue to a word, as in sh).
-        let text: String
-        let quoted: Bool
-        switch token.value {
-        case .word(let word): (text, quoted) = (word, false)
-        case .quoted(let string): (text, quoted) = (string, true)
-        case .list: throw .badFilter(token.value.description)
-        }
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-          throw .badFilter(token.value.description)
-        }
-        let field = try context.filterField(String(text[..<equals]))
-        let rest = String(text[text.index(after: equals)...])
-        var value: ValueToken = quoted ? .quoted(rest) : .word(rest)
-        if rest.isEmpty, !quoted, let next = args.next() { value = next.value }
-        filters.append(ListFilter(field: field, value: value))
-      }
-      return .list(filters: filters)
+      .count(filters: try args.filters(context, required: false))
     },
     CommandSpec(
       name: "history", aliases: [], usage: "history [all|clear]",
       summary:
-        "list the undo steps of the current branch (all: the whole tree) with number, name and time, "
-        + "the current state and the save point; clear: drop the history",
+        "the undo steps of the current branch (all: the whole tree) with number, name and time; clear: drop them",
       examples: ["history", "history all", "history clear"], arguments: [.keyword(["all", "clear"])],
       hasForceForm: false
     ) { (args, _) throws(ParseError) in
@@ -239,6 +255,30 @@ public enum CommandTable {
 
   private static let other: [CommandSpec] = [
     CommandSpec(
+      name: "format", aliases: [], usage: "format [\(OutputFormat.names)]",
+      summary: "how list, show, count, history and fields print (json: the records as the file holds them)",
+      examples: ["format jsonl", "format csv", "format table"],
+      arguments: [.keyword(OutputFormat.allCases.map(\.rawValue))], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      guard let name = try args.optionalWord() else { return .format(nil) }
+      try args.end()
+      guard let format = OutputFormat(rawValue: name) else { throw .badFormat(found: name) }
+      return .format(format)
+    },
+    CommandSpec(
+      name: "timing", aliases: [], usage: "timing [on|off]",
+      summary: "after each command, print its wall time on standard error ('time: 0.123 s')",
+      examples: ["timing on", "timing off"], arguments: [.keyword(["on", "off"])], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      guard let word = try args.optionalWord() else { return .timing(nil) }
+      try args.end()
+      switch word {
+      case "on": return .timing(true)
+      case "off": return .timing(false)
+      default: throw .badSwitch(command: "timing", found: word)
+      }
+    },
+    CommandSpec(
       name: "help", aliases: [], usage: "help [COMMAND|FIELD]",
       summary:
         "list commands, or explain one command, or one field of the kind (type, rules, description, values)",
@@ -261,6 +301,15 @@ public enum CommandTable {
   private static func listEdit(_ args: inout ArgumentCursor, _ context: ParseContext, adding: Bool)
     throws(ParseError) -> ShellCommand
   {
+    if args.hasKeyword("where") {
+      let field = try context.filterField(try args.word())
+      let element = try args.value()
+      guard let keyword = args.next(), keyword.value == .word("where") else {
+        throw .unexpectedArgument(command: args.command, found: "where", usage: args.usage)
+      }
+      let change: BulkChange = adding ? .add(element) : .remove(element)
+      return .bulk([BulkAssignment(field, change)], filters: try args.filters(context, required: true))
+    }
     let field = try context.field(try args.word())
     let element = try args.value()
     try args.end()

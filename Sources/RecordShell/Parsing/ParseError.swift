@@ -15,6 +15,21 @@ public enum ParseError: Error, Equatable, Sendable {
   case field(FieldError)
   case missingValue(command: String, field: String)
   case badFilter(String)
+  /// Two operators in a row: `priority>>3`.
+  case badOperator(String)
+  /// `title=` at the end of the line.
+  case missingFilterValue(String)
+  /// `due<null`: only `=` and `!=` go with null.
+  case nullOrdered(String)
+  /// `where` with no filter after it.
+  case missingFilter(command: String)
+  case badLimit(found: String)
+  /// `sort` or `fields` with an empty name (`fields a,,b`).
+  case badNames(clause: String, found: String)
+  /// `format xml`.
+  case badFormat(found: String)
+  /// `timing maybe`.
+  case badSwitch(command: String, found: String)
   case noForceForm(String)
 }
 
@@ -35,7 +50,18 @@ extension ParseError: CustomStringConvertible {
       "'\(command)' expects a time (30s, 10m, 2h, 3d) or a number of saves (1save, 2saves), found '\(found)'"
     case .field(let error): error.description
     case .missingValue(let command, let field): "'\(command) \(field)' needs a value"
-    case .badFilter(let found): "expected FIELD=VALUE, found '\(found)'"
+    case .badFilter(let found):
+      "expected a filter FIELD OP VALUE (OP one of = != < <= > >= ~), found '\(found)'"
+    case .badOperator(let found):
+      "'\(found)' has two operators; a filter is FIELD OP VALUE with one of = != < <= > >= ~"
+    case .missingFilterValue(let found): "the filter '\(found)' needs a value after its operator"
+    case .nullOrdered(let found): "in '\(found)': only = and != compare with null"
+    case .missingFilter(let command): "'\(command) … where' needs at least one filter, like done=false"
+    case .badLimit(let found): "'limit' expects a count of 0 or more, found '\(found)'"
+    case .badNames(let clause, let found):
+      "'\(clause)' expects field names separated by commas, found '\(found)'"
+    case .badFormat(let found): "unknown format '\(found)'; the formats are \(OutputFormat.names)"
+    case .badSwitch(let command, let found): "'\(command)' expects on or off, found '\(found)'"
     case .noForceForm(let name): "'\(name)!' does not exist; '!' goes with save, open and quit"
     }
   }

@@ -12,7 +12,17 @@ public enum ShellCommand: Equatable, Sendable {
   /// `add FIELD VALUE` / `remove FIELD VALUE`: one list element in or out.
   case listEdit(field: String, element: ValueToken, adding: Bool)
   case show(ref: String?)
-  case list(filters: [ListFilter])
+  case list(RecordQuery)
+  /// `count [FILTER]...`: how many records pass.
+  case count(filters: [ListFilter])
+  /// `set/unset/add/remove … where FILTER...`: one step over every record that passes.
+  case bulk([BulkAssignment], filters: [ListFilter])
+  /// `delete where FILTER...`.
+  case deleteWhere(filters: [ListFilter])
+  /// `format [FORMAT]`: how results print (without one: which it is).
+  case format(OutputFormat?)
+  /// `timing on|off` (without one: which it is).
+  case timing(Bool?)
   case begin(name: String?)
   case end
   case rollback
@@ -36,14 +46,70 @@ public enum ShellCommand: Equatable, Sendable {
   case quit(force: Bool)
 }
 
-/// `FIELD=VALUE` of `list`: records whose field equals the value, or whose
-/// list field contains it.
-public struct ListFilter: Equatable, Sendable {
+/// One filter, `FIELD OP VALUE` (`priority>=3`, `tags=work`, `due=null`): what it means
+/// is `FilterOperator`'s; the field name is checked against the kind when the command runs.
+public struct ListFilter: Equatable, Sendable, CustomStringConvertible {
   public var field: String
-  public var value: ValueToken
+  public var op: FilterOperator
+  public var operand: FilterOperand
 
-  public init(field: String, value: ValueToken) {
+  public init(field: String, op: FilterOperator = .equal, operand: FilterOperand) {
     self.field = field
-    self.value = value
+    self.op = op
+    self.operand = operand
+  }
+
+  /// `FIELD=VALUE`, the common case.
+  public init(field: String, value: ValueToken) {
+    self.init(field: field, op: .equal, operand: value == .word("null") ? .null : .value(value))
+  }
+
+  /// The filter as it could be typed again, for messages.
+  public var description: String {
+    let value: String
+    switch operand {
+    case .null: value = "null"
+    case .value(let token): value = token.description
+    }
+    return field + op.rawValue + value
+  }
+}
+
+/// `list`'s filters, order, limit and columns.
+public struct RecordQuery: Equatable, Sendable {
+  public var filters: [ListFilter] = []
+  /// Sort keys, most significant first; `descending` for `sort -FIELD`.
+  public var sort: [(field: String, descending: Bool)] = []
+  public var limit: Int?
+  /// `fields F1,F2`: the columns to show, in order; `nil`: the usual ones.
+  public var fields: [String]?
+
+  public init(
+    filters: [ListFilter] = [], sort: [(field: String, descending: Bool)] = [], limit: Int? = nil,
+    fields: [String]? = nil
+  ) {
+    self.filters = filters
+    self.sort = sort
+    self.limit = limit
+    self.fields = fields
+  }
+
+  public static func == (lhs: RecordQuery, rhs: RecordQuery) -> Bool {
+    lhs.filters == rhs.filters && lhs.limit == rhs.limit && lhs.fields == rhs.fields
+      && lhs.sort.map(\.field) == rhs.sort.map(\.field)
+      && lhs.sort.map(\.descending) == rhs.sort.map(\.descending)
+  }
+}
+
+/// One field of a bulk edit: what happens to it, and whether `+FIELD` makes it new.
+public struct BulkAssignment: Equatable, Sendable {
+  public var field: String
+  public var change: BulkChange
+  public var createsCustomField: Bool
+
+  public init(_ field: String, _ change: BulkChange, createsCustomField: Bool = false) {
+    self.field = field
+    self.change = change
+    self.createsCustomField = createsCustomField
   }
 }

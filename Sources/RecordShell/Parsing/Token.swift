@@ -13,10 +13,31 @@ public struct Token: Equatable, Sendable {
   /// The 1-based column, in Unicode scalars, so it matches what a terminal shows when
   /// non-ASCII text comes first; a list's column is that of its `[`.
   public var column: Int
+  /// How a word glued from quoted and bare parts was typed (`"sort"=3`: the quoted
+  /// `sort`, then the bare `=3`), so that a filter finds its operator only where it was
+  /// not quoted; empty for a word of one part. Not part of what the token means:
+  /// equality ignores it.
+  public var parts: [WordPart] = []
 
-  public init(_ value: ValueToken, line: Int = 1, column: Int) {
+  public init(_ value: ValueToken, line: Int = 1, column: Int, parts: [WordPart] = []) {
     self.value = value
     self.line = line
     self.column = column
+    self.parts = parts
+  }
+
+  public static func == (lhs: Token, rhs: Token) -> Bool {
+    lhs.value == rhs.value && lhs.line == rhs.line && lhs.column == rhs.column
+  }
+}
+
+/// One part of a glued word: its text, and whether it was quoted.
+public struct WordPart: Equatable, Sendable {
+  public var text: String
+  public var isQuoted: Bool
+
+  public init(_ text: String, isQuoted: Bool) {
+    self.text = text
+    self.isQuoted = isQuoted
   }
 }

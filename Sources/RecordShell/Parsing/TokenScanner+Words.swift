@@ -7,13 +7,16 @@ extension TokenScanner {
     try checkCanStartValue(at: start)
     let inList = !lists.isEmpty
     var (text, isQuoted) = try readWordPart(inList: inList)
+    var parts: [WordPart] = []
     while index < bytes.count, Self.continuesWord(bytes[index], inList: inList) {
+      if parts.isEmpty { parts.append(WordPart(text, isQuoted: isQuoted)) }
       let (part, isPartQuoted) = try readWordPart(inList: inList)
+      parts.append(WordPart(part, isQuoted: isPartQuoted))
       text += part
       isQuoted = isQuoted || isPartQuoted
     }
     if index < bytes.count, bytes[index] == ASCII.openBracket { throw error(.listInsideWord, at: position) }
-    add(isQuoted ? .quoted(text) : .word(text), at: start)
+    add(isQuoted ? .quoted(text) : .word(text), at: start, parts: parts)
   }
 
   /// Reads a quoted string or a run of bare text at the current byte, which is a quote

@@ -134,10 +134,10 @@ struct TokenScanner {
   }
 
   /// Adds a finished value to the innermost open list, or to the command.
-  mutating func add(_ value: consuming ValueToken, at start: Position) {
+  mutating func add(_ value: consuming ValueToken, at start: Position, parts: [WordPart] = []) {
     if lists.isEmpty {
       if tokens.isEmpty { tokens.reserveCapacity(8) }
-      tokens.append(Token(value, line: start.line, column: start.column))
+      tokens.append(Token(value, line: start.line, column: start.column, parts: parts))
     } else {
       lists[lists.count - 1].elements.append(value)
       lists[lists.count - 1].afterElement = true

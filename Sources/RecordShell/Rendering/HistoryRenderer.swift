@@ -91,3 +91,25 @@ enum HistoryRenderer {
     return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
   }
 }
+
+extension HistoryRenderer {
+  /// The columns `history` shows, for the machine formats: one row per step (the start
+  /// is not a step), with its local date and time in full.
+  static func rows<Root: Record>(_ history: History<Root>, all: Bool) -> (
+    columns: [String], rows: [[JSONValue?]]
+  ) {
+    let steps = all ? history.keptSteps : history.branch
+    let ahead = Set(history.stepsAhead(Int.max))
+    let columns = ["step", "name", "time", "now", "saved", "can_redo"] + (all ? ["from"] : [])
+    let rows = steps.map { step -> [JSONValue?] in
+      var row: [JSONValue?] = [
+        .number(String(step.number)), .string(step.command.name),
+        .string(date(step.time) + " " + clock(step.time)), .bool(step.number == history.current),
+        .bool(step.number == history.savedState), .bool(ahead.contains(step.number)),
+      ]
+      if all { row.append(.number(String(step.parent))) }
+      return row
+    }
+    return (columns, rows)
+  }
+}

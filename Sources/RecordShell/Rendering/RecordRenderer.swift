@@ -36,20 +36,26 @@ enum RecordRenderer {
     return TextCell.escaped(value.compactText)
   }
 
-  /// A table: position, id, then the kind's summary fields.
-  static func list<Root: Record>(_ rows: [(position: Int, record: Root)], total: Int) -> String {
-    let fields = Root.summaryFields.compactMap { Root.fields.field(named: $0) }
-    // The key's column, named as the key is; none when records have no key.
-    let key = Root.fields.key
+  /// A table: position, id, then the kind's summary fields (or `columns`, `fields F1,F2`),
+  /// for the records at `positions`, `matched` of which passed the filters.
+  static func list<Root: Record>(
+    _ document: Document<Root>, positions: [Int], matched: Int, columns: [any FieldAccessor<Root>]? = nil
+  ) -> String {
+    let fields = columns ?? Root.summaryFields.compactMap { Root.fields.field(named: $0) }
+    // The key's column, named as the key is; none when records have no key, or when the
+    // columns are chosen.
+    let key = columns == nil ? Root.fields.key : nil
     let header = ["@"] + (key.map { [$0.name] } ?? []) + fields.map(\.name)
     var table: [[String]] = [header]
-    for row in rows {
-      var cells = ["@\(row.position + 1)"] + (key == nil ? [] : [TextCell.escaped(row.record.id)])
+    for position in positions {
+      let record = document.records[position]
+      var cells = ["@\(position + 1)"] + (key == nil ? [] : [TextCell.escaped(record.id)])
       for field in fields {
-        cells.append(TextCell.truncated(TextCell.escaped(field.display(in: row.record) ?? ""), to: 60))
+        cells.append(TextCell.truncated(TextCell.escaped(field.display(in: record) ?? ""), to: 60))
       }
       table.append(cells)
     }
+    let rows = positions
     var widths = header.map(\.count)
     for cells in table {
       for (index, cell) in cells.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -59,8 +65,13 @@ enum RecordRenderer {
         index == cells.count - 1 ? cell : TextCell.padded(cell, to: widths[index])
       }.joined(separator: "  ")
     }
+    let total = document.count
     let shown = rows.count == total ? "\(total)" : "\(rows.count) of \(total)"
-    lines.append("(\(shown) record\(total == 1 ? "" : "s"))")
+    if rows.count < matched {
+      lines.append("(\(rows.count) of \(matched) matching, \(total) record\(total == 1 ? "" : "s"))")
+    } else {
+      lines.append("(\(shown) record\(total == 1 ? "" : "s"))")
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -84,6 +95,23 @@ enum RecordRenderer {
 }
 
 extension RecordRenderer {
+  /// The columns `fields` shows, for the machine formats: name, type, rules, description
+  /// (the selected record's custom fields too).
+  static func fieldRows<Root: Record>(of kind: Root.Type, selected: Root?) -> (
+    columns: [String], rows: [[JSONValue?]]
+  ) {
+    var rows: [[JSONValue?]] = Root.fields.fields.map { field in
+      [
+        .string(field.name), .string(field.type.name), field.rules.isEmpty ? nil : .string(field.rules),
+        field.about.map(JSONValue.string), .bool(field.isReadOnly),
+      ]
+    }
+    for key in selected.map(Root.fields.customKeys(of:)) ?? [] {
+      rows.append([.string(key), .string("custom (any JSON value)"), nil, nil, .bool(false)])
+    }
+    return (["name", "type", "rules", "description", "read_only"], rows)
+  }
+
   /// A field's type and rules as `fields` and `help FIELD` give them: `integer, >= 1450`,
   /// `string, read-only`.
   static func typeAndRules<Root: Record>(_ field: any FieldAccessor<Root>) -> String {

@@ -8,6 +8,18 @@ public enum ScriptEvent: Equatable, Sendable {
   case diagnostic(Diagnostic)
   /// Everything so far must reach its reader: the runner is about to wait for input.
   case flush
+  /// `timing on`: the wall seconds the command just run took, for standard error
+  /// (`time: 0.123 s`).
+  case timing(Double)
+}
+
+extension ScriptEvent {
+  /// The line `timing on` prints after a command that took `seconds`: three decimals.
+  public static func timingLine(_ seconds: Double) -> String {
+    let thousandths = Int((max(0, seconds) * 1000).rounded())
+    let fraction = String(thousandths % 1000)
+    return "time: \(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+  }
 }
 
 /// An error or warning with where it happened: `FILE:LINE: error: message`,

@@ -150,6 +150,12 @@ public struct ScriptRunner<Root: Record> {
   /// Runs one command and reports its replies; whether to go on.
   private mutating func run(_ command: ShellCommand, at place: Place, chain: [String]) -> Bool {
     let replies: [Reply]
+    // `timing on` and `timing off` themselves are not timed.
+    let timed = session.timing
+    let started = timed ? MonotonicClock.seconds() : 0
+    defer {
+      if timed, session.timing { report(.timing(MonotonicClock.seconds() - started)) }
+    }
     do {
       replies = try session.execute(command, origin: place.text)
     } catch {

@@ -123,20 +123,6 @@ extension Session {
     }
   }
 
-  func list(_ filters: [ListFilter]) throws(SessionError) -> String {
-    var records = editor.document.records.enumerated().map { (position: $0.offset, record: $0.element) }
-    for filter in filters {
-      let matches: (Root) -> Bool
-      do {
-        matches = try RecordFilter.matcher(for: filter, kind: Root.self)
-      } catch {
-        throw .filter(filter, error)
-      }
-      records = records.filter { matches($0.record) }
-    }
-    return RecordRenderer.list(records, total: editor.document.count)
-  }
-
   mutating func endGroup() throws(SessionError) -> [Reply] {
     do {
       let name = editor.openGroups.last?.displayName ?? ""

@@ -42,6 +42,11 @@ public struct Session<Root: Record> {
   /// Which kind the session edits and why ("books, inferred from the records: …"), the
   /// first line of `fields`; set by whoever chose the kind.
   public var kindNote: String?
+  /// How `list`, `show`, `count`, `history` and `fields` print (`--format`, `format`).
+  public var format = OutputFormat.table
+  /// Whether each command's wall time follows it (`--timing`, `timing on`): `run` adds a
+  /// `.timing` reply after each.
+  public var timing = false
   /// The file's bytes per record when last read or written: a save's progress estimates
   /// its total from it before it knows.
   var bytesPerRecord = 100
@@ -136,8 +141,21 @@ public struct Session<Root: Record> {
         try editor.editList(field, element, adding: adding, onRecord: id)
       }
       return []
-    case .show(let ref): return [.output(RecordRenderer.show(try record(ref, for: "show")))]
-    case .list(let filters): return [.output(try list(filters))]
+    case .show(let ref):
+      let position = try target(ref, for: "show").position
+      return [.output(RecordOutput.show(editor.document, position: position, format: format))]
+    case .list(let query): return [.output(try list(query))]
+    case .count(let filters): return [.output(try count(filters))]
+    case .bulk(let assignments, let filters): return try bulkEdit(assignments, filters: filters)
+    case .deleteWhere(let filters): return try deleteWhere(filters)
+    case .format(let format?):
+      self.format = format
+      return []
+    case .format(nil): return [.output(format.rawValue)]
+    case .timing(let on?):
+      timing = on
+      return []
+    case .timing(nil): return [.output(timing ? "on" : "off")]
     case .begin(let name):
       let origin = origin()
       editor.begin(name, origin: origin)
@@ -151,12 +169,20 @@ public struct Session<Root: Record> {
     case .earlier(let span): return try travel { (editor) throws(HistoryError) in try editor.earlier(span) }
     case .later(let span): return try travel { (editor) throws(HistoryError) in try editor.later(span) }
     case .history(let all):
+      guard format == .table else {
+        let (columns, rows) = HistoryRenderer.rows(editor.history, all: all)
+        return [.output(RecordOutput.rows(columns: columns, rows, format: format))]
+      }
       return [.output(HistoryRenderer.render(editor.history, all: all, now: editor.clock()))]
     case .clearHistory: return try clearHistory()
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
     case .source(let file): return [.source(file)]
     case .fields:
+      guard format == .table else {
+        let (columns, rows) = RecordRenderer.fieldRows(of: Root.self, selected: selectedRecord)
+        return [.output(RecordOutput.rows(columns: columns, rows, format: format))]
+      }
       return [.output(RecordRenderer.fields(of: Root.self, selected: selectedRecord, note: kindNote))]
     case .schema:
       var text = String(

@@ -6,6 +6,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case edit(EditError)
   /// A `list` filter whose value does not fit its field: no record was looked at.
   case filter(ListFilter, FieldError)
+  /// A filter, `sort` or `fields` naming a field the kind does not declare and no record holds.
+  case unknownQueryField(String, suggestion: String?)
   case history(HistoryError)
   case ref(RefError)
   case storage(StorageError)
@@ -39,7 +41,11 @@ extension SessionError: CustomStringConvertible {
     switch self {
     case .parse(let error): error.description
     case .edit(let error): error.description
-    case .filter(let filter, let error): "in the filter \(filter.field)=\(filter.value.description): \(error)"
+    case .filter(let filter, let error): "in the filter \(filter): \(error)"
+    case .unknownQueryField(let name, let suggestion?):
+      "unknown field '\(name)'; did you mean '\(suggestion)'?"
+    case .unknownQueryField(let name, nil):
+      "unknown field '\(name)': the kind does not declare it and no record has it (see 'fields')"
     case .history(let error): error.description
     case .ref(let error): error.description
     case .storage(let error): error.description

@@ -114,6 +114,28 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     }
   }
 
+  /// Dates and date-times as `ISODate.compare` orders them, anything else as `JSONOrder`.
+  package func compare(_ a: CustomValue, _ b: CustomValue) -> Int? {
+    if reading == .text, shape.type == .date || shape.type == .dateTime,
+      case .string(let x) = a.json, case .string(let y) = b.json, let left = ISODate(x),
+      let right = ISODate(y)
+    {
+      return ISODate.compare(left, right)
+    }
+    return JSONOrder.compare(a.json, b.json)
+  }
+  /// Not for a bool, a list or an object.
+  package var isOrdered: Bool {
+    switch shape.type {
+    case .bool, .list, .object, .null: false
+    default: true
+    }
+  }
+  package func isNull(_ value: CustomValue) -> Bool { value.json == .null }
+  package func containsElement(_ value: CustomValue, _ element: CustomValue) -> Bool? {
+    JSONOrder.contains(value.json, element.json)
+  }
+
   package func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
   package func encode(_ value: CustomValue) -> JSONValue { value.json }
   package func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }

@@ -1,0 +1,194 @@
+import RecordKit
+
+/// Results in the session's `OutputFormat`: records (`list`, `show`), a count, and rows of
+/// named columns (`history`, `fields`). The table format of each is its renderer's.
+enum RecordOutput {
+  /// `list`: the records at `positions` (of the `matched` that passed the filters).
+  /// `columns`: `fields F1,F2`; `nil`: the table's usual columns, or every field for the
+  /// other formats (JSON: the records whole).
+  static func list<Root: Record>(
+    _ document: Document<Root>, positions: [Int], matched: Int, columns: [any FieldAccessor<Root>]?,
+    format: OutputFormat
+  ) -> String {
+    switch format {
+    case .table:
+      return RecordRenderer.list(document, positions: positions, matched: matched, columns: columns)
+    case .json, .jsonl:
+      guard let columns else {
+        return text(RecordFile<Root>.encode(document.records, at: positions, lines: format == .jsonl))
+      }
+      return projected(document, positions, columns, lines: format == .jsonl)
+    case .csv, .tsv:
+      let columns = columns ?? allColumns(document, positions)
+      return separated(
+        header: columns.map(\.name),
+        rows: positions.map { position in columns.map { $0.json(in: document.records[position]) } },
+        tabs: format == .tsv)
+    }
+  }
+
+  /// `show` of the record at `position`.
+  static func show<Root: Record>(_ document: Document<Root>, position: Int, format: OutputFormat) -> String {
+    switch format {
+    case .table: return RecordRenderer.show(document.records[position])
+    case .json:
+      // One record, laid out as in the file: the array's element without the array.
+      var writer = JSONWriter()
+      writer.value(.object(Root.fields.encode(document.records[position])))
+      writer.finish()
+      return text(writer.bytes)
+    case .jsonl, .csv, .tsv:
+      return list(document, positions: [position], matched: 1, columns: nil, format: format)
+    }
+  }
+
+  /// `count`: the number alone, `{"count": N}`, or a one-column table.
+  static func count(_ count: Int, format: OutputFormat) -> String {
+    switch format {
+    case .table: String(count)
+    case .json, .jsonl: "{\"count\": \(count)}"
+    case .csv, .tsv: "count\(format == .csv ? "\r\n" : "\n")\(count)"
+    }
+  }
+
+  /// Rows of named columns in a machine format: JSON an array of objects, JSON Lines one
+  /// object per line, CSV and TSV a header and a line per row. (Tables are the
+  /// renderers' own.)
+  static func rows(columns: [String], _ rows: [[JSONValue?]], format: OutputFormat) -> String {
+    switch format {
+    case .table, .json:
+      var writer = JSONWriter()
+      writer.beginArray()
+      for row in rows { writeObject(columns, row, to: &writer) }
+      writer.endArray()
+      writer.finish()
+      return text(writer.bytes)
+    case .jsonl:
+      var writer = JSONWriter(compact: true)
+      for row in rows {
+        writeObject(columns, row, to: &writer)
+        writer.lineBreak()
+      }
+      return text(writer.bytes)
+    case .csv, .tsv: return separated(header: columns, rows: rows, tabs: format == .tsv)
+    }
+  }
+
+  private static func writeObject(_ columns: [String], _ row: [JSONValue?], to writer: inout JSONWriter) {
+    writer.beginObject()
+    for (column, value) in zip(columns, row) {
+      guard let value else { continue }
+      writer.key(column)
+      writer.value(value)
+    }
+    writer.endObject()
+  }
+
+  /// Every declared field, then the custom keys of the records in the order first met.
+  private static func allColumns<Root: Record>(_ document: Document<Root>, _ positions: [Int])
+    -> [any FieldAccessor<Root>]
+  {
+    let table = Root.fields
+    var columns: [any FieldAccessor<Root>] = table.fields
+    var seen = Set(table.names)
+    for position in positions {
+      let record = document.records[position]
+      guard !record.custom.isEmpty else { continue }
+      for key in table.customKeys(of: record) where seen.insert(key).inserted {
+        columns.append(FieldTable<Root>.custom(key))
+      }
+    }
+    return columns
+  }
+
+  /// The records with only `columns`, in that order (an absent value left out).
+  private static func projected<Root: Record>(
+    _ document: Document<Root>, _ positions: [Int], _ columns: [any FieldAccessor<Root>], lines: Bool
+  ) -> String {
+    let names = columns.map(\.name)
+    let rows = positions.map { position in columns.map { $0.json(in: document.records[position]) } }
+    return self.rows(columns: names, rows, format: lines ? .jsonl : .json)
+  }
+
+  /// CSV (RFC 4180, CRLF line ends) or TSV.
+  static func separated(header: [String], rows: [[JSONValue?]], tabs: Bool) -> String {
+    let end = tabs ? "\n" : "\r\n"
+    let separator = tabs ? "\t" : ","
+    var out = header.map { tabs ? tsvField($0) : csvField($0) }.joined(separator: separator) + end
+    for row in rows {
+      out += row.map { value in
+        let text = cellText(value)
+        return tabs ? tsvField(text) : csvField(text)
+      }.joined(separator: separator)
+      out += end
+    }
+    // The caller prints a line end after the output.
+    out.removeLast(end.count)
+    return out
+  }
+
+  /// A value as one cell: a string's text, a number as spelled, `true`/`false`, a list or
+  /// object as compact JSON, null or absent as nothing.
+  static func cellText(_ value: JSONValue?) -> String {
+    switch value {
+    case nil, .null?: ""
+    case .string(let text)?: text
+    case .number(let spelling)?: spelling
+    case .bool(let flag)?: flag ? "true" : "false"
+    case let other?:
+      // jq -c's layout, as JSON Lines prints it.
+      {
+        var writer = JSONWriter(compact: true)
+        writer.value(other)
+        return String(decoding: writer.bytes, as: UTF8.self)
+      }()
+    }
+  }
+
+  /// RFC 4180: quoted when it holds a comma, a quote, CR or LF (or starts or ends with a
+  /// space, which some readers trim); a quote doubled.
+  static func csvField(_ text: String) -> String {
+    let needsQuotes =
+      text.utf8.contains {
+        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+      } || text.hasPrefix(" ") || text.hasSuffix(" ")
+    guard needsQuotes else { return text }
+    return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+  }
+
+  /// TSV: tab, newline, carriage return and backslash escaped.
+  static func tsvField(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") })
+    else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\t": out += "\\t"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\\": out += "\\\\"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// Bytes as output text, without its final newline (the executable adds one).
+  private static func text(_ bytes: [UInt8]) -> String {
+    var end = bytes.count
+    if end > 0, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+    return String(decoding: bytes[..<end], as: UTF8.self)
+  }
+}
+
+extension String {
+  /// Every `target` replaced by `replacement` (Foundation's `replacingOccurrences`, which
+  /// this module does not import).
+  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    var out = ""
+    for character in self {
+      if character == target { out += replacement } else { out.append(character) }
+    }
+    return out
+  }
+}
