@@ -30,13 +30,16 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
       switch (slot.value(at: a), slot.value(at: b)) {
       case (let x?, let y?):
         let (xNull, yNull) = (codec.isNull(x), codec.isNull(y))
-        if xNull || yNull { return xNull == yNull ? 0 : (xNull ? Int(Int32.max) : -Int(Int32.max)) }
+        if xNull || yNull {
+          guard xNull != yNull else { return 0 }
+          return xNull ? RecordOrder<Root>.nullLast : -RecordOrder<Root>.nullLast
+        }
         return codec.compare(x, y).map { $0.signum() }
           ?? JSONOrder.sortOrder(codec.encode(x), codec.encode(y))
       case (nil, nil): return 0
-      // Null and absent last, whichever way the sort goes: beyond any sign flip.
-      case (nil, _): return Int(Int32.max)
-      case (_, nil): return -Int(Int32.max)
+      // Null and absent last, whichever way the sort goes.
+      case (nil, _): return RecordOrder<Root>.nullLast
+      case (_, nil): return -RecordOrder<Root>.nullLast
       }
     }
     applyBulk = Self.makeBulkApplier(slot, codec, listEdit)

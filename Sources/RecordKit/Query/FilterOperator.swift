@@ -72,6 +72,13 @@ public struct RecordOrder<Root: Record>: Sendable {
   /// not the place of null and absent ones (last either way).
   @inline(__always)
   public func callAsFunction(_ a: UnsafePointer<Root>, _ b: UnsafePointer<Root>, descending: Bool) -> Int {
-    compare(a, b) * (descending ? -1 : 1)
+    let order = compare(a, b)
+    guard descending, order != Self.nullLast, order != -Self.nullLast else { return order }
+    return -order
   }
+
+  /// What `compare` gives when exactly one of the two values is null or absent (negated
+  /// when it is the second): a value no comparison of two values gives, so that no
+  /// direction reverses it.
+  static var nullLast: Int { Int(Int32.max) }
 }

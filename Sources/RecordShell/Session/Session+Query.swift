@@ -77,16 +77,15 @@ extension Session {
       if case .grouped(let command) = outcome { recorded = command }
       return outcome
     }
-    guard let recorded else {
-      return [.info("No record changed (\(Self.matchedText(positions.count)))")]
-    }
+    // Said in scripts too: a bulk edit that did nothing is worth knowing about.
+    guard let recorded else { return [.warning("no record changed (\(Self.matchedText(positions.count)))")] }
     return [.info("\(recorded.name) (\(Self.matchedText(positions.count)))")]
   }
 
   /// `delete where …`: every record that passes, as one step.
   mutating func deleteWhere(_ filters: [ListFilter]) throws(SessionError) -> [Reply] {
     let positions = editor.document.positions(matching: try matchers(filters))
-    guard !positions.isEmpty else { return [.info("No record deleted (none matched)")] }
+    guard !positions.isEmpty else { return [.warning("no record deleted (none matched)")] }
     try edit { (editor) throws(EditError) in try editor.deleteRecords(at: positions) }
     if let selectedID, !editor.document.contains(id: selectedID) { self.selectedID = nil }
     return [.info("Deleted \(positions.count) record\(positions.count == 1 ? "" : "s")")]

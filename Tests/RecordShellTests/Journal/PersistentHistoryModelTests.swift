@@ -6,7 +6,7 @@ import Testing
 @testable import RecordShell
 
 /// Random sessions over a real file and its history log, checked after every op against
-/// a trivial model of the undo tree: edits, groups, undo, redo, `goto`, `earlier`/`later`
+/// a trivial model of the undo tree: edits, bulk edits (`set … where`, `delete where`), groups, undo, redo, `goto`, `earlier`/`later`
 /// by saves, saves, quit-and-reopen, kill-and-recover, and changes made to the file by
 /// another program between sessions. After every op the titles of the records, the dirty
 /// flag, the current step and the tree (`history all`: each kept step and its parent)
@@ -36,6 +36,10 @@ import Testing
     case reopen
     case kill
     case outside(String)
+    /// `set title TO where title=FROM`: every record titled FROM, as one step.
+    case bulkSet(from: String, to: String)
+    /// `delete where title=TITLE`.
+    case bulkDelete(String)
 
     var description: String {
       switch self {
@@ -52,6 +56,8 @@ import Testing
       case .reopen: ".reopen"
       case .kill: ".kill"
       case .outside(let title): ".outside(\"\(title)\")"
+      case .bulkSet(let from, let to): ".bulkSet(from: \"\(from)\", to: \"\(to)\")"
+      case .bulkDelete(let title): ".bulkDelete(\"\(title)\")"
       }
     }
 
@@ -68,6 +74,8 @@ import Testing
       case .goto(let state): "goto \(state)"
       case .earlierSave: "earlier 1save"
       case .save: "save"
+      case .bulkSet(let from, let to): "set title \(to) where title=\(from)"
+      case .bulkDelete(let title): "delete where title=\(title)"
       case .reopen, .kill, .outside: nil
       }
     }
@@ -99,6 +107,9 @@ import Testing
         next[position] = title
         commit(next)
       case .new(let title): commit(records + [title])
+      // A bulk edit that changes nothing records nothing, as `commit` does.
+      case .bulkSet(let from, let to): commit(records.map { $0 == from ? to : $0 })
+      case .bulkDelete(let title): commit(records.filter { $0 != title })
       case .delete(let position):
         guard records.indices.contains(position) else { return false }
         var next = records
@@ -295,9 +306,11 @@ import Testing
     let position = Int(g.next() % 3)
     let title = ["a", "b", "c"][Int(g.next() % 3)]
     switch g.next() % 100 {
-    case 0..<25: return .set(position, title)
+    case 0..<20: return .set(position, title)
+    case 20..<25: return .bulkSet(from: ["a", "b", "c", "one", "two"][Int(g.next() % 5)], to: title)
     case 25..<31: return .new(title)
-    case 31..<35: return .delete(position)
+    case 31..<33: return .delete(position)
+    case 33..<35: return .bulkDelete(["a", "b", "c", "one", "two"][Int(g.next() % 5)])
     case 35..<40: return .begin
     case 40..<45: return .end
     case 45..<56: return .undo(Int(g.next() % 2) + 1)
