@@ -12,7 +12,12 @@
 ///   for `add`, the selected record's for `remove`.
 /// - Where a REF goes (`use`, `show`, `delete`): record ids.
 /// - After `open`/`save`/`source`: file paths; a folder ends with `/` and no space.
-/// - After `help`: command names. After `list`: `FIELD=`, then the field's values.
+/// - After `help`: command names.
+/// - After `list` and `count`: `FIELD=`, then the field's values (also after any other
+///   operator: `priority>=` offers 0–5); `list` also offers `sort`, `limit` and `fields`,
+///   and after `sort` or `fields` field names (after `fields a,` the next one).
+/// - `where` after a complete `set`, `unset`, `add`, `remove` or at `delete`'s REF;
+///   after it, filters as for `list`.
 ///
 /// Nothing else is ever offered: no file names where a command or field goes.
 /// Candidates that need quoting are quoted (in the user's quote style when
@@ -66,6 +71,37 @@ public enum Completer {
   static func offers(for partial: PartialCommand, _ context: CompletionContext) -> [Offer] {
     guard !partial.words.isEmpty else { return commandNames }
     guard let (kind, position, previous) = argument(of: partial) else { return [] }
+    // A bulk edit: filters after its bare `where`.
+    if bulkCommands.contains(partial.words[0].value),
+      partial.words.dropFirst().contains(where: { $0.value == "where" && $0.quoteStyle == nil })
+    {
+      return filterOffers(partial.current.value, context)
+    }
+    let offers = argumentOffers(kind, position, previous, partial, context)
+    return offers + whereOffer(partial.words[0].value, kind, position)
+  }
+
+  /// The commands that take `where FILTER...`.
+  private static let bulkCommands: Set<String> = ["set", "unset", "add", "remove", "delete"]
+
+  /// `where` where a bulk edit's filters may start: after `set`'s pairs, `unset`'s field,
+  /// `add`'s and `remove`'s element, or instead of `delete`'s REF.
+  private static func whereOffer(_ command: String, _ kind: CommandSpec.ArgumentKind, _ position: Int)
+    -> [Offer]
+  {
+    switch (command, kind) {
+    case ("set", .fieldValuePairs) where position >= 2 && position.isMultiple(of: 2): [Offer("where")]
+    case ("unset", _) where position == 1: [Offer("where")]
+    case ("add", _) where position == 2, ("remove", _) where position == 2: [Offer("where")]
+    case ("delete", _) where position == 0: [Offer("where")]
+    default: []
+    }
+  }
+
+  private static func argumentOffers(
+    _ kind: CommandSpec.ArgumentKind, _ position: Int, _ previous: String, _ partial: PartialCommand,
+    _ context: CompletionContext
+  ) -> [Offer] {
     switch kind {
     case .none, .name, .count:
       return []
@@ -90,7 +126,7 @@ public enum Completer {
       default: return []
       }
     case .filter:
-      return filterOffers(partial.current.value, context)
+      return queryOffers(partial, position: position, context)
     case .file:
       return position == 0 ? paths(partial.current.value, context) : []
     case .command:
@@ -125,20 +161,51 @@ public enum Completer {
     (context.field(named: name)?.values ?? []).map { Offer($0) }
   }
 
-  /// `list` filters: `FIELD=` for any field a record may have; after the `=`,
-  /// the field's values, or for a list field the elements the document holds.
-  private static func filterOffers(_ typed: String, _ context: CompletionContext) -> [Offer] {
-    guard let equals = typed.firstIndex(of: "=") else {
-      let names = context.fields.map(\.name) + context.customFields + context.documentCustomFields()
-      return names.map { Offer($0 + "=", isComplete: false) }
+  /// `list` and `count`: filters; for `list` its clauses, and after `sort` or `fields`
+  /// the fields.
+  private static func queryOffers(_ partial: PartialCommand, position: Int, _ context: CompletionContext)
+    -> [Offer]
+  {
+    let isList = partial.words[0].value != "count"
+    let previous = partial.words.count > 1 ? partial.words[partial.words.count - 1] : nil
+    let clause = previous?.quoteStyle == nil ? previous?.value : nil
+    switch clause {
+    case "sort"? where isList:
+      let names = queryFieldNames(context)
+      return names.map { Offer($0) } + names.map { Offer("-" + $0) }
+    case "fields"? where isList:
+      let typed = partial.current.value
+      let prefix = typed.lastIndex(of: ",").map { String(typed[...$0]) } ?? ""
+      return queryFieldNames(context).map { Offer($0, prefix: prefix) }
+    case "limit"? where isList: return []
+    default:
+      let keywords = (isList ? ["sort", "limit", "fields"] : []) + (position == 0 ? ["where"] : [])
+      return filterOffers(partial.current.value, context) + keywords.map { Offer($0) }
     }
-    let name = String(typed[..<equals])
-    let prefix = name + "="
+  }
+
+  private static func queryFieldNames(_ context: CompletionContext) -> [String] {
+    context.fields.map(\.name) + context.customFields + context.documentCustomFields()
+  }
+
+  /// Filters: `FIELD=` for any field a record may have; after the operator (`=`, or one
+  /// typed: `!=`, `<`, `<=`, `>`, `>=`, `~`), the field's values, or for a list field the
+  /// elements the document holds.
+  private static func filterOffers(_ typed: String, _ context: CompletionContext) -> [Offer] {
+    guard let start = typed.firstIndex(where: { "=!<>~".contains($0) }) else {
+      return queryFieldNames(context).map { Offer($0 + "=", isComplete: false) }
+    }
+    let name = String(typed[..<start])
+    var end = typed.index(after: start)
+    if end < typed.endIndex, typed[end] == "=", typed[start] != "=" { end = typed.index(after: end) }
+    let prefix = String(typed[..<end])
     guard let field = context.field(named: name) else { return [] }
     if field.isList {
       return context.listElements(name).map { Offer($0, prefix: prefix, isText: true) }
     }
-    return field.values.map { Offer($0, prefix: prefix) }
+    // Only `=` and `!=` compare with null.
+    let takesNull = prefix.hasSuffix("=") && !prefix.hasSuffix("<=") && !prefix.hasSuffix(">=")
+    return field.values.filter { takesNull || $0 != "null" }.map { Offer($0, prefix: prefix) }
   }
 
   /// Paths that extend `typed`: the entries of its folder whose names start
