@@ -3,7 +3,7 @@
 
   bench_query.py make TASKS.json DB.sqlite OUTDIR
       DB.sqlite: a table `tasks` of the task file's records (id, title, done as 0/1,
-      priority, due, tags as JSON text), no index; OUTDIR/counts.recsh and
+      priority, due, tags as JSON text; an absent field NULL), no index; OUTDIR/counts.recsh and
       OUTDIR/counts.sql: the same 100 counts with two filters each, for recsh (one
       `count` per line) and for sqlite3 (one SELECT count(*) per line, after the tuned
       pragmas and `.timer on`).
@@ -30,9 +30,10 @@ def counts(rng):
         done = rng.choice(["false", "true"])
         op = rng.choice(["<", "<=", ">", ">=", "=", "!="])
         value = rng.randint(0, 5)
-        sql_op = "<>" if op == "!=" else op
+        # recsh's `!=` also matches an absent value; SQL's `<>` never matches NULL.
+        condition = f"(priority IS NULL OR priority <> {value})" if op == "!=" else f"priority {op} {value}"
         pairs.append((f"done={done} priority{op}{value}",
-                      f"done={1 if done == 'true' else 0} AND priority {sql_op} {value}"))
+                      f"done={1 if done == 'true' else 0} AND {condition}"))
     return pairs
 
 
@@ -46,7 +47,7 @@ def make(tasks, db_path, outdir):
     db.execute("CREATE TABLE tasks(id TEXT PRIMARY KEY, title TEXT, done INTEGER, priority INTEGER, "
                "due TEXT, tags TEXT)")
     db.executemany("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?)",
-                   ((r["id"], r.get("title"), 1 if r.get("done") else 0, r.get("priority"), r.get("due"),
+                   ((r["id"], r.get("title"), None if "done" not in r else int(bool(r["done"])), r.get("priority"), r.get("due"),
                      json.dumps(r.get("tags")) if "tags" in r else None) for r in records))
     db.commit()
     db.close()

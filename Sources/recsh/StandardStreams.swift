@@ -11,7 +11,16 @@ struct StandardStreams {
   let errorIsTerminal = isatty(2) == 1
 
   mutating func out(_ text: String) {
-    buffer += Array((outputIsTerminal ? TextCell.terminalSafe(text) : text).utf8)
+    var text = outputIsTerminal ? TextCell.terminalSafe(text) : text
+    // A long output (a list of a million records) is written from the string's own
+    // storage: copying it into the buffer first cost as much as making it.
+    if text.utf8.count > 1 << 16 {
+      flush()
+      text.withUTF8 { Self.writeAll(1, $0) }
+      Self.writeAll(1, [UInt8(ascii: "\n")])
+      return
+    }
+    buffer += text.utf8
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count > 1 << 16 { flush() }
   }
@@ -31,15 +40,17 @@ struct StandardStreams {
   /// Writes everything, going on after short writes. A reader that went away
   /// (EPIPE; SIGPIPE is ignored) ends recsh quietly: see `BrokenPipe`.
   static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written < 0 && errno == EPIPE { BrokenPipe.exitQuietly() }
-        if written <= 0 { return }
-        offset += written
-      }
+    bytes.withUnsafeBufferPointer { writeAll(descriptor, $0) }
+  }
+
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      if written < 0 && errno == EPIPE { BrokenPipe.exitQuietly() }
+      if written <= 0 { return }
+      offset += written
     }
   }
 }

@@ -107,9 +107,12 @@ public enum Command<Root: Record>: Sendable {
     case .stored(let stored): return stored.command?.isRevertible(in: document) ?? false
     case .bulk(let edits, _): return edits.allSatisfy { $0.isRevertible(in: document) }
     case .deleteAll(let deletion):
+      // (A step read back from a damaged log could name one id or number twice.)
       return document.count + deletion.records.count >= (deletion.positions.last ?? 0) + 1
         && deletion.records.allSatisfy { !document.contains(id: $0.id) }
         && deletion.numbers.allSatisfy { document.position(of: $0) == nil }
+        && Set(deletion.records.map(\.id)).count == deletion.records.count
+        && Set(deletion.numbers).count == deletion.numbers.count
     }
   }
 

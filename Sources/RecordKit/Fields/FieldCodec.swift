@@ -53,6 +53,10 @@ public protocol FieldCodec: Sendable {
   /// For a filter's `=`: whether `value` is a list holding `element`; `nil` when it is no
   /// list (the default), and `compare` decides. A JSON field may hold a list.
   func containsElement(_ value: Value, _ element: Value) -> Bool?
+  /// The value a filter's token means (`due<2026-12-01`): `parse`'s answer by default; a
+  /// codec whose `parse` leaves a check to `brokenRule` (a run-time kind's date) makes it
+  /// here, since a filter's value is compared, not stored.
+  func parseFilterValue(_ token: ValueToken) -> Value?
 }
 
 extension FieldCodec {
@@ -68,6 +72,7 @@ extension FieldCodec {
   public func isNull(_ value: Value) -> Bool { false }
   @inline(__always)
   public func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
+  public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }
@@ -90,8 +95,12 @@ public protocol ListFieldCodec: FieldCodec {
   func displayElement(_ element: Element) -> String
   /// What one element must be, for "expected …": "a list element (a string)".
   var elementExpectation: String { get }
+  /// Whether two elements are the same for a filter's `=` (by default `==`; strings by
+  /// their bytes, as filters compare strings).
+  func sameElement(_ a: Element, _ b: Element) -> Bool
 }
 
 extension ListFieldCodec {
   public var elementExpectation: String { "a list element (a string)" }
+  public func sameElement(_ a: Element, _ b: Element) -> Bool { a == b }
 }

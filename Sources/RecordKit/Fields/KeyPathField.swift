@@ -316,7 +316,7 @@ extension KeyPathField where Codec: ListFieldCodec {
       name: name, keyPath: keyPath, codec: codec, isCustom: false,
       elementTest: { token in
         guard let element = codec.parseElement(token) else { return nil }
-        return { value in codec.elements(of: value).contains(element) }
+        return { value in codec.elements(of: value).contains { codec.sameElement($0, element) } }
       },
       listEdit: { (current, token, adding) throws(FieldError) -> Value? in
         guard let element = codec.parseElement(token) else {

@@ -127,8 +127,8 @@ public enum RecordFile<Root: Record> {
 
   /// The records at `positions` as the file holds them (key order, number spellings): one
   /// compact record per line (`lines`, JSON Lines) or one array laid out as recsh saves
-  /// files. O(bytes written); no `JSONValue` per record for a kind without nested objects.
-  public static func encode(_ records: [Root], at positions: [Int], lines: Bool) -> [UInt8] {
+  /// files; without the final newline. O(bytes written); no `JSONValue` per record for a kind without nested objects.
+  public static func encode(_ records: [Root], at positions: [Int], lines: Bool) -> String {
     let table = Root.fields
     var writer = JSONWriter(reservingCapacity: positions.count * 64, compact: lines)
     if !lines { writer.beginArray() }
@@ -145,7 +145,7 @@ public enum RecordFile<Root: Record> {
       writer.endArray()
       writer.finish()
     }
-    return writer.bytes
+    return writer.text
   }
 
   /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.

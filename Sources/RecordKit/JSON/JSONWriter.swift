@@ -52,6 +52,14 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: storage, count: byteCount))
   }
 
+  /// The text written so far, without a final newline (a copy, made once: output of a
+  /// million records goes from here to the terminal without another).
+  public var text: String {
+    var count = byteCount
+    if count > 0, storage[count - 1] == UInt8(ascii: "\n") { count -= 1 }
+    return String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self)
+  }
+
   /// The complete document for `value`, final newline included. Saving a file that was
   /// loaded can pass its size as `reservingCapacity`, sparing the buffer's regrowth.
   public static func write(_ value: JSONValue, reservingCapacity capacity: Int = 0) -> [UInt8] {

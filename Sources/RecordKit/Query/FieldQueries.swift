@@ -37,9 +37,9 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
         return codec.compare(x, y).map { $0.signum() }
           ?? JSONOrder.sortOrder(codec.encode(x), codec.encode(y))
       case (nil, nil): return 0
-      // Null and absent last, whichever way the sort goes.
-      case (nil, _): return RecordOrder<Root>.nullLast
-      case (_, nil): return -RecordOrder<Root>.nullLast
+      // Null and absent last, whichever way the sort goes, and tied with each other.
+      case (nil, let y?): return codec.isNull(y) ? 0 : RecordOrder<Root>.nullLast
+      case (let x?, nil): return codec.isNull(x) ? 0 : -RecordOrder<Root>.nullLast
       }
     }
     applyBulk = Self.makeBulkApplier(slot, codec, listEdit)
@@ -98,7 +98,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
           return holds(value) == wanted
         }
       }
-      guard let operand = codec.parse(token), !codec.isNull(operand) else {
+      guard let operand = codec.parseFilterValue(token), !codec.isNull(operand) else {
         throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
       }
       switch op {

@@ -42,10 +42,11 @@ public enum JSONOrder {
     compare(a, b) ?? (rank(a) - rank(b))
   }
 
-  /// Two strings by code point: the order of their UTF-8 bytes.
+  /// Two strings by code point: the order of their UTF-8 bytes. (Not Swift's `==`, which
+  /// finds "é" and "e" + U+0301 equal: a filter compares what the file holds.)
   @inline(__always)
   public static func compareText(_ a: String, _ b: String) -> Int {
-    if a == b { return 0 }
+    if a.utf8.elementsEqual(b.utf8) { return 0 }
     return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
   }
 

@@ -15,7 +15,7 @@ enum RecordOutput {
       return RecordRenderer.list(document, positions: positions, matched: matched, columns: columns)
     case .json, .jsonl:
       guard let columns else {
-        return text(RecordFile<Root>.encode(document.records, at: positions, lines: format == .jsonl))
+        return RecordFile<Root>.encode(document.records, at: positions, lines: format == .jsonl)
       }
       return projected(document, positions, columns, lines: format == .jsonl)
     case .csv, .tsv:
@@ -36,7 +36,7 @@ enum RecordOutput {
       var writer = JSONWriter()
       writer.value(.object(Root.fields.encode(document.records[position])))
       writer.finish()
-      return text(writer.bytes)
+      return writer.text
     case .jsonl, .csv, .tsv:
       return list(document, positions: [position], matched: 1, columns: nil, format: format)
     }
@@ -62,14 +62,14 @@ enum RecordOutput {
       for row in rows { writeObject(columns, row, to: &writer) }
       writer.endArray()
       writer.finish()
-      return text(writer.bytes)
+      return writer.text
     case .jsonl:
       var writer = JSONWriter(compact: true)
       for row in rows {
         writeObject(columns, row, to: &writer)
         writer.lineBreak()
       }
-      return text(writer.bytes)
+      return writer.text
     case .csv, .tsv: return separated(header: columns, rows: rows, tabs: format == .tsv)
     }
   }
@@ -171,13 +171,6 @@ enum RecordOutput {
       }
     }
     return out
-  }
-
-  /// Bytes as output text, without its final newline (the executable adds one).
-  private static func text(_ bytes: [UInt8]) -> String {
-    var end = bytes.count
-    if end > 0, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-    return String(decoding: bytes[..<end], as: UTF8.self)
   }
 }
 

@@ -11,6 +11,9 @@ import RecordShell
 ///   for odd: one kind per input keeps the executions cheap).
 /// - Completion at the end of the line (of even length; in its middle for odd)
 ///   replaces a range that ends at the cursor.
+/// - A query or bulk edit the line parses to (`list`, `count`, `… where …`) runs on a
+///   small document of tasks with every kind of value, and whatever it does, `undo`
+///   gives the document back.
 enum CommandLineCheck {
   /// Custom keys of the selected record, as `ParseContext` gets them; `title2`
   /// is near a declared name, so that suggestions are computed too.
@@ -37,6 +40,7 @@ enum CommandLineCheck {
     let isEven = bytes.count % 2 == 0
     if isEven {
       agree(taskLane, taskContext, bytes, text)
+      runQueries(text)
     } else {
       agree(contactLane, contactContext, bytes, text)
     }
@@ -48,6 +52,52 @@ enum CommandLineCheck {
     let cursor = isEven ? scalars : scalars / 2
     let result = Completer.complete(line: text, cursor: cursor, context: context)
     precondition(0 <= result.start && result.start <= result.end && result.end == cursor)
+  }
+
+  /// Tasks with every kind of value (and none): custom numbers, strings, lists, null.
+  /// (Only read: each input runs on a copy. A fuzz target runs on one thread.)
+  nonisolated(unsafe) static let querySession: Session<TaskRecord> = {
+    guard var session = try? Session<TaskRecord>.open(path: nil).session else {
+      preconditionFailure("an unnamed session did not open")
+    }
+    let lines = [
+      "new title one priority 3 done false tags [a, b] due 2026-12-01",
+      "new title Two priority 0 done true due null; set +estimate 2.50; set +color red",
+      "new title \"thr ee\" tags []; set +estimate 1e2; set +color [x, 1]",
+      "new; set +estimate \"7\"; set +color null",
+    ]
+    for line in lines {
+      guard (try? session.run(line: line)) != nil else { preconditionFailure("\(line) failed") }
+    }
+    return session
+  }()
+
+  /// Runs the line's queries and bulk edits on a copy of `querySession`; a bulk edit is
+  /// undone and must give the records back.
+  static func runQueries(_ text: String) {
+    guard
+      case .success(let commands) = Result(catching: { () throws(ParseError) in
+        try ShellParser.parse(text, context: querySession.parseContext)
+      })
+    else { return }
+    var session = querySession
+    for command in commands {
+      switch command {
+      case .list, .count:
+        _ = try? session.execute(command)
+      case .bulk, .deleteWhere:
+        let before = session.document.records
+        guard (try? session.execute(command)) != nil else {
+          precondition(session.document.records == before, "a refused bulk edit changed records: \(text)")
+          continue
+        }
+        if session.document.records != before {
+          _ = try? session.execute(.undo(count: 1))
+          precondition(session.document.records == before, "undo did not give the records back: \(text)")
+        }
+      default: continue
+      }
+    }
   }
 
   /// The fast lane answers only where the full parser gives exactly its command.

@@ -132,6 +132,17 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     }
   }
   package func isNull(_ value: CustomValue) -> Bool { value.json == .null }
+  /// A date or date-time field's filter value must be one (`parse` takes any string and
+  /// leaves the format to `brokenRule`); a JSON list's elements compare as JSON.
+  package func parseFilterValue(_ token: ValueToken) -> CustomValue? {
+    guard let value = parse(token) else { return nil }
+    if shape.type == .date || shape.type == .dateTime, case .string(let text) = value.json {
+      // Either form: a date compares with a date-time by calendar day.
+      guard ISODate(text) != nil else { return nil }
+    }
+    return value
+  }
+  package func sameElement(_ a: JSONValue, _ b: JSONValue) -> Bool { JSONOrder.compare(a, b) == 0 }
   package func containsElement(_ value: CustomValue, _ element: CustomValue) -> Bool? {
     JSONOrder.contains(value.json, element.json)
   }
