@@ -281,6 +281,7 @@ final class EventSink {
   func handle(_ event: ScriptEvent) {
     switch event {
     case .output(let text): streams.out(text)
+    case .outputBytes(let bytes): streams.out(bytes: bytes)
     case .info(let text): if interactive { streams.out(text) }
     case .diagnostic(let diagnostic): streams.err(diagnostic.formatted(showingLocation: !interactive))
     case .flush: streams.flush()

@@ -25,6 +25,14 @@ struct StandardStreams {
     if buffer.count > 1 << 16 { flush() }
   }
 
+  /// Output already UTF-8: written as is, unless to a terminal, which gets it made safe.
+  mutating func out(bytes: [UInt8]) {
+    guard !outputIsTerminal else { return out(String(decoding: bytes, as: UTF8.self)) }
+    flush()
+    Self.writeAll(1, bytes)
+    Self.writeAll(1, [UInt8(ascii: "\n")])
+  }
+
   mutating func err(_ text: String) {
     flush()
     Self.writeAll(

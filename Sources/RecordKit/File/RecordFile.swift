@@ -127,10 +127,13 @@ public enum RecordFile<Root: Record> {
 
   /// The records at `positions` as the file holds them (key order, number spellings): one
   /// compact record per line (`lines`, JSON Lines) or one array laid out as recsh saves
-  /// files; without the final newline. O(bytes written); no `JSONValue` per record for a kind without nested objects.
-  public static func encode(_ records: [Root], at positions: [Int], lines: Bool) -> String {
+  /// files; without the final newline. `reservingCapacity`: the bytes expected (a
+  /// guess too small costs a regrowth, a copy of all written so far). O(bytes written); no `JSONValue` per record for a kind without nested objects.
+  public static func encode(_ records: [Root], at positions: [Int], lines: Bool, reservingCapacity: Int = 0)
+    -> [UInt8]
+  {
     let table = Root.fields
-    var writer = JSONWriter(reservingCapacity: positions.count * 64, compact: lines)
+    var writer = JSONWriter(reservingCapacity: max(reservingCapacity, positions.count * 64), compact: lines)
     if !lines { writer.beginArray() }
     records.withUnsafeBufferPointer { records in
       guard let base = records.baseAddress else { return }
@@ -145,7 +148,7 @@ public enum RecordFile<Root: Record> {
       writer.endArray()
       writer.finish()
     }
-    return writer.text
+    return writer.bytesWithoutFinalNewline
   }
 
   /// How many bytes `encode(_:chunkSize:into:)` hands over at a time, unless told.

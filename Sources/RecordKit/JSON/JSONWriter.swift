@@ -52,6 +52,13 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: storage, count: byteCount))
   }
 
+  /// The bytes written so far without a final newline (a copy).
+  public var bytesWithoutFinalNewline: [UInt8] {
+    var count = byteCount
+    if count > 0, storage[count - 1] == UInt8(ascii: "\n") { count -= 1 }
+    return Array(UnsafeBufferPointer(start: storage, count: count))
+  }
+
   /// The text written so far, without a final newline (a copy, made once: output of a
   /// million records goes from here to the terminal without another).
   public var text: String {

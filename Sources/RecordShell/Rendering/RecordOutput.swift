@@ -14,8 +14,11 @@ enum RecordOutput {
     case .table:
       return RecordRenderer.list(document, positions: positions, matched: matched, columns: columns)
     case .json, .jsonl:
+      // (Whole records are the session's `.outputBytes`, see `Session.list`.)
       guard let columns else {
-        return RecordFile<Root>.encode(document.records, at: positions, lines: format == .jsonl)
+        return String(
+          decoding: RecordFile<Root>.encode(document.records, at: positions, lines: format == .jsonl),
+          as: UTF8.self)
       }
       return projected(document, positions, columns, lines: format == .jsonl)
     case .csv, .tsv:

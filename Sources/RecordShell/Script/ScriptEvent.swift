@@ -2,6 +2,8 @@
 public enum ScriptEvent: Equatable, Sendable {
   /// Text for standard output (a newline is added).
   case output(String)
+  /// The same, already UTF-8 (a newline is added).
+  case outputBytes([UInt8])
   /// A confirmation, shown only at the prompt.
   case info(String)
   /// An error or warning for standard error.

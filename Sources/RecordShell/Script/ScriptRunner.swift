@@ -167,6 +167,7 @@ public struct ScriptRunner<Root: Record> {
     for reply in replies {
       switch reply {
       case .output(let text): report(.output(text))
+      case .outputBytes(let bytes): report(.outputBytes(bytes))
       case .info(let text): report(.info(text))
       case .warning(let text): report(.diagnostic(Diagnostic(.warning, text, at: place.text, chain: chain)))
       case .quit: quitRequested = true

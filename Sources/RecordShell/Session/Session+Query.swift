@@ -29,7 +29,7 @@ extension Session {
   }
 
   /// `list`: the records that pass, sorted, limited, printed in the session's format.
-  func list(_ query: RecordQuery) throws(SessionError) -> String {
+  func list(_ query: RecordQuery) throws(SessionError) -> Reply {
     let document = editor.document
     var positions = document.positions(matching: try matchers(query.filters))
     let matched = positions.count
@@ -42,8 +42,16 @@ extension Session {
       for name in names { fields.append(try queryField(name)) }
       return fields
     }
-    return RecordOutput.list(
-      document, positions: positions, matched: matched, columns: columns, format: format)
+    if columns == nil, format == .json || format == .jsonl {
+      // Records as the file holds them, straight to bytes: the common way to hand a big
+      // file's records to another program.
+      return .outputBytes(
+        RecordFile<Root>.encode(
+          document.records, at: positions, lines: format == .jsonl,
+          reservingCapacity: positions.count * bytesPerRecord + 64))
+    }
+    return .output(
+      RecordOutput.list(document, positions: positions, matched: matched, columns: columns, format: format))
   }
 
   /// `count`: the number of records that pass.

@@ -144,7 +144,7 @@ public struct Session<Root: Record> {
     case .show(let ref):
       let position = try target(ref, for: "show").position
       return [.output(RecordOutput.show(editor.document, position: position, format: format))]
-    case .list(let query): return [.output(try list(query))]
+    case .list(let query): return [try list(query)]
     case .count(let filters): return [.output(try count(filters))]
     case .bulk(let assignments, let filters): return try bulkEdit(assignments, filters: filters)
     case .deleteWhere(let filters): return try deleteWhere(filters)
