@@ -65,6 +65,32 @@ import Testing
     #expect(try folder.read("t.json").contains("\"title\": \"Completed\""))
   }
 
+  /// A bulk edit typed with Tab: `where`, a filter's field and its value complete; the
+  /// prompt says what the edit did, and undo takes it back.
+  @Test func aBulkEditCompletesItsFilterAndSaysWhatItDid() throws {
+    let (_, terminal) = try Self.started()
+    terminal.send("set priority 4 wh\t")
+    try terminal.expect("ere ")
+    terminal.send("do\t")
+    try terminal.expect("ne=")
+    terminal.send("f\t")
+    try terminal.expect("alse ")
+    terminal.send("\r")
+    try terminal.expect("Set priority on 1 record (1 matched)")
+    try terminal.waitForPrompt("*> ")
+    terminal.send("count priority=4 sort\r")
+    try terminal.expect("error: expected a filter FIELD OP VALUE")
+    try terminal.waitForPrompt("*> ")
+    terminal.send("count priority=4\r")
+    try terminal.expect("\n1\r\n")
+    try terminal.waitForPrompt("*> ")
+    terminal.send("undo\r")
+    try terminal.expect("Undid: Set priority on 1 record")
+    try terminal.waitForPrompt(Self.prompt)
+    terminal.send("quit\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+
   @Test func twoTabsAfterUseListTheIds() throws {
     let (_, terminal) = try Self.started()
     terminal.send("use \t\t")

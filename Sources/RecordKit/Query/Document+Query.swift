@@ -13,12 +13,28 @@ extension Document {
     }
   }
 
-  /// How many records pass every matcher, without listing them.
+  /// How many records pass every matcher, without listing them. One and two matchers
+  /// (the common cases) are tested without a loop over the matchers.
   public func count(matching matchers: [RecordMatcher<Root>]) -> Int {
     records.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return 0 }
       var count = 0
-      for position in buffer.indices where matchers.allSatisfy({ $0.matches(base + position) }) { count += 1 }
+      switch matchers.count {
+      case 0: count = buffer.count
+      case 1:
+        let first = matchers[0]
+        for position in buffer.indices where first.matches(base + position) { count &+= 1 }
+      case 2:
+        let (first, second) = (matchers[0], matchers[1])
+        for position in buffer.indices where first.matches(base + position) && second.matches(base + position)
+        {
+          count &+= 1
+        }
+      default:
+        for position in buffer.indices where matchers.allSatisfy({ $0.matches(base + position) }) {
+          count &+= 1
+        }
+      }
       return count
     }
   }
