@@ -397,6 +397,14 @@ import Testing
     #expect(throws: FieldError.invalidValue(field: "due", expected: dates, found: "2026-02-30")) {
       try Self.matching(tasks, Case("due", .equal, Self.w("2026-02-30"), []))
     }
+    // Only = and != compare with null, in the core as in the parser.
+    let nullOnly = "a value (only = and != compare with null)"
+    #expect(throws: FieldError.invalidValue(field: "due", expected: nullOnly, found: "null")) {
+      try Self.matching(tasks, Case("due", .less, .null, []))
+    }
+    #expect(throws: FieldError.invalidValue(field: "id", expected: nullOnly, found: "null")) {
+      try Self.matching(tasks, Case("id", .contains, .null, []))
+    }
     #expect(throws: FieldError.invalidValue(field: "done", expected: "true or false", found: "yes")) {
       try Self.matching(tasks, Case("done", .equal, Self.w("yes"), []))
     }

@@ -74,6 +74,9 @@ public final class IDField<Root: Record>: FieldAccessor {
     Root
   > {
     guard case .value(let token) = operand else {
+      guard op == .equal || op == .notEqual else {
+        throw .invalidValue(field: name, expected: "a value (only = and != compare with null)", found: "null")
+      }
       let wantsNull = op == .equal
       return RecordMatcher { _ in !wantsNull }
     }

@@ -71,6 +71,11 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
   {
     { (name, op, operand) throws(FieldError) in
       guard case .value(let token) = operand else {
+        // (The parser says so first, with the filter as typed.)
+        guard op == .equal || op == .notEqual else {
+          throw .invalidValue(
+            field: name, expected: "a value (only = and != compare with null)", found: "null")
+        }
         let wantsNull = op == .equal
         return RecordMatcher { record in
           let value = slot.value(at: record)
