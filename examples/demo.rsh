@@ -3,8 +3,10 @@
 #   recsh -e -s examples/demo.rsh /tmp/tasks.json
 # (-e echoes each command before its output.)
 
-# What is open, most urgent first in your head:
-list done=false priority=5
+# What is open, most urgent first:
+list done=false sort -priority,due limit 5
+count done=false
+list title~milk fields id,title,tags
 
 # Select a record by id prefix or position, and edit it.
 use @2
@@ -28,7 +30,17 @@ end
 history
 undo                          # reverts the whole "weekly review"
 redo
+
+# Many records at once, as one undo step each.
+set priority 1 where done=false due>2027-01-01
+add tags someday where priority<=1
 history
+undo 2
+
+# For other programs: records as the file holds them, one per line.
+format jsonl
+list tags=work
+format table
 
 # Nothing is written until 'save'.
 save
