@@ -367,6 +367,9 @@ import Testing
       "list colour=red",
       "unknown field 'colour': the kind does not declare it and no record has it (see 'fields')"
     ),
+    // A custom key some record holds is suggested too.
+    ("list estimat>1", "unknown field 'estimat'; did you mean 'estimate'?"),
+    ("set estimat 3 where done=true", "unknown field 'estimat'; did you mean 'estimate'?"),
     (
       "count done<true",
       "in the filter done<true: field 'done' (bool) has no order: '<' compares numbers, strings and dates; use '=' or '!='"

@@ -13,7 +13,18 @@ extension Editor {
     }
     if let field = table.field(named: name) { return field }
     if document.records.contains(where: { $0.custom[name] != nil }) { return FieldTable<Root>.custom(name) }
-    throw .field(.unknownField(name, suggestion: Suggestion.closest(to: name, among: table.names)))
+    throw .field(.unknownField(name, suggestion: Suggestion.closest(to: name, among: fieldNames)))
+  }
+
+  /// Every name a bulk edit or a filter could mean: the declared fields, then the custom
+  /// keys the records hold (for "did you mean"; O(records)).
+  public var fieldNames: [String] {
+    var names = Root.fields.names
+    var seen = Set(names)
+    for record in document.records where !record.custom.isEmpty {
+      for key in Root.fields.customKeys(of: record) where seen.insert(key).inserted { names.append(key) }
+    }
+    return names
   }
 
   /// Makes each change to every record at `positions` (ascending) that it changes, as ONE

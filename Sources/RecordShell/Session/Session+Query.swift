@@ -10,7 +10,7 @@ extension Session {
     if editor.document.records.contains(where: { $0.custom[name] != nil }) {
       return FieldTable<Root>.custom(name)
     }
-    throw .unknownQueryField(name, suggestion: Suggestion.closest(to: name, among: Root.fields.names))
+    throw .unknownQueryField(name, suggestion: Suggestion.closest(to: name, among: editor.fieldNames))
   }
 
   /// The filters as tests, each field and value checked first: nothing is looked at
