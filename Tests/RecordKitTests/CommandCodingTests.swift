@@ -77,6 +77,34 @@ import Testing
     try roundTrip { try $0.deleteRecord(at: 0) }
   }
 
+  /// A bulk edit of every record: both records, one holding the field and one not, so
+  /// that old values absent and present are both encoded.
+  @Test func bulkEditsRoundTrip() throws {
+    let both = [0, 1]
+    try roundTrip { editor in
+      let title = try editor.bulkField("title", createsCustom: false)
+      return try editor.bulkEdit([(title, .set(.quoted("same")))], at: both)
+    }
+    try roundTrip { editor in
+      let fields = (
+        try editor.bulkField("priority", createsCustom: false),
+        try editor.bulkField("due", createsCustom: false)
+      )
+      return try editor.bulkEdit([(fields.0, .set(.word("5"))), (fields.1, .set(.word("null")))], at: both)
+    }
+    try roundTrip { editor in
+      try editor.bulkEdit([(try editor.bulkField("tags", createsCustom: false), .add(.word("z")))], at: both)
+    }
+    try roundTrip { editor in
+      try editor.bulkEdit([(try editor.bulkField("n", createsCustom: false), .unset)], at: both)
+    }
+    try roundTrip { editor in
+      try editor.bulkEdit([(try editor.bulkField("c", createsCustom: true), .set(.word("1e2")))], at: both)
+    }
+    try roundTrip { try $0.deleteRecords(at: [0, 1]) }
+    try roundTrip { try $0.deleteRecords(at: [1]) }
+  }
+
   @Test func groupsRoundTripNested() throws {
     try roundTrip { editor in
       editor.begin("g")

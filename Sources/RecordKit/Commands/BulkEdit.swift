@@ -114,14 +114,16 @@ public final class BulkDeletion<Root: Record>: Sendable {
 }
 
 /// Numbers in a bulk edit's encoding: the first as it is, each next one as its
-/// difference from the one before (small, since the records are in file order).
+/// difference from the one before (small, since the records are in file order). Laid
+/// out as `JSONValue.appendCompact` lays out an array (`[3, 1, 4]`), so that the
+/// journal's direct encoding is the bytes of `Command.encoded()`.
 enum DeltaList {
   static func append(_ values: some Sequence<Int>, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "["))
     var previous = 0
     var first = true
     for value in values {
-      if !first { out.append(UInt8(ascii: ",")) }
+      if !first { out += ", ".utf8 }
       JSONValue.appendDecimal(value - previous, to: &out)
       previous = value
       first = false

@@ -18,8 +18,8 @@
 /// new value once (or one each, for a list edit; see `FieldQueries.makeBulkEncoder`):
 ///
 ///     {"op": "bulk", "count": 2, "edits": [{"action": "set", "field": "priority",
-///      "records": [4,9], "old": [1,3], "new": 5}]}
-///     {"op": "delete-all", "at": [2,5], "numbers": [2,5], "records": [ {…}, {…} ]}
+///      "records": [4, 5], "old": [1, 3], "new": 5}]}
+///     {"op": "delete-all", "at": [2, 3], "numbers": [2, 3], "records": [ {…}, {…} ]}
 ///
 /// An absent `old` or `new` means the field was (or becomes) absent.
 extension Command {

@@ -217,7 +217,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
 
   /// A bulk edit as `Command.encoded()` spells it in compact JSON:
   ///
-  ///     {"action": "set", "field": "priority", "records": [3,1,4], "old": [2,0,null],
+  ///     {"action": "set", "field": "priority", "records": [3, 1, 4], "old": [2, 0, null],
   ///      "oldAbsent": [2], "new": 5}
   ///
   /// `records` are numbers as differences (`DeltaList`); `oldAbsent` (and `newAbsent`)
@@ -253,7 +253,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
     out += #"": ["#.utf8
     var absent: [Int] = []
     for (index, value) in values.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
+      if index > 0 { out += ", ".utf8 }
       if let value {
         codec.appendForCommand(value, to: &out)
       } else {
