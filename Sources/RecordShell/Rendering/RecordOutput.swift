@@ -56,7 +56,7 @@ enum RecordOutput {
 
   /// Rows of named columns in a machine format: JSON an array of objects, JSON Lines one
   /// object per line, CSV and TSV a header and a line per row. (Tables are the
-  /// renderers' own.)
+  /// renderers' own: asked for `.table`, this gives JSON.)
   static func rows(columns: [String], _ rows: [[JSONValue?]], format: OutputFormat) -> String {
     switch format {
     case .table, .json:

@@ -3,7 +3,7 @@ import RecordKit
 extension Session {
   /// The field a filter, `sort` or `fields` names: a declared one (the id too), or a
   /// custom key some record holds; anything else is an error naming it, with the
-  /// closest declared name. O(records) for a custom key.
+  /// closest name of either kind. O(records) for a custom key.
   func queryField(_ name: String) throws(SessionError) -> any FieldAccessor<Root> {
     if let field = Root.fields.field(named: name) { return field }
     if Root.fields.key?.name == name || name == "id", let id = Root.fields.field(named: "id") { return id }
