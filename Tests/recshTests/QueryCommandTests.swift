@@ -401,6 +401,52 @@ import Testing
     #expect(try folder.read("t.json") == Self.file)
   }
 
+  /// `assert` passes quietly, or fails naming the record, the filter and what the field
+  /// holds; a script stops there and saves nothing.
+  @Test func assertStopsAScriptAtTheFirstMismatch() throws {
+    let folder = try Self.folder()
+    let result = try folder.recsh(
+      ["t.json"],
+      stdin:
+        "assert a1 priority=3 tags=home\nuse b2\nassert done=true due=null\nset priority 2 where done=false\n"
+        + "assert c3 priority=3\nsave\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "<stdin>:5: error: assert failed: record c3 does not match priority=3 (priority is 2)\n"
+        + "warning: 1 unsaved change to \"t.json\" not saved\n")
+    #expect(try folder.read("t.json") == Self.file)
+    // (A fresh file: the session above left its unsaved step in the history log.)
+    let other = try Self.folder()
+    let unset = try other.recsh(["-c", "assert d4 tags=x", "t.json"])
+    #expect(
+      unset.stderr == "<command>:1: error: assert failed: record d4 does not match tags=x (tags is not set)\n"
+    )
+    let missing = try other.recsh(["-c", "assert a1", "t.json"])
+    #expect(missing.stderr == "<command>:1: error: 'assert' needs at least one filter, like done=false\n")
+    let noRecord = try other.recsh(["-c", "assert done=true", "t.json"])
+    #expect(
+      noRecord.stderr
+        == "<command>:1: error: no record selected; 'use REF' selects one, or 'assert REF' names one\n")
+  }
+
+  /// `new` takes the key a record should have (as an exported script gives it); a key
+  /// in use or an empty one is refused.
+  @Test func newTakesAGivenKey() throws {
+    let folder = try Self.folder()
+    let result = try folder.recsh(
+      [
+        "-k", "-c", "new id 7f3a9c21 title Given; new id a1 title Twice; new id \"\" title Empty; save",
+        "t.json",
+      ])
+    #expect(
+      result.stderr
+        == "<command>:1: error: a record with id 'a1' already exists\n"
+        + "<command>:1: error: field 'id': expected a non-empty string, found \"\"\n")
+    #expect(try Self.ids(folder, "list id=7f3a9c21 fields id") == ["7f3a9c21"])
+    #expect(try Self.ids(folder, "list") == ["a1", "b2", "c3", "d4", "e5", "7f3a9c21"])
+  }
+
   @Test func anUnknownFormatOptionExitsWithUsage() throws {
     let folder = try Self.folder()
     let result = try folder.recsh(["--format", "xml", "-c", "list", "t.json"])

@@ -57,6 +57,10 @@ import Testing
       "add tags x where priority>=0", "delete where tags=x", "count", "undo", "format csv", "list sort title",
       "unset color where color!=null", "remove tags x where tags=x", "history",
     ]),
+    Scenario(commands: [
+      "assert a1 priority=1", "use b2", "assert tags=work", "new id z9 title made", "assert z9 title=made",
+      "assert a1 priority=2", "list fields id,title",
+    ]),
   ]
 
   @Test(arguments: scenarios)

@@ -161,12 +161,13 @@ public enum Completer {
     (context.field(named: name)?.values ?? []).map { Offer($0) }
   }
 
-  /// `list` and `count`: filters; for `list` its clauses, and after `sort` or `fields`
-  /// the fields.
+  /// `list`, `count` and `assert`: filters; for `list` its clauses, and after `sort` or
+  /// `fields` the fields.
   private static func queryOffers(_ partial: PartialCommand, position: Int, _ context: CompletionContext)
     -> [Offer]
   {
-    let isList = partial.words[0].value != "count"
+    let command = partial.words[0].value
+    let isList = command == "list" || command == "ls"
     let previous = partial.words.count > 1 ? partial.words[partial.words.count - 1] : nil
     let clause = previous?.quoteStyle == nil ? previous?.value : nil
     switch clause {
@@ -179,7 +180,8 @@ public enum Completer {
       return queryFieldNames(context).map { Offer($0, prefix: prefix) }
     case "limit"? where isList: return []
     default:
-      let keywords = (isList ? ["sort", "limit", "fields"] : []) + (position == 0 ? ["where"] : [])
+      let takesWhere = position == 0 && (isList || command == "count")
+      let keywords = (isList ? ["sort", "limit", "fields"] : []) + (takesWhere ? ["where"] : [])
       return filterOffers(partial.current.value, context) + keywords.map { Offer($0) }
     }
   }

@@ -15,6 +15,12 @@ struct ArgumentCursor {
 
   var isAtEnd: Bool { index == tokens.count }
 
+  /// Whether the next argument names a record rather than being a filter (`assert`).
+  func peekIsRef() -> Bool {
+    guard index < tokens.count else { return false }
+    return !Self.isFilter(tokens[index])
+  }
+
   /// Whether a bare `word` is among the arguments not read yet (`where` makes a bulk edit).
   func hasKeyword(_ word: String) -> Bool {
     tokens[index...].contains { $0.value == .word(word) }

@@ -45,7 +45,8 @@ public struct ParseContext: Sendable {
   public var readOnlyFields: Set<String>
   public var listFields: Set<String>
   public var customFields: [String]
-  /// A run-time kind's key: read-only for `set`, but `new` takes its value.
+  /// The kind's key (`id` for tasks and contacts): read-only for `set`, but `new` takes
+  /// its value, so that a record can be made again with the key it had.
   public var keyGivenByNew: String?
 
   /// Cheap enough for every line: the kind's names are computed once, in its
@@ -55,7 +56,7 @@ public struct ParseContext: Sendable {
     declaredFields = table.names
     readOnlyFields = table.readOnlyNames
     listFields = table.listNames
-    keyGivenByNew = table.keepsAllMembers ? table.key?.name : nil
+    keyGivenByNew = table.key?.name
     customFields = selected.map { $0.custom.isEmpty ? [] : $0.custom.keys } ?? []
   }
 
@@ -65,7 +66,7 @@ public struct ParseContext: Sendable {
     declaredFields = table.names
     readOnlyFields = table.readOnlyNames
     listFields = table.listNames
-    keyGivenByNew = table.keepsAllMembers ? table.key?.name : nil
+    keyGivenByNew = table.key?.name
     self.customFields = customFields
   }
 

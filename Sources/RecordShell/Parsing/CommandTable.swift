@@ -112,6 +112,17 @@ public enum CommandTable {
       .list(try args.query(context))
     },
     CommandSpec(
+      name: "assert", aliases: [], usage: "assert [REF] FILTER...",
+      summary:
+        "fail unless the record (the selected one by default) matches every filter; a script stops there",
+      examples: ["assert priority=3", "assert k3x9 done=false due<2027-01-01", "assert @2 tags=work"],
+      arguments: [.filter], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      var ref: String?
+      if args.peekIsRef() { ref = try args.word() }
+      return .assert(ref: ref, filters: try args.filters(context, required: true))
+    },
+    CommandSpec(
       name: "count", aliases: [], usage: "count [FILTER]...",
       summary: "print how many records the filters match (all of them without filters)",
       examples: ["count", "count done=false", "count priority>=3 tags=work"], arguments: [.filter],

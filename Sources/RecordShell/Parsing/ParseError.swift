@@ -56,6 +56,8 @@ extension ParseError: CustomStringConvertible {
       "'\(found)' has two operators; a filter is FIELD OP VALUE with one of = != < <= > >= ~"
     case .missingFilterValue(let found): "the filter '\(found)' needs a value after its operator"
     case .nullOrdered(let found): "in '\(found)': only = and != compare with null"
+    case .missingFilter(let command) where command == "assert":
+      "'assert' needs at least one filter, like done=false"
     case .missingFilter(let command): "'\(command) … where' needs at least one filter, like done=false"
     case .badLimit(let found): "'limit' expects a count of 0 or more, found '\(found)'"
     case .badNames(let clause, let found):

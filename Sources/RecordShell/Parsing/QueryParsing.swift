@@ -64,6 +64,16 @@ extension ArgumentCursor {
     return filters
   }
 
+  /// Whether a token is a filter (it has an operator outside quotes), not a REF.
+  static func isFilter(_ token: Token) -> Bool {
+    switch token.value {
+    case .list: return false
+    case .word(let text), .quoted(let text):
+      let parts = token.parts.isEmpty ? [WordPart(text, isQuoted: token.value != .word(text))] : token.parts
+      return parts.contains { !$0.isQuoted && $0.text.contains(where: { "=!<>~".contains($0) }) }
+    }
+  }
+
   /// Comma-separated names (`due,-priority`): none empty.
   private static func names(_ token: Token, what: String) throws(ParseError) -> [String] {
     let text: String

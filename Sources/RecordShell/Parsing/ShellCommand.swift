@@ -19,6 +19,8 @@ public enum ShellCommand: Equatable, Sendable {
   case bulk([BulkAssignment], filters: [ListFilter])
   /// `delete where FILTER...`.
   case deleteWhere(filters: [ListFilter])
+  /// `assert [REF] FILTER...`: fails unless the record passes every filter.
+  case assert(ref: String?, filters: [ListFilter])
   /// `format [FORMAT]`: how results print (without one: which it is).
   case format(OutputFormat?)
   /// `timing on|off` (without one: which it is).

@@ -9,17 +9,18 @@ extension Session {
     return [.info("New record \(reference(toRecordWithID: id))")]
   }
 
-  /// The identity of a new record, by the kind's key: a random string for an `id` string
-  /// key, the next integer for an integer key, the value given for any other key (taken
-  /// out of `assignments`, checked like a `set` of it; an `id` may be given too). A kind
-  /// without a key gets an internal `#` number, which is never written to the file.
+  /// The identity of a new record, by the kind's key: the value given for it (taken out of
+  /// `assignments`, checked like a `set` of it: `new id 7f3a9c21 title X` for any kind),
+  /// else a random string for an `id` string key, the next integer for an integer key. A
+  /// key of another name must be given. A kind without a key gets an internal `#` number,
+  /// which is never written to the file.
   private func newRecordID(taking assignments: inout [FieldAssignment]) throws(SessionError) -> String {
     let table = Root.fields
     var generator = SystemRandomNumberGenerator()
     guard let key = table.key else {
       return "#" + editor.document.newID(using: &generator)
     }
-    if table.keepsAllMembers, let index = assignments.firstIndex(where: { $0.field == key.name }) {
+    if let index = assignments.firstIndex(where: { $0.field == key.name }) {
       let assignment = assignments.remove(at: index)
       guard let field = table.field(named: key.name) else { throw .edit(.field(.readOnly(key.name))) }
       let value: JSONValue

@@ -90,6 +90,23 @@ extension Session {
     return [.info("\(recorded.name) (\(Self.matchedText(positions.count)))")]
   }
 
+  /// `assert [REF] FILTER...`: nothing when the record passes every filter, else the
+  /// first filter it fails, with what its field holds (as `show` prints it).
+  mutating func assertRecord(_ ref: String?, _ filters: [ListFilter]) throws(SessionError) -> [Reply] {
+    let matchers = try matchers(filters)
+    let (id, position) = try target(ref, for: "assert")
+    let document = editor.document
+    for (filter, matcher) in zip(filters, matchers) {
+      let passes = document.records.withUnsafeBufferPointer { records in
+        records.baseAddress.map { matcher.matches($0 + position) } ?? false
+      }
+      guard !passes else { continue }
+      let found = (try? queryField(filter.field))?.display(in: document.records[position])
+      throw .assertionFailed(record: reference(toRecordWithID: id), filter: filter, found: found)
+    }
+    return []
+  }
+
   /// `delete where …`: every record that passes, as one step.
   mutating func deleteWhere(_ filters: [ListFilter]) throws(SessionError) -> [Reply] {
     let positions = editor.document.positions(matching: try matchers(filters))

@@ -148,6 +148,7 @@ public struct Session<Root: Record> {
     case .count(let filters): return [.output(try count(filters))]
     case .bulk(let assignments, let filters): return try bulkEdit(assignments, filters: filters)
     case .deleteWhere(let filters): return try deleteWhere(filters)
+    case .assert(let ref, let filters): return try assertRecord(ref, filters)
     case .format(let format?):
       self.format = format
       return []

@@ -8,6 +8,9 @@ public enum SessionError: Error, Equatable, Sendable {
   case filter(ListFilter, FieldError)
   /// A filter, `sort` or `fields` naming a field the kind does not declare and no record holds.
   case unknownQueryField(String, suggestion: String?)
+  /// `assert`: the record (as messages name it) and the first filter it fails, with what
+  /// the field holds (`nil`: not set).
+  case assertionFailed(record: String, filter: ListFilter, found: String?)
   case history(HistoryError)
   case ref(RefError)
   case storage(StorageError)
@@ -46,6 +49,9 @@ extension SessionError: CustomStringConvertible {
       "unknown field '\(name)'; did you mean '\(suggestion)'?"
     case .unknownQueryField(let name, nil):
       "unknown field '\(name)': the kind does not declare it and no record has it (see 'fields')"
+    case .assertionFailed(let record, let filter, let found):
+      "assert failed: record \(record) does not match \(filter) (\(filter.field) is "
+        + (found.map { "\($0))" } ?? "not set)")
     case .history(let error): error.description
     case .ref(let error): error.description
     case .storage(let error): error.description

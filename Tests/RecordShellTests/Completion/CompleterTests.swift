@@ -129,6 +129,8 @@ import Testing
     Case("list wh|", ["where"], "list where |"),
     Case("list where do|", ["done="], "list where done=|"),
     Case("count so|", []),
+    Case("assert so|", []),
+    Case("assert pri|", ["priority="], "assert priority=|"),
     Case("count do|", ["done="], "count done=|"),
     Case("set priority 5 wh|", ["where"], "set priority 5 where |"),
     Case("set priority 5 where do|", ["done="], "set priority 5 where done=|"),
