@@ -78,6 +78,23 @@ struct ArgumentCursor {
     }
   }
 
+  /// A state for `diff`: a step number, `saved`, `now`, `start` or a time back (`10m`).
+  mutating func historyPoint() throws(ParseError) -> HistoryPoint? {
+    guard let text = try optionalWord() else { return nil }
+    switch text {
+    case "saved": return .saved
+    case "now": return .now
+    case "start": return .start
+    default:
+      if let step = Int(text), step >= 0 { return .step(step) }
+      let digits = text.prefix { $0.isASCII && $0.isNumber }
+      let unit = text.dropFirst(digits.count)
+      let scale: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86400][String(unit)]
+      guard !digits.isEmpty, let amount = Int(digits), let scale else { throw .badState(found: text) }
+      return .ago(Double(amount) * scale)
+    }
+  }
+
   /// The rest of the arguments, which must all have been read.
   func end() throws(ParseError) {
     if index < tokens.count {

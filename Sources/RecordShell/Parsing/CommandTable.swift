@@ -131,6 +131,17 @@ public enum CommandTable {
       .count(filters: try args.filters(context, required: false))
     },
     CommandSpec(
+      name: "diff", aliases: [], usage: "diff [FROM [TO]]",
+      summary: "what changed between two states (step N, saved, now, start, 10m back), by record and field",
+      examples: ["diff", "diff 12", "diff saved now", "diff start 3", "diff 1h"],
+      arguments: [.keyword(["saved", "now", "start"])], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let from = try args.historyPoint()
+      let to = try args.historyPoint()
+      try args.end()
+      return .diff(from: from, to: to)
+    },
+    CommandSpec(
       name: "history", aliases: [], usage: "history [all|clear]",
       summary:
         "the undo steps of the current branch (all: the whole tree) with number, name and time; clear: drop them",

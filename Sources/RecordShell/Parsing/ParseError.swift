@@ -28,6 +28,8 @@ public enum ParseError: Error, Equatable, Sendable {
   case badNames(clause: String, found: String)
   /// `format xml`.
   case badFormat(found: String)
+  /// `diff yesterday`.
+  case badState(found: String)
   /// `timing maybe`.
   case badSwitch(command: String, found: String)
   case noForceForm(String)
@@ -64,6 +66,8 @@ extension ParseError: CustomStringConvertible {
       "'\(clause)' expects field names separated by commas, found '\(found)'"
     case .badFormat(let found): "unknown format '\(found)'; the formats are \(OutputFormat.names)"
     case .badSwitch(let command, let found): "'\(command)' expects on or off, found '\(found)'"
+    case .badState(let found):
+      "'diff' expects a state: a step number, saved, now, start or a time back (10m), found '\(found)'"
     case .noForceForm(let name): "'\(name)!' does not exist; '!' goes with save, open and quit"
     }
   }

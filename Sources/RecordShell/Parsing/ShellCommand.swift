@@ -19,6 +19,9 @@ public enum ShellCommand: Equatable, Sendable {
   case bulk([BulkAssignment], filters: [ListFilter])
   /// `delete where FILTER...`.
   case deleteWhere(filters: [ListFilter])
+  /// `diff [FROM [TO]]`: the record-level difference between two states (by default the
+  /// saved state and now).
+  case diff(from: HistoryPoint?, to: HistoryPoint?)
   /// `assert [REF] FILTER...`: fails unless the record passes every filter.
   case assert(ref: String?, filters: [ListFilter])
   /// `format [FORMAT]`: how results print (without one: which it is).
@@ -101,6 +104,20 @@ public struct RecordQuery: Equatable, Sendable {
       && lhs.sort.map(\.field) == rhs.sort.map(\.field)
       && lhs.sort.map(\.descending) == rhs.sort.map(\.descending)
   }
+}
+
+/// A state of the history as `diff` names it.
+public enum HistoryPoint: Equatable, Sendable {
+  /// The state after step N (0: the start).
+  case step(Int)
+  /// The state the file was last read or saved in.
+  case saved
+  /// The document as it is (open groups' changes included).
+  case now
+  /// The oldest state kept.
+  case start
+  /// The newest state at least this many seconds old (`10m`).
+  case ago(Double)
 }
 
 /// One field of a bulk edit: what happens to it, and whether `+FIELD` makes it new.

@@ -8,6 +8,10 @@ public enum SessionError: Error, Equatable, Sendable {
   case filter(ListFilter, FieldError)
   /// A filter, `sort` or `fields` naming a field the kind does not declare and no record holds.
   case unknownQueryField(String, suggestion: String?)
+  /// `diff saved` for a document that was never read from or saved to a file.
+  case neverSaved
+  /// `diff saved` when the saved state is no longer in the history (the limit dropped it).
+  case savedStateDropped
   /// `assert`: the record (as messages name it) and the first filter it fails, with what
   /// the field holds (`nil`: not set).
   case assertionFailed(record: String, filter: ListFilter, found: String?)
@@ -52,6 +56,9 @@ extension SessionError: CustomStringConvertible {
     case .assertionFailed(let record, let filter, let found):
       "assert failed: record \(record) does not match \(filter) (\(filter.field) is "
         + (found.map { "\($0))" } ?? "not set)")
+    case .neverSaved:
+      "'saved' names the state of the file, and this document was never on disk; 'save FILE' writes it"
+    case .savedStateDropped: "the saved state is no longer in the history (the undo limit dropped it)"
     case .history(let error): error.description
     case .ref(let error): error.description
     case .storage(let error): error.description

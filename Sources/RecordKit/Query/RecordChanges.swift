@@ -1,0 +1,115 @@
+/// The record-level difference between two documents of one history, for `diff`: the
+/// records added, the records deleted, and each field that changed, `old → new`.
+///
+/// Records are matched by their numbers (`Document`), which every state of a history
+/// shares, so a record whose key or place changed is still the same record. A changed
+/// record's fields are compared as the file would hold them (`FieldTable.encode`); a
+/// nested object is compared member by member, its paths joined with dots
+/// (`address.city`). O(records) record comparisons, and O(fields) for each record that
+/// differs.
+public struct RecordChanges<Root: Record>: Sendable {
+  public enum Change: Sendable {
+    /// A record of the second document only, at `position` there.
+    case added(Root, position: Int)
+    /// A record of the first document only, at `position` there.
+    case deleted(Root, position: Int)
+    /// A record of both whose fields differ, at `position` in the second.
+    case changed(Root, position: Int, [FieldChange])
+  }
+
+  /// One field of a changed record: its path and its values (`nil`: absent).
+  public struct FieldChange: Equatable, Sendable {
+    public var path: String
+    public var old: JSONValue?
+    public var new: JSONValue?
+  }
+
+  /// In the order of the second document, then the deleted records in the order of the
+  /// first.
+  public let changes: [Change]
+
+  public init(from old: Document<Root>, to new: Document<Root>) {
+    var changes: [Change] = []
+    for (position, record) in new.records.enumerated() {
+      guard let before = old.position(of: new.number(at: position)) else {
+        changes.append(.added(record, position: position))
+        continue
+      }
+      let previous = old.records[before]
+      guard previous != record else { continue }
+      let fields = Self.fieldChanges(Root.fields.encode(previous), Root.fields.encode(record), path: "")
+      if !fields.isEmpty { changes.append(.changed(record, position: position, fields)) }
+    }
+    for (position, record) in old.records.enumerated() where new.position(of: old.number(at: position)) == nil
+    {
+      changes.append(.deleted(record, position: position))
+    }
+    self.changes = changes
+  }
+
+  public var isEmpty: Bool { changes.isEmpty }
+
+  /// The members of `old` and `new` that differ, nested objects member by member; in the
+  /// order of `old`'s keys, then the keys only `new` has.
+  static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
+    var result: [FieldChange] = []
+    var keys = old.members.map(\.key)
+    for member in new.members where old[member.key] == nil { keys.append(member.key) }
+    for key in keys {
+      let (before, after) = (old[key], new[key])
+      let name = path.isEmpty ? key : path + "." + key
+      if case .object(let inner)? = before, case .object(let innerNew)? = after {
+        result += fieldChanges(inner, innerNew, path: name)
+      } else if before != after {
+        result.append(FieldChange(path: name, old: before, new: after))
+      }
+    }
+    return result
+  }
+}
+
+extension RecordChanges.FieldChange {
+  /// For two lists: the elements only the new one has and those only the old one has
+  /// (each as often as it is more there), in list order; `nil` when either is no list.
+  public var listChange: (added: [JSONValue], removed: [JSONValue])? {
+    guard case .array(let before) = old ?? .array([]), case .array(let after) = new ?? .array([]),
+      old != nil || new != nil
+    else { return nil }
+    var remaining = before
+    var added: [JSONValue] = []
+    for element in after {
+      if let index = remaining.firstIndex(of: element) {
+        remaining.remove(at: index)
+      } else {
+        added.append(element)
+      }
+    }
+    return (added, remaining)
+  }
+}
+
+extension Editor {
+  /// The document as it is at `state` (a state of the tree), made on a copy: the open
+  /// groups' changes taken back, then the way from the current state walked, each step
+  /// read back from a log checked first. The editor is not changed. O(records) for the
+  /// copy, and the steps on the way.
+  public func document(atState state: Int) throws(HistoryError) -> Document<Root> {
+    var copy = document
+    for group in history.openGroups.reversed() {
+      for command in group.commands.reversed() { command.revert(in: &copy) }
+    }
+    guard state != history.current else { return copy }
+    guard state >= history.start, state < history.nextNumber else {
+      throw .noSuchStep(state, newest: history.nextNumber - 1)
+    }
+    guard let (revert, apply) = history.route(to: state) else { throw .stepDropped(state) }
+    for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
+      guard let command = history.command(number) else { continue }
+      if number < checkedBelow, !(back ? command.isRevertible(in: copy) : command.isApplicable(to: copy)) {
+        throw .stepDoesNotFit(number)
+      }
+      if back { command.revert(in: &copy) } else { command.apply(to: &copy) }
+    }
+    return copy
+  }
+}

@@ -1,0 +1,114 @@
+import RecordKit
+
+/// `diff` as text and in the machine formats.
+///
+/// The table: a line per changed field, `~ KEY  field: old → new` (a list as the elements
+/// it gained and lost, `tags: +urgent -home`; an absent value as `(not set)`), a line per
+/// added or deleted record, `+ KEY  {…}` / `- KEY  {…}` with its fields as compact JSON,
+/// and a count. JSON: an array of objects, `{"key": …, "field": "a.b", "old": …, "new":
+/// …}` per changed field (an absent value left out) and `{"key": …, "added": RECORD}` /
+/// `{"key": …, "deleted": RECORD}` per record; JSON Lines one such object a line; CSV and
+/// TSV the columns `key, change, field, old, new`.
+enum DiffRenderer {
+  static func render<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat) -> String {
+    let key = { (record: Root, position: Int) -> String in
+      Root.fields.key == nil ? "@\(position + 1)" : record.id
+    }
+    switch format {
+    case .table:
+      guard !changes.isEmpty else { return "no differences" }
+      var lines: [String] = []
+      var counts = (added: 0, deleted: 0, changed: 0)
+      for change in changes.changes {
+        switch change {
+        case .added(let record, let position):
+          counts.added += 1
+          lines.append(
+            "+ \(TextCell.escaped(key(record, position)))  \(compact(.object(Root.fields.encode(record))))")
+        case .deleted(let record, let position):
+          counts.deleted += 1
+          lines.append(
+            "- \(TextCell.escaped(key(record, position)))  \(compact(.object(Root.fields.encode(record))))")
+        case .changed(let record, let position, let fields):
+          counts.changed += 1
+          for field in fields {
+            lines.append("~ \(TextCell.escaped(key(record, position)))  \(field.path): \(describe(field))")
+          }
+        }
+      }
+      let total = counts.added + counts.deleted + counts.changed
+      lines.append(
+        "(\(total) record\(total == 1 ? "" : "s"): \(counts.added) added, \(counts.deleted) deleted, "
+          + "\(counts.changed) changed)")
+      return lines.joined(separator: "\n")
+    case .json, .jsonl, .csv, .tsv:
+      var rows: [[JSONValue?]] = []
+      for change in changes.changes {
+        switch change {
+        case .added(let record, let position):
+          rows.append([
+            .string(key(record, position)), .object(Root.fields.encode(record)), nil, nil, nil, nil,
+          ])
+        case .deleted(let record, let position):
+          rows.append([
+            .string(key(record, position)), nil, .object(Root.fields.encode(record)), nil, nil, nil,
+          ])
+        case .changed(let record, let position, let fields):
+          for field in fields {
+            rows.append([.string(key(record, position)), nil, nil, .string(field.path), field.old, field.new])
+          }
+        }
+      }
+      if format == .csv || format == .tsv {
+        // Columns key, change, field, old, new: an added record is its row's new value, a
+        // deleted one its old value.
+        let flat = rows.map { row -> [JSONValue?] in
+          if let added = row[1] { return [row[0], .string("added"), nil, nil, added] }
+          if let deleted = row[2] { return [row[0], .string("deleted"), nil, deleted, nil] }
+          return [row[0], .string("changed"), row[3], row[4], row[5]]
+        }
+        return RecordOutput.separated(
+          header: ["key", "change", "field", "old", "new"], rows: flat, tabs: format == .tsv)
+      }
+      return RecordOutput.rows(
+        columns: ["key", "added", "deleted", "field", "old", "new"], rows, format: format)
+    }
+  }
+
+  /// `old → new`, or for lists the elements gained and lost.
+  static func describe<Root: Record>(_ field: RecordChanges<Root>.FieldChange) -> String {
+    if let list = field.listChange, field.old != nil, field.new != nil {
+      let parts = list.added.map { "+" + element($0) } + list.removed.map { "-" + element($0) }
+      return parts.joined(separator: " ")
+    }
+    return value(field.old) + " → " + value(field.new)
+  }
+
+  private static func value(_ json: JSONValue?) -> String {
+    guard let json else { return "(not set)" }
+    return TextCell.escaped(json.compactText)
+  }
+
+  private static func element(_ json: JSONValue) -> String {
+    if case .string(let text) = json { return ValueTokenText.word(text) }
+    return TextCell.escaped(json.compactText)
+  }
+
+  private static func compact(_ json: JSONValue) -> String {
+    var writer = JSONWriter(compact: true)
+    writer.value(json)
+    return TextCell.escaped(writer.text)
+  }
+}
+
+/// A string as a user would type it: bare when it is one plain word, else quoted.
+enum ValueTokenText {
+  static func word(_ text: String) -> String {
+    let plain =
+      !text.isEmpty && text != "null" && text != "true" && text != "false"
+      && text.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@/:".unicodeScalars.contains($0)
+      }
+    return TextCell.escaped(plain ? text : JSONValue.string(text).compactText)
+  }
+}
