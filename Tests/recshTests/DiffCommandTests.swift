@@ -123,6 +123,51 @@ import Testing
     #expect(text.contains("id        b2bbbbbb\n"))
   }
 
+  /// `preview X` prints what `X` then `diff` (from the state before it) prints, and
+  /// changes nothing: the history, the document and the selection stay as they were.
+  @Test(arguments: [
+    "set priority 3 title dos", "set done true", "set due 2026-12-24 where tags=work",
+    "add tags x where title~o",
+    "remove tags work where tags=work", "delete b2", "delete where priority=5", "new id n9 title q",
+    "set priority 0 where id!=zz", "undo", "undo 3", "goto 1", "goto 0", "earlier 1h",
+  ])
+  func previewShowsWhatTheCommandWouldDo(_ command: String) throws {
+    // After the edits the state is step 4, with b2 selected.
+    let previewed = try Self.run("use b2; preview \(command); history all; list; show")
+    let ran = try Self.run("use b2; \(command); diff 4 now")
+    let untouched = try Self.run("use b2; history all; list; show")
+    #expect(previewed.status == 0 && ran.status == 0, "\(previewed.stderr)\(ran.stderr)")
+    let diffLines = ran.stdout.split(separator: "\n").drop { !["~", "+", "-", "(", "n"].contains($0.first) }
+    #expect(
+      previewed.stdout.hasPrefix(diffLines.joined(separator: "\n") + "\n"), "\(command): \(previewed.stdout)")
+    #expect(
+      previewed.stdout.hasSuffix(
+        untouched.stdout.split(separator: "\n").suffix(12).joined(separator: "\n") + "\n"))
+  }
+
+  @Test(arguments: [
+    (
+      "preview quit",
+      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'quit'"
+    ),
+    (
+      "preview preview undo",
+      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'preview'"
+    ),
+    (
+      "preview save",
+      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'save'"
+    ),
+    ("preview", "'preview' needs more: usage: preview COMMAND"),
+    ("preview set priority 9 where done=false", "field 'priority': expected an integer 0–5, found 9"),
+    ("preview redo", "nothing to redo"),
+  ])
+  func previewRefusesWhatItCannotShow(_ command: String, _ message: String) throws {
+    let result = try Self.run(command + "; history")
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<command>:1: error: \(message)\n"), "\(result.stderr)")
+  }
+
   @Test(arguments: [
     ("diff 99999", "no step 99999: steps are numbered 1 to 4, 0 is the start"),
     (

@@ -15,6 +15,12 @@ struct ArgumentCursor {
 
   var isAtEnd: Bool { index == tokens.count }
 
+  /// The arguments not read yet, all of them (they are then read).
+  mutating func rest() -> [Token] {
+    defer { index = tokens.count }
+    return Array(tokens[index...])
+  }
+
   /// Whether the next argument names a record rather than being a filter (`assert`).
   func peekIsRef() -> Bool {
     guard index < tokens.count else { return false }

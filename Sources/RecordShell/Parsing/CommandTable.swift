@@ -131,6 +131,22 @@ public enum CommandTable {
       .count(filters: try args.filters(context, required: false))
     },
     CommandSpec(
+      name: "preview", aliases: [], usage: "preview COMMAND",
+      summary: "print the difference an editing command would make, changing nothing and recording nothing",
+      examples: [
+        "preview set priority 5 where done=false", "preview undo 3", "preview delete @2", "preview goto 12",
+      ],
+      arguments: [.command], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      let tokens = args.rest()
+      guard let first = tokens.first else { throw .missingArgument(command: "preview", usage: args.usage) }
+      let inner = try ShellParser.parse(TokenizedCommand(tokens), context: context)
+      guard inner.isPreviewable else {
+        throw .notPreviewable(first.value.description)
+      }
+      return .preview(inner)
+    },
+    CommandSpec(
       name: "diff", aliases: [], usage: "diff [FROM [TO]]",
       summary: "what changed between two states (step N, saved, now, start, 10m back), by record and field",
       examples: ["diff", "diff 12", "diff saved now", "diff start 3", "diff 1h"],

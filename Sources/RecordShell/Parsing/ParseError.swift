@@ -30,6 +30,8 @@ public enum ParseError: Error, Equatable, Sendable {
   case badFormat(found: String)
   /// `diff yesterday`.
   case badState(found: String)
+  /// `preview quit`: only editing commands can be previewed.
+  case notPreviewable(String)
   /// `timing maybe`.
   case badSwitch(command: String, found: String)
   case noForceForm(String)
@@ -66,6 +68,9 @@ extension ParseError: CustomStringConvertible {
       "'\(clause)' expects field names separated by commas, found '\(found)'"
     case .badFormat(let found): "unknown format '\(found)'; the formats are \(OutputFormat.names)"
     case .badSwitch(let command, let found): "'\(command)' expects on or off, found '\(found)'"
+    case .notPreviewable(let name):
+      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, "
+        + "undo, redo, goto, earlier, later, rollback), not '\(name)'"
     case .badState(let found):
       "'diff' expects a state: a step number, saved, now, start or a time back (10m), found '\(found)'"
     case .noForceForm(let name): "'\(name)!' does not exist; '!' goes with save, open and quit"

@@ -22,6 +22,8 @@ public enum ShellCommand: Equatable, Sendable {
   /// `diff [FROM [TO]]`: the record-level difference between two states (by default the
   /// saved state and now).
   case diff(from: HistoryPoint?, to: HistoryPoint?)
+  /// `preview COMMAND`: the difference an editing command would make, made on nothing.
+  indirect case preview(ShellCommand)
   /// `assert [REF] FILTER...`: fails unless the record passes every filter.
   case assert(ref: String?, filters: [ListFilter])
   /// `format [FORMAT]`: how results print (without one: which it is).
@@ -103,6 +105,18 @@ public struct RecordQuery: Equatable, Sendable {
     lhs.filters == rhs.filters && lhs.limit == rhs.limit && lhs.fields == rhs.fields
       && lhs.sort.map(\.field) == rhs.sort.map(\.field)
       && lhs.sort.map(\.descending) == rhs.sort.map(\.descending)
+  }
+}
+
+extension ShellCommand {
+  /// Whether `preview` takes it: the commands that change the document.
+  var isPreviewable: Bool {
+    switch self {
+    case .new, .delete, .set, .unset, .listEdit, .bulk, .deleteWhere, .undo, .redo, .goto, .earlier, .later,
+      .rollback:
+      true
+    default: false
+    }
   }
 }
 

@@ -10,6 +10,19 @@ extension Session {
     return DiffRenderer.render(RecordChanges(from: old, to: new), format: format)
   }
 
+  /// `preview COMMAND`: runs the command on a scratch session (this one's copy, with no
+  /// log) and prints the difference between the documents; this session, its history,
+  /// its selection and its log are not touched. A command that would fail fails the same
+  /// way. The copy shares the document's storage until the command writes it, and then
+  /// copies the records array once: O(records).
+  func preview(_ command: ShellCommand) throws(SessionError) -> String {
+    var scratch = self
+    scratch.journal = nil
+    _ = try scratch.execute(command)
+    return DiffRenderer.render(
+      RecordChanges(from: editor.document, to: scratch.editor.document), format: format)
+  }
+
   /// The document at a state `diff` names.
   private func document(at point: HistoryPoint) throws(SessionError) -> Document<Root> {
     let history = editor.history

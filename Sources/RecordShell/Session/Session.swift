@@ -149,6 +149,7 @@ public struct Session<Root: Record> {
     case .bulk(let assignments, let filters): return try bulkEdit(assignments, filters: filters)
     case .deleteWhere(let filters): return try deleteWhere(filters)
     case .assert(let ref, let filters): return try assertRecord(ref, filters)
+    case .preview(let inner): return [.output(try preview(inner))]
     case .diff(let from, let to): return [.output(try diff(from: from ?? .saved, to: to ?? .now))]
     case .format(let format?):
       self.format = format
