@@ -168,6 +168,49 @@ import Testing
     #expect(result.stderr.hasPrefix("<command>:1: error: \(message)\n"), "\(result.stderr)")
   }
 
+  /// `log` lists what each step did to a record, newest first; `blame` names, for each
+  /// field, the step that last set it. Steps made by bulk edits and groups count, and a
+  /// later session sees the same (the steps are read back from the log).
+  @Test func logAndBlameFollowARecord() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let first = try folder.recsh([
+      "-c",
+      "use a1; set priority 5 title uno; set priority 4 where id~a; begin g; add tags x where priority=4; end; save",
+      "t.json",
+    ])
+    #expect(first.status == 0, "\(first.stderr)")
+    let result = try folder.recsh([
+      "-c", "log a1; log a1 priority; use a1; blame; log b2; blame b2", "t.json",
+    ])
+    let lines = result.stdout.split(separator: "\n").map { line in
+      // Drop the time of day, which the test cannot know.
+      line.replacing(/[0-9]{2}:[0-9]{2}:[0-9]{2}/, with: "T")
+    }
+    #expect(
+      lines == [
+        "3  T  g                         tags: (not set) → [\"x\"]",
+        "2  T  Set priority on 1 record  priority: 5 → 4",
+        "1  T  Set priority, title       title: \"one\" → \"uno\"",
+        "1  T  Set priority, title       priority: 1 → 5",
+        "2  T  Set priority on 1 record  priority: 5 → 4",
+        "1  T  Set priority, title       priority: 1 → 5",
+        "id        a1aaaaaa  (before the history)",
+        "title     uno       1  T  Set priority, title",
+        "done      false     (before the history)",
+        "priority  4         2  T  Set priority on 1 record",
+        "tags      [x]       3  T  g",
+        "no step changed it",
+        "id     b2bbbbbb  (before the history)",
+        "title  two       (before the history)",
+        "tags   [work]    (before the history)",
+      ], "\(result.stderr)")
+    let json = try folder.recsh(["--format", "jsonl", "-c", "log a1 title", "t.json"])
+    #expect(
+      json.stdout.contains(#""step":1,"#)
+        && json.stdout.contains(#""field":"title","old":"one","new":"uno"}"#))
+  }
+
   @Test(arguments: [
     ("diff 99999", "no step 99999: steps are numbered 1 to 4, 0 is the start"),
     (

@@ -60,7 +60,8 @@ import Testing
     Scenario(commands: [
       "assert a1 priority=1", "use b2", "assert tags=work", "new id z9 title made", "assert z9 title=made",
       "assert a1 priority=2", "list fields id,title", "diff", "diff 0 1", "diff 9", "preview undo",
-      "preview set title w where id=a1", "preview save", "history",
+      "preview set title w where id=a1", "preview save", "history", "log a1", "log title",
+      "blame", "blame zz",
     ]),
   ]
 

@@ -38,6 +38,9 @@ public protocol BulkFieldEdit<Root>: AnyObject, Sendable {
   func isApplicable(to document: Document<Root>) -> Bool
   /// Whether every record it changed is there with its new value.
   func isRevertible(in document: Document<Root>) -> Bool
+  /// The old and new value of the `index`th record it changed, as the file holds them
+  /// (`nil`: absent).
+  func values(at index: Int) -> (old: JSONValue?, new: JSONValue?)
 }
 
 /// The new values of a bulk edit: one for every record, or one each (a list edit).
@@ -94,6 +97,10 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
 
   public func isRevertible(in document: Document<Root>) -> Bool {
     typedField.queries.checkBulk(self, document, false)
+  }
+
+  public func values(at index: Int) -> (old: JSONValue?, new: JSONValue?) {
+    (olds[index].map(typedField.codec.encode), news[index].map(typedField.codec.encode))
   }
 }
 

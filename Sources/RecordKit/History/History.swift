@@ -138,6 +138,12 @@ public struct History<Root: Record>: Sendable {
     (path[(pathHead + 1)...].map { Int($0) } + stepsAhead(Int.max)).compactMap { step($0) }
   }
 
+  /// The steps from the start to the current state, oldest first: what made the document
+  /// as it is (`log`, `blame`).
+  public var pastSteps: [Step] {
+    path[(pathHead + 1)...].compactMap { step(Int($0)) }
+  }
+
   /// The name of the step `undo` would revert.
   public var undoName: String? { canUndo ? commands[current - offset]?.name : nil }
   /// The name of the step `redo` would apply again.

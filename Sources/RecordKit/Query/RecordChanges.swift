@@ -22,6 +22,12 @@ public struct RecordChanges<Root: Record>: Sendable {
     public var path: String
     public var old: JSONValue?
     public var new: JSONValue?
+
+    public init(path: String, old: JSONValue?, new: JSONValue?) {
+      self.path = path
+      self.old = old
+      self.new = new
+    }
   }
 
   /// In the order of the second document, then the deleted records in the order of the

@@ -147,6 +147,32 @@ public enum CommandTable {
       return .preview(inner)
     },
     CommandSpec(
+      name: "log", aliases: [], usage: "log [REF] [FIELD]",
+      summary:
+        "the steps that changed a record (the selected one by default), or one field of it, newest first",
+      examples: ["log", "log k3x9", "log priority", "log @2 tags"], arguments: [.ref], hasForceForm: false
+    ) { (args, context) throws(ParseError) in
+      let first = try args.optionalWord()
+      let second = try args.optionalWord()
+      try args.end()
+      // One word: a field of the selected record when it names one, else a record.
+      guard let first else { return .log(ref: nil, field: nil) }
+      guard let second else {
+        let isField = context.declaredFields.contains(first) || context.customFields.contains(first)
+        return isField ? .log(ref: nil, field: first) : .log(ref: first, field: nil)
+      }
+      return .log(ref: first, field: try context.filterField(second))
+    },
+    CommandSpec(
+      name: "blame", aliases: [], usage: "blame [REF]",
+      summary: "each field of a record (the selected one by default) with the step that last set it",
+      examples: ["blame", "blame k3x9", "blame @2"], arguments: [.ref], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let ref = try args.optionalWord()
+      try args.end()
+      return .blame(ref: ref)
+    },
+    CommandSpec(
       name: "diff", aliases: [], usage: "diff [FROM [TO]]",
       summary: "what changed between two states (step N, saved, now, start, 10m back), by record and field",
       examples: ["diff", "diff 12", "diff saved now", "diff start 3", "diff 1h"],

@@ -22,6 +22,10 @@ public enum ShellCommand: Equatable, Sendable {
   /// `diff [FROM [TO]]`: the record-level difference between two states (by default the
   /// saved state and now).
   case diff(from: HistoryPoint?, to: HistoryPoint?)
+  /// `log [REF] [FIELD]`: the steps that changed a record (or one field), newest first.
+  case log(ref: String?, field: String?)
+  /// `blame [REF]`: each field of a record with the step that last set it.
+  case blame(ref: String?)
   /// `preview COMMAND`: the difference an editing command would make, made on nothing.
   indirect case preview(ShellCommand)
   /// `assert [REF] FILTER...`: fails unless the record passes every filter.

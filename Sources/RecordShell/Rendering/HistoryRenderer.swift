@@ -62,6 +62,11 @@ enum HistoryRenderer {
     return lines.joined(separator: "\n")
   }
 
+  /// A step's time as `history` shows it: the clock today, the date and clock before.
+  static func when(_ time: Double, now: Double) -> String {
+    day(time) == day(now) ? clock(time) : date(time) + " " + clock(time)
+  }
+
   /// The local calendar day of a time, as a number (year, month, day).
   static func day(_ time: Double) -> Int {
     let parts = local(time)

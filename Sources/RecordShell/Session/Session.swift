@@ -150,6 +150,8 @@ public struct Session<Root: Record> {
     case .deleteWhere(let filters): return try deleteWhere(filters)
     case .assert(let ref, let filters): return try assertRecord(ref, filters)
     case .preview(let inner): return [.output(try preview(inner))]
+    case .log(let ref, let field): return [.output(try log(ref, field: field))]
+    case .blame(let ref): return [.output(try blame(ref))]
     case .diff(let from, let to): return [.output(try diff(from: from ?? .saved, to: to ?? .now))]
     case .format(let format?):
       self.format = format

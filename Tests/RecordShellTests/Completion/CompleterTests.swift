@@ -39,7 +39,7 @@ import Testing
     Case("s|", ["save", "schema", "set", "show", "source"]),
     Case("un|", ["undo", "unset"]),
     Case("uns|", ["unset"], "unset |"),
-    Case("l|", ["later", "list", "ls"], "l|"),
+    Case("l|", ["later", "list", "log", "ls"], "l|"),
     Case("history a|", ["all"], "history all |"),
     Case("list; se|", ["set"], "list; set |"),
     Case("show;hi|", ["history"], "show;history |"),
