@@ -13,7 +13,8 @@ import RecordShell
 ///   replaces a range that ends at the cursor.
 /// - A query or bulk edit the line parses to (`list`, `count`, `… where …`) runs on a
 ///   small document of tasks with every kind of value, and whatever it does, `undo`
-///   gives the document back.
+///   gives the document back; `diff`, `log`, `blame`, `assert` run there too, and a
+///   `preview` leaves the document and the history as they were.
 enum CommandLineCheck {
   /// Custom keys of the selected record, as `ParseContext` gets them; `title2`
   /// is near a declared name, so that suggestions are computed too.
@@ -83,8 +84,15 @@ enum CommandLineCheck {
     var session = querySession
     for command in commands {
       switch command {
-      case .list, .count:
+      case .list, .count, .diff, .log, .blame, .assert:
         _ = try? session.execute(command)
+      case .preview:
+        // A preview changes nothing, whatever it previews.
+        let (records, history) = (session.document.records, session.editor.history.keptSteps.count)
+        _ = try? session.execute(command)
+        precondition(
+          session.document.records == records && session.editor.history.keptSteps.count == history,
+          "a preview changed the session: \(text)")
       case .bulk, .deleteWhere:
         let before = session.document.records
         guard (try? session.execute(command)) != nil else {
