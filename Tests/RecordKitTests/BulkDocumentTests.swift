@@ -8,7 +8,7 @@ import Testing
 /// where the array says, and putting the records back gives the document as it was.
 @Suite struct BulkDocumentTests {
   @Test func removingAndPuttingBackManyRecordsKeepsEveryLookupRight() throws {
-    var generator = SplitMix(seed: 15)
+    var generator = SplitMix64(seed: 15)
     for _ in 0..<300 {
       let count = Int(generator.next() % 40)
       var document = try Document(records: (0..<count).map { TaskRecord(id: "r\($0)") })
@@ -46,18 +46,5 @@ import Testing
       #expect(document.position(ofID: record.id) == position)
       #expect(document.position(of: document.numbers[position]) == position)
     }
-  }
-}
-
-/// A small repeatable generator (SplitMix64) for the test's seed.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

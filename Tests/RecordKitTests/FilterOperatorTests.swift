@@ -7,8 +7,8 @@ import Testing
 /// field of any JSON, a nested path — of the shipped kinds and of run-time kinds (inferred,
 /// and from a schema), through the matchers `list`, `count` and the bulk edits use.
 ///
-/// The records that must match are written out by hand for each case, from SPEC §10 and
-/// the rules in `FilterOperator`: a comparison with a value never matches a null or absent
+/// The records that must match are written out by hand for each case, from the rules in
+/// `FilterOperator`: a comparison with a value never matches a null or absent
 /// field and `!=` does; a list's `=` means "contains"; strings compare by code point;
 /// `~` is a case-insensitive substring of the value as `show` prints it; dates compare by
 /// calendar day when either side is a date only, date-times as instants (offsets applied);

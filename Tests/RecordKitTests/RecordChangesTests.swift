@@ -9,7 +9,7 @@ import Testing
 /// makes is the document the editor had there.
 @Suite struct RecordChangesTests {
   @Test func randomEditsAreDescribedExactly() throws {
-    var random = SeededGenerator(state: 42)
+    var random = SplitMix64(seed: 42)
     for _ in 0..<200 {
       var editor = Editor(
         document: try Document(
@@ -86,16 +86,5 @@ import Testing
       old.record(numbered: $0) != new.record(numbered: $0)
     }
     #expect(changed == differing)
-  }
-}
-
-/// xorshift64*, for a repeatable run.
-private struct SeededGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state ^= state >> 12
-    state ^= state << 25
-    state ^= state >> 27
-    return state &* 2_685_821_657_736_338_717
   }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import RecordKit
 import Testing
 
-/// `list`, `count` and the bulk edits of SPEC §10, checked against sqlite3 as an oracle.
+/// `list` (filters, `sort`, `limit`), `count` and the bulk edits (`set`, `unset`, `add`,
+/// `remove` and `delete`, each with `where`), checked against sqlite3 as an oracle.
 ///
 /// Each test writes seeded random records to a file, has sqlite3 read the same file
 /// (`json_each(readfile(…))`), and runs the same random queries and bulk edits through one
@@ -93,7 +95,7 @@ import Testing
   func aFilterThatCannotHoldIsRefused(kind: String, command: String, message: String) throws {
     let folder = try TempFolder()
     let variant: OracleVariant = kind == "task" ? .task : .schema
-    var random = OracleRandom(seed: 7)
+    var random = SplitMix64(seed: 7)
     try folder.write(variant.fileName, variant.makeFile(records: 5, using: &random).text)
     if let schema = variant.schema { try folder.write("items.schema.json", schema) }
     let result = try folder.recsh(variant.arguments + ["-c", command])
@@ -113,11 +115,11 @@ import Testing
 /// sqlite3 made of them.
 private struct OracleRun {
   let variant: OracleVariant
-  var random: OracleRandom
+  var random: SplitMix64
 
   init(variant: OracleVariant, seed: UInt64) {
     self.variant = variant
-    random = OracleRandom(seed: seed)
+    random = SplitMix64(seed: seed)
   }
 
   mutating func check() throws {
@@ -779,12 +781,12 @@ private enum OracleVariant: CustomStringConvertible {
   static let syllables = ["ka", "Lo", "mé", "ß", "ü", "X", "zz", " ", "ap", "É", "日"]
 
   /// A string: most often one of `words` (so that `=` finds some), else made of syllables.
-  static func word(using random: inout OracleRandom) -> String {
+  static func word(using random: inout SplitMix64) -> String {
     if random.chance(65) { return random.pick(words) }
     return (0..<(1 + random.below(3))).map { _ in random.pick(syllables) }.joined()
   }
 
-  static func date(using random: inout OracleRandom) -> String {
+  static func date(using random: inout SplitMix64) -> String {
     let year = 2024 + random.below(4)
     let month = 1 + random.below(12)
     let days = [31, year % 4 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
@@ -793,7 +795,7 @@ private enum OracleVariant: CustomStringConvertible {
   }
 
   /// A number of quarters spelled one of several ways (`12.5`, `12.50`, `125e-1`, `1.25E1`).
-  static func decimal(using random: inout OracleRandom) -> String {
+  static func decimal(using random: inout SplitMix64) -> String {
     let quarters = random.below(81) - 40
     let sign = quarters < 0 ? "-" : ""
     let whole = abs(quarters) / 4
@@ -812,7 +814,7 @@ private enum OracleVariant: CustomStringConvertible {
     .text("Abc"), .text("zz"), .text(""), .text("null"), .bool(true), .bool(false),
   ]
 
-  func makeFile(records count: Int, using random: inout OracleRandom) -> OracleFile {
+  func makeFile(records count: Int, using random: inout SplitMix64) -> OracleFile {
     guard self != .task else { return Self.taskFile(count, using: &random) }
     var file = Self.itemsFile(count, using: &random)
     // The schema does not declare `extra`: a custom field, which `set` names `+extra`.
@@ -824,7 +826,7 @@ private enum OracleVariant: CustomStringConvertible {
 
   // MARK: Run-time kinds
 
-  private static func itemsFile(_ count: Int, using random: inout OracleRandom) -> OracleFile {
+  private static func itemsFile(_ count: Int, using random: inout SplitMix64) -> OracleFile {
     var ids = Set<Int>()
     var records: [[(String, String)]] = []
     var names: [String] = []
@@ -929,7 +931,7 @@ private enum OracleVariant: CustomStringConvertible {
     return OracleFile(records: records, fields: fields)
   }
 
-  static func tags(using random: inout OracleRandom) -> String {
+  static func tags(using random: inout SplitMix64) -> String {
     let words = OracleVariant.schema.tagWords
     var chosen: [String] = []
     for _ in 0..<random.below(4) {
@@ -942,7 +944,7 @@ private enum OracleVariant: CustomStringConvertible {
 
   // MARK: The task kind
 
-  private static func taskFile(_ count: Int, using random: inout OracleRandom) -> OracleFile {
+  private static func taskFile(_ count: Int, using random: inout SplitMix64) -> OracleFile {
     let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
     var ids: [String] = []
     var seen = Set<String>()
@@ -1361,26 +1363,12 @@ private enum SQLite {
   }
 }
 
-/// SplitMix64, written here so that a seed means the same records and queries on every
-/// machine and Swift version (the standard library's `random(in:using:)` may change how
-/// it draws).
-private struct OracleRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+/// The draws the oracle makes from RecordKit's `SplitMix64`, which is fully specified, so
+/// that a seed means the same records and queries on every machine and Swift version (the
+/// standard library's `random(in:using:)` may change how it draws).
+extension SplitMix64 {
   /// A number in `0..<bound` (the tiny bias of `%` does not matter here).
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-  mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+  fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  fileprivate mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+  fileprivate mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }

@@ -204,17 +204,7 @@ extension Command {
     guard let number = recordNumber(object["record"]) else {
       throw .malformed("an edit needs a \"record\" number")
     }
-    let field: any FieldAccessor<Root>
-    if case .string(let name)? = object["field"] {
-      guard let declared = Root.fields.field(named: name) else {
-        throw .field(.unknownField(name, suggestion: nil))
-      }
-      field = declared
-    } else if case .string(let name)? = object["custom"] {
-      field = FieldTable<Root>.custom(name)
-    } else {
-      throw .malformed("an edit needs a \"field\" or \"custom\" name")
-    }
+    let field = try encodedField(object, "an edit")
     do {
       return try field.decodeEdit(record: number, old: object["old"], new: object["new"], action: action)
     } catch {
@@ -224,6 +214,23 @@ extension Command {
 }
 
 extension Command {
+  /// The field an encoded edit names: `"field"` a declared one, `"custom"` a custom key;
+  /// `what` ("an edit") words the error when it names neither.
+  private static func encodedField(_ object: JSONObject, _ what: String) throws(CommandDecodingError)
+    -> any FieldAccessor<Root>
+  {
+    if case .string(let name)? = object["field"] {
+      guard let declared = Root.fields.field(named: name) else {
+        throw .field(.unknownField(name, suggestion: nil))
+      }
+      return declared
+    }
+    guard case .string(let name)? = object["custom"] else {
+      throw .malformed("\(what) needs a \"field\" or \"custom\" name")
+    }
+    return FieldTable<Root>.custom(name)
+  }
+
   /// One field's bulk edit, as `FieldQueries.makeBulkEncoder` wrote it.
   private static func decodeBulkEdit(_ object: JSONObject) throws(CommandDecodingError) -> any BulkFieldEdit<
     Root
@@ -231,17 +238,7 @@ extension Command {
     guard case .string(let op)? = object["action"], let action = EditAction(rawValue: op) else {
       throw .malformed("a bulk edit needs an \"action\"")
     }
-    let field: any FieldAccessor<Root>
-    if case .string(let name)? = object["field"] {
-      guard let declared = Root.fields.field(named: name) else {
-        throw .field(.unknownField(name, suggestion: nil))
-      }
-      field = declared
-    } else if case .string(let name)? = object["custom"] {
-      field = FieldTable<Root>.custom(name)
-    } else {
-      throw .malformed("a bulk edit needs a \"field\" or \"custom\" name")
-    }
+    let field = try encodedField(object, "a bulk edit")
     guard let numbers = DeltaList.decode(object["records"]), !numbers.isEmpty,
       numbers.allSatisfy({ UInt32(exactly: $0) != nil })
     else {

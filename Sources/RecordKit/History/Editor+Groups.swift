@@ -81,17 +81,11 @@ extension Editor {
     do throws(HistoryError) {
       for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
         guard let command = history.command(number) else { continue }
-        if number < checkedBelow,
-          !(back ? command.isRevertible(in: document) : command.isApplicable(to: document))
-        {
-          throw .stepDoesNotFit(number)
-        }
+        try Self.take(command, number: number, back: back, checkedBelow: checkedBelow, in: &document)
         if back {
-          command.revert(in: &document)
           done.revert.append(number)
           if naming { move.reverted.append(command.name) }
         } else {
-          command.apply(to: &document)
           done.apply.append(number)
           if naming { move.applied.append(command.name) }
         }
@@ -103,6 +97,20 @@ extension Editor {
     history.follow(revert: done.revert, apply: done.apply)
     (move.to, move.revertedCount, move.appliedCount) = (history.current, done.revert.count, done.apply.count)
     return move
+  }
+
+  /// Reverts (`back`) or applies step `number`'s command on `document`, checked first when
+  /// the step was read back from a log (`checkedBelow`); a step that does not fit throws
+  /// and changes nothing.
+  static func take(
+    _ command: Command<Root>, number: Int, back: Bool, checkedBelow: Int, in document: inout Document<Root>
+  ) throws(HistoryError) {
+    if number < checkedBelow,
+      !(back ? command.isRevertible(in: document) : command.isApplicable(to: document))
+    {
+      throw .stepDoesNotFit(number)
+    }
+    if back { command.revert(in: &document) } else { command.apply(to: &document) }
   }
 
   /// `earlier 10m` / `earlier 1save`: the state as it was that long (or that many saves)
@@ -257,5 +265,28 @@ extension Editor {
   /// Notes that the saved file held `state` at `time`.
   public mutating func restoreSave(of state: Int, at time: Double) {
     history.noteSave(of: state, at: time)
+  }
+}
+
+extension Editor {
+  /// The document as it is at `state` (a state of the tree), made on a copy: the open
+  /// groups' changes taken back, then the way from the current state walked, each step
+  /// read back from a log checked first. The editor is not changed. O(records) for the
+  /// copy, and the steps on the way.
+  public func document(atState state: Int) throws(HistoryError) -> Document<Root> {
+    var copy = document
+    for group in history.openGroups.reversed() {
+      for command in group.commands.reversed() { command.revert(in: &copy) }
+    }
+    guard state != history.current else { return copy }
+    guard state >= history.start, state < history.nextNumber else {
+      throw .noSuchStep(state, newest: history.nextNumber - 1)
+    }
+    guard let (revert, apply) = history.route(to: state) else { throw .stepDropped(state) }
+    for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
+      guard let command = history.command(number) else { continue }
+      try Self.take(command, number: number, back: back, checkedBelow: checkedBelow, in: &copy)
+    }
+    return copy
   }
 }

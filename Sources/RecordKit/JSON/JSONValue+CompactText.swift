@@ -90,3 +90,17 @@ extension JSONValue {
     out.append(UInt8(ascii: "\""))
   }
 }
+
+extension JSONValue {
+  /// The value as it would be typed: a string bare when it is one plain word, else quoted;
+  /// anything else its compact JSON.
+  package var typedWord: String {
+    guard case .string(let text) = self else { return compactText }
+    let plain =
+      !text.isEmpty && text != "null" && text != "true" && text != "false"
+      && text.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+      }
+    return plain ? text : compactText
+  }
+}

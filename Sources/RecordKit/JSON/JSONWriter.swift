@@ -53,18 +53,15 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// The bytes written so far without a final newline (a copy).
-  public var bytesWithoutFinalNewline: [UInt8] {
-    var count = byteCount
-    if count > 0, storage[count - 1] == UInt8(ascii: "\n") { count -= 1 }
-    return Array(UnsafeBufferPointer(start: storage, count: count))
-  }
+  public var bytesWithoutFinalNewline: [UInt8] { Array(withoutFinalNewline) }
 
-  /// The text written so far, without a final newline (a copy, made once: output of a
-  /// million records goes from here to the terminal without another).
-  public var text: String {
-    var count = byteCount
-    if count > 0, storage[count - 1] == UInt8(ascii: "\n") { count -= 1 }
-    return String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self)
+  /// The text written so far, without a final newline (a copy).
+  public var text: String { String(decoding: withoutFinalNewline, as: UTF8.self) }
+
+  /// The bytes written so far, a final newline left out; valid until the next write.
+  private var withoutFinalNewline: UnsafeBufferPointer<UInt8> {
+    let count = byteCount > 0 && storage[byteCount - 1] == UInt8(ascii: "\n") ? byteCount - 1 : byteCount
+    return UnsafeBufferPointer(start: storage, count: count)
   }
 
   /// The complete document for `value`, final newline included. Saving a file that was

@@ -143,39 +143,38 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
       guard !codec.isReadOnly else { throw .readOnly(field.name) }
       var changed: [Int] = []
       var olds: [Value?] = []
+      /// `set` and `unset`: one new value for all. `write` changes the record at a pointer
+      /// and gives the value it held, or `nil` when the record already holds the new one.
+      func writeAll(_ new: Value?, _ write: (UnsafeMutablePointer<Root>) -> Value??) -> BulkUpdate<
+        Root, Codec
+      >? {
+        document.withRecordBuffer { records, _ in
+          guard let base = records.baseAddress else { return }
+          for position in positions {
+            guard let old = write(base + position) else { continue }
+            changed.append(position)
+            olds.append(old)
+          }
+        }
+        guard !changed.isEmpty else { return nil }
+        return BulkUpdate(
+          field: field, action: change.action, records: changed.map(document.number(at:)), olds: olds,
+          news: .same(new))
+      }
       switch change {
       case .set(let token):
         guard let value = codec.parse(token) else {
           throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
         }
         if let rule = codec.brokenRule(value) { throw .brokenRule(field: field.name, message: rule) }
-        document.withRecordBuffer { records, _ in
-          guard let base = records.baseAddress else { return }
-          for position in positions {
-            guard let old = slot.replace(with: value, at: base + position, writing: true) else { continue }
-            changed.append(position)
-            olds.append(old)
-          }
-        }
-        guard !changed.isEmpty else { return nil }
-        return BulkUpdate(
-          field: field, action: .set, records: changed.map(document.number(at:)), olds: olds,
-          news: .same(value))
+        return writeAll(value) { slot.replace(with: value, at: $0, writing: true) }
       case .unset:
         guard codec.type.isOptional else { throw .notOptional(field.name) }
-        document.withRecordBuffer { records, _ in
-          guard let base = records.baseAddress else { return }
-          for position in positions {
-            guard let old = slot.value(at: base + position) else { continue }
-            slot.store(nil, at: base + position)
-            changed.append(position)
-            olds.append(old)
-          }
+        return writeAll(nil) { record in
+          guard let old = slot.value(at: record) else { return nil }
+          slot.store(nil, at: record)
+          return .some(old)
         }
-        guard !changed.isEmpty else { return nil }
-        return BulkUpdate(
-          field: field, action: .unset, records: changed.map(document.number(at:)), olds: olds,
-          news: .same(nil))
       case .add(let token), .remove(let token):
         guard let listEdit else { throw .notAList(field.name) }
         let adding = change == .add(token)

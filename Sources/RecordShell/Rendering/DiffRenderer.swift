@@ -90,25 +90,10 @@ enum DiffRenderer {
   }
 
   private static func element(_ json: JSONValue) -> String {
-    if case .string(let text) = json { return ValueTokenText.word(text) }
-    return TextCell.escaped(json.compactText)
+    TextCell.escaped(json.typedWord)
   }
 
   private static func compact(_ json: JSONValue) -> String {
-    var writer = JSONWriter(compact: true)
-    writer.value(json)
-    return TextCell.escaped(writer.text)
-  }
-}
-
-/// A string as a user would type it: bare when it is one plain word, else quoted.
-enum ValueTokenText {
-  static func word(_ text: String) -> String {
-    let plain =
-      !text.isEmpty && text != "null" && text != "true" && text != "false"
-      && text.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@/:".unicodeScalars.contains($0)
-      }
-    return TextCell.escaped(plain ? text : JSONValue.string(text).compactText)
+    TextCell.escaped(RecordOutput.compactJSON(json))
   }
 }

@@ -138,14 +138,15 @@ enum RecordOutput {
     case .string(let text)?: text
     case .number(let spelling)?: spelling
     case .bool(let flag)?: flag ? "true" : "false"
-    case let other?:
-      // jq -c's layout, as JSON Lines prints it.
-      {
-        var writer = JSONWriter(compact: true)
-        writer.value(other)
-        return String(decoding: writer.bytes, as: UTF8.self)
-      }()
+    case let other?: compactJSON(other)
     }
+  }
+
+  /// A value in jq -c's layout, as JSON Lines prints it.
+  static func compactJSON(_ value: JSONValue) -> String {
+    var writer = JSONWriter(compact: true)
+    writer.value(value)
+    return writer.text
   }
 
   /// RFC 4180: quoted when it holds a comma, a quote, CR or LF (or starts or ends with a

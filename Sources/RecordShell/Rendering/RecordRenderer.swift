@@ -55,7 +55,6 @@ enum RecordRenderer {
       }
       table.append(cells)
     }
-    let rows = positions
     var widths = header.map(\.count)
     for cells in table {
       for (index, cell) in cells.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -65,12 +64,12 @@ enum RecordRenderer {
         index == cells.count - 1 ? cell : TextCell.padded(cell, to: widths[index])
       }.joined(separator: "  ")
     }
-    let total = document.count
-    let shown = rows.count == total ? "\(total)" : "\(rows.count) of \(total)"
-    if rows.count < matched {
-      lines.append("(\(rows.count) of \(matched) matching, \(total) record\(total == 1 ? "" : "s"))")
+    let (shown, total) = (positions.count, document.count)
+    let records = "record\(total == 1 ? "" : "s")"
+    if shown < matched {
+      lines.append("(\(shown) of \(matched) matching, \(total) \(records))")
     } else {
-      lines.append("(\(shown) record\(total == 1 ? "" : "s"))")
+      lines.append(shown == total ? "(\(total) \(records))" : "(\(shown) of \(total) \(records))")
     }
     return lines.joined(separator: "\n")
   }

@@ -195,17 +195,6 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return words
   }
 
-  /// A JSON value as it would be typed: a string bare when it is one plain word, else quoted.
-  static func word(_ value: JSONValue) -> String {
-    guard case .string(let text) = value else { return value.compactText }
-    let plain =
-      !text.isEmpty && text != "null" && text != "true" && text != "false"
-      && text.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
-      }
-    return plain ? text : value.compactText
-  }
-
   package var rules: String {
     var parts: [String] = []
     if isKey { parts.append("key") }
@@ -235,7 +224,7 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   static func expectation(_ shape: SchemaShape) -> String {
     let base: String
     if let allowed = shape.allowedValues, !allowed.isEmpty {
-      base = "one of " + allowed.map(word).joined(separator: ", ")
+      base = "one of " + allowed.map(\.typedWord).joined(separator: ", ")
     } else {
       base = typeExpectation(shape.type)
     }
@@ -283,6 +272,6 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   }
 
   package func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
-  package func displayElement(_ element: JSONValue) -> String { Self.word(element) }
+  package func displayElement(_ element: JSONValue) -> String { element.typedWord }
   package var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
 }
