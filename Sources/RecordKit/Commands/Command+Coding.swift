@@ -57,24 +57,18 @@ extension Command {
     case .edit(let edit):
       edit.appendEncoded(to: &out)
     case .edits(let edits):
-      out += #"{"op": "edits", "edits": ["#.utf8
-      for (index, edit) in edits.enumerated() {
-        if index > 0 { out += ", ".utf8 }
-        edit.appendEncoded(to: &out)
-      }
-      out += "]}".utf8
+      out += #"{"op": "edits", "edits": "#.utf8
+      Self.appendArray(edits, to: &out) { $0.appendEncoded(to: &$1) }
+      out.append(UInt8(ascii: "}"))
     case .group(let name, let commands):
       out += #"{"op": "group""#.utf8
       if let name {
         out += #", "name": "#.utf8
         JSONValue.appendQuoted(name, to: &out)
       }
-      out += #", "commands": ["#.utf8
-      for (index, command) in commands.enumerated() {
-        if index > 0 { out += ", ".utf8 }
-        command.appendEncoded(to: &out)
-      }
-      out += "]}".utf8
+      out += #", "commands": "#.utf8
+      Self.appendArray(commands, to: &out) { $0.appendEncoded(to: &$1) }
+      out.append(UInt8(ascii: "}"))
     case .insert, .delete:
       encoded().appendCompact(to: &out)
     case .stored(let stored):
@@ -82,24 +76,31 @@ extension Command {
     case .bulk(let edits, let records):
       out += #"{"op": "bulk", "count": "#.utf8
       JSONValue.appendDecimal(records, to: &out)
-      out += #", "edits": ["#.utf8
-      for (index, edit) in edits.enumerated() {
-        if index > 0 { out += ", ".utf8 }
-        edit.appendEncoded(to: &out)
-      }
-      out += "]}".utf8
+      out += #", "edits": "#.utf8
+      Self.appendArray(edits, to: &out) { $0.appendEncoded(to: &$1) }
+      out.append(UInt8(ascii: "}"))
     case .deleteAll(let deletion):
       out += #"{"op": "delete-all", "at": "#.utf8
       DeltaList.append(deletion.positions, to: &out)
       out += #", "numbers": "#.utf8
       DeltaList.append(deletion.numbers.lazy.map { Int($0.value) }, to: &out)
-      out += #", "records": ["#.utf8
-      for (index, record) in deletion.records.enumerated() {
-        if index > 0 { out += ", ".utf8 }
-        Root.fields.encodeForJournal(record).appendCompact(to: &out)
-      }
-      out += "]}".utf8
+      out += #", "records": "#.utf8
+      Self.appendArray(deletion.records, to: &out) { Root.fields.encodeForJournal($0).appendCompact(to: &$1) }
+      out.append(UInt8(ascii: "}"))
     }
+  }
+
+  /// `[a, b, …]` as `JSONValue.appendCompact` lays out an array, `body` appending each
+  /// element.
+  private static func appendArray<Element>(
+    _ elements: [Element], to out: inout [UInt8], _ body: (Element, inout [UInt8]) -> Void
+  ) {
+    out.append(UInt8(ascii: "["))
+    for (index, element) in elements.enumerated() {
+      if index > 0 { out += ", ".utf8 }
+      body(element, &out)
+    }
+    out.append(UInt8(ascii: "]"))
   }
 
   private static func encode(_ edit: any FieldEdit<Root>) -> JSONObject {
