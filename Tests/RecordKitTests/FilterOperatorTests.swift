@@ -398,7 +398,7 @@ import Testing
       try Self.matching(tasks, Case("due", .equal, Self.w("2026-02-30"), []))
     }
     // Only = and != compare with null, in the core as in the parser.
-    let nullOnly = "a value (only = and != compare with null)"
+    let nullOnly = "a value (only =, == and != compare with null)"
     #expect(throws: FieldError.invalidValue(field: "due", expected: nullOnly, found: "null")) {
       try Self.matching(tasks, Case("due", .less, .null, []))
     }

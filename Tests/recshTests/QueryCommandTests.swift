@@ -382,7 +382,7 @@ import Testing
       "list priority=high",
       "in the filter priority=high: field 'priority': expected an integer 0–5, found high"
     ),
-    ("list due>=null", "in 'due>=null': only = and != compare with null"),
+    ("list due>=null", "in 'due>=null': only =, == and != compare with null"),
     ("list title=", "the filter 'title=' needs a value after its operator"),
     ("list done", "expected a filter FIELD OP VALUE (OP one of = != < <= > >= ~), found 'done'"),
     ("format xml", "unknown format 'xml'; the formats are table|json|jsonl|csv|tsv"),

@@ -69,8 +69,8 @@ import Testing
       "in the filter due<tomorrow: field 'due': expected an ISO 8601 date (2026-12-01) or date-time "
         + "(2026-12-01T09:30:00Z) or null, found tomorrow"
     ),
-    ("task", "count due<null", "in 'due<null': only = and != compare with null"),
-    ("task", "list extra>=null", "in 'extra>=null': only = and != compare with null"),
+    ("task", "count due<null", "in 'due<null': only =, == and != compare with null"),
+    ("task", "list extra>=null", "in 'extra>=null': only =, == and != compare with null"),
     (
       "items", "count flag<true",
       "in the filter flag<true: field 'flag' (bool) has no order: " + Self.noOrder("<")
@@ -81,7 +81,7 @@ import Testing
     ),
     ("items", "count n=2.5", "in the filter n=2.5: field 'n': expected an integer, found 2.5"),
     ("items", "count price<abc", "in the filter price<abc: field 'price': expected a number, found abc"),
-    ("items", "count note<null", "in 'note<null': only = and != compare with null"),
+    ("items", "count note<null", "in 'note<null': only =, == and != compare with null"),
     // A date field of a run-time kind reads the operand as a date, as `set` does.
     (
       "items", "count day<soon",

@@ -63,6 +63,11 @@ import Testing
       "preview set title w where id=a1", "preview save", "history", "log a1", "log title",
       "blame", "blame zz",
     ]),
+    Scenario(commands: [
+      #"insert @1 '{"id": "i1", "title": "first"}'"#, "assert @1 title==first", "export e1.rsh",
+      "export e1.rsh",
+      "export! e1.rsh 0 now", #"insert '{"id": "i1"}'"#, "insert x y", "export e2.rsh 99", "list fields id",
+    ]),
   ]
 
   @Test(arguments: scenarios)

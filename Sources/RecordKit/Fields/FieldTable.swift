@@ -43,7 +43,7 @@ public struct FieldTable<Root: Record>: Sendable {
   /// A run-time kind's check of the records of a file it reads (`open FILE` too): its
   /// schema's rules, the violations thrown with their places in the bytes; `nil` for a
   /// shipped kind, whose types its loading checks.
-  let checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
+  package let checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
 
   /// A shipped kind's table: `id` first, then `fields`.
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {

@@ -74,10 +74,11 @@ public final class IDField<Root: Record>: FieldAccessor {
     Root
   > {
     guard case .value(let token) = operand else {
-      guard op == .equal || op == .notEqual else {
-        throw .invalidValue(field: name, expected: "a value (only = and != compare with null)", found: "null")
+      guard op == .equal || op == .exactly || op == .notEqual else {
+        throw .invalidValue(
+          field: name, expected: "a value (only =, == and != compare with null)", found: "null")
       }
-      let wantsNull = op == .equal
+      let wantsNull = op != .notEqual
       return RecordMatcher { _ in !wantsNull }
     }
     guard let text = StringCodec().parse(token) else {

@@ -143,6 +143,21 @@ public struct Editor<Root: Record>: Sendable {
     return perform(.insert(record, number: number, at: document.count))
   }
 
+  /// Puts `record`, made whole elsewhere (`insert`, which takes it as the file would hold
+  /// it), in the document at `position` (`0...count`) as a new record; one undo step, as
+  /// `newRecord`'s. Its id must be new and every required field there. O(records) for the
+  /// move of the records after it.
+  @discardableResult
+  public mutating func insertRecord(_ record: Root, at position: Int) throws(EditError) -> EditOutcome<Root> {
+    guard (0...document.count).contains(position) else { throw .noSuchPosition(position) }
+    guard !document.contains(id: record.id) else { throw .duplicateID(record.id) }
+    let table = Root.fields
+    for name in table.requiredNames where table.field(named: name)?.json(in: record) == nil {
+      throw .field(.requiredMissing(name))
+    }
+    return perform(.insert(record, number: document.nextNumber, at: position))
+  }
+
   /// Deletes the record at `position`, keeping all of it for undo.
   @discardableResult
   public mutating func deleteRecord(at position: Int) throws(EditError) -> EditOutcome<Root> {

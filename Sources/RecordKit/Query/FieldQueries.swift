@@ -72,11 +72,11 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
     { (name, op, operand) throws(FieldError) in
       guard case .value(let token) = operand else {
         // (The parser says so first, with the filter as typed.)
-        guard op == .equal || op == .notEqual else {
+        guard op == .equal || op == .exactly || op == .notEqual else {
           throw .invalidValue(
-            field: name, expected: "a value (only = and != compare with null)", found: "null")
+            field: name, expected: "a value (only =, == and != compare with null)", found: "null")
         }
-        let wantsNull = op == .equal
+        let wantsNull = op != .notEqual
         return RecordMatcher { record in
           let value = slot.value(at: record)
           return (value.map(codec.isNull) ?? true) == wantsNull
@@ -92,7 +92,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
       if op.orders, !codec.isOrdered {
         throw .notOrdered(field: name, operator: op.rawValue, type: codec.type.name)
       }
-      if let elementTest {
+      if let elementTest, op != .exactly {
         guard let holds = elementTest(token) else {
           // Say what an element must be, as `add` does.
           throw .invalidValue(field: name, expected: "a list element", found: token.description)
@@ -118,6 +118,11 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
           guard let value = slot.value(at: record) else { return true }
           if let contains = codec.containsElement(value, operand) { return !contains }
           return codec.compare(value, operand) != 0
+        }
+      case .exactly:
+        return RecordMatcher { record in
+          guard let value = slot.value(at: record) else { return false }
+          return codec.compare(value, operand) == 0
         }
       default:
         return RecordMatcher { record in

@@ -6,8 +6,11 @@
 /// field whose codec orders its values (numbers, strings, dates: `FieldCodec.isOrdered`);
 /// a JSON field (a custom one) compares only values of one JSON type, so a string is never
 /// below a number. `~` is a case-insensitive substring of the value as `show` prints it.
+/// `==` is `=` of the whole value: a list equals a list of the same elements in the same
+/// order (what `export`'s guards check), anything else as `=`.
 public enum FilterOperator: String, Sendable, CaseIterable {
   case equal = "="
+  case exactly = "=="
   case notEqual = "!="
   case less = "<"
   case lessOrEqual = "<="
@@ -27,7 +30,7 @@ public enum FilterOperator: String, Sendable, CaseIterable {
   @inline(__always)
   func holds(_ order: Int) -> Bool {
     switch self {
-    case .equal: order == 0
+    case .equal, .exactly: order == 0
     case .notEqual: order != 0
     case .less: order < 0
     case .lessOrEqual: order <= 0

@@ -57,7 +57,7 @@ public struct RecordChanges<Root: Record>: Sendable {
 
   /// The members of `old` and `new` that differ, nested objects member by member; in the
   /// order of `old`'s keys, then the keys only `new` has.
-  static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
+  package static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
     var result: [FieldChange] = []
     var keys = old.members.map(\.key)
     for member in new.members where old[member.key] == nil { keys.append(member.key) }

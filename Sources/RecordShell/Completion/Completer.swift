@@ -199,13 +199,13 @@ public enum Completer {
     }
     let name = String(typed[..<start])
     var end = typed.index(after: start)
-    if end < typed.endIndex, typed[end] == "=", typed[start] != "=" { end = typed.index(after: end) }
+    if end < typed.endIndex, typed[end] == "=" { end = typed.index(after: end) }
     let prefix = String(typed[..<end])
     guard let field = context.field(named: name) else { return [] }
     if field.isList {
       return context.listElements(name).map { Offer($0, prefix: prefix, isText: true) }
     }
-    // Only `=` and `!=` compare with null.
+    // Only `=`, `==` and `!=` compare with null.
     let takesNull = prefix.hasSuffix("=") && !prefix.hasSuffix("<=") && !prefix.hasSuffix(">=")
     return field.values.filter { takesNull || $0 != "null" }.map { Offer($0, prefix: prefix) }
   }

@@ -13,6 +13,21 @@ public enum CommandTable {
       arguments: [.fieldValuePairs(customFields: false)], hasForceForm: false
     ) { (args, context) throws(ParseError) in .new(try args.assignments(context)) },
     CommandSpec(
+      name: "insert", aliases: [], usage: "insert [@N] JSON",
+      summary: "create a record given whole, as the file would hold it, before @N (at the end by default)",
+      examples: [#"insert '{"id": "7f3a9c21", "title": "Buy milk"}'"#, #"insert @1 '{"title": "First"}'"#],
+      arguments: [.ref], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let first = try args.word()
+      guard !args.isAtEnd else { return .insert(position: nil, record: first) }
+      guard first.hasPrefix("@"), let number = Int(first.dropFirst()), number > 0 else {
+        throw .badPosition(command: "insert", found: first)
+      }
+      let record = try args.word()
+      try args.end()
+      return .insert(position: number - 1, record: record)
+    },
+    CommandSpec(
       name: "delete", aliases: [], usage: "delete [REF] | delete where FILTER...",
       summary: "delete a record (the selected one by default), or every match (one undo step)",
       examples: ["delete", "delete k3x9", "delete @2", "delete where done=true"], arguments: [.ref],
@@ -297,6 +312,21 @@ public enum CommandTable {
       let file = try args.optionalWord()
       try args.end()
       return .save(file: file, force: false)
+    },
+    CommandSpec(
+      name: "export", aliases: [], usage: "export[!] FILE [FROM [TO]]",
+      summary:
+        "write the edits from FROM to TO (saved to now by default) as a script that redoes them, guarded by asserts",
+      examples: [
+        "export today.rsh", "export! today.rsh", "export week.rsh start now", "export last.rsh 12 15",
+      ],
+      arguments: [.file, .keyword(["saved", "now", "start"])], hasForceForm: true
+    ) { (args, _) throws(ParseError) in
+      let file = try args.word()
+      let from = try args.historyPoint()
+      let to = try args.historyPoint()
+      try args.end()
+      return .export(file: file, from: from, to: to, force: false)
     },
     CommandSpec(
       name: "open", aliases: [], usage: "open[!] FILE",

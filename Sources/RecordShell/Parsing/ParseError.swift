@@ -8,6 +8,8 @@ public enum ParseError: Error, Equatable, Sendable {
   case unexpectedArgument(command: String, found: String, usage: String)
   case expectedWord(command: String, found: String)
   case badCount(command: String, found: String)
+  /// `insert x {…}`: what comes before the record is not `@N`.
+  case badPosition(command: String, found: String)
   /// `goto` without a step number (0 or more).
   case badStep(found: String)
   /// `earlier`/`later` without a duration or a number of saves.
@@ -59,21 +61,23 @@ extension ParseError: CustomStringConvertible {
     case .badOperator(let found):
       "'\(found)' has two operators; a filter is FIELD OP VALUE with one of = != < <= > >= ~"
     case .missingFilterValue(let found): "the filter '\(found)' needs a value after its operator"
-    case .nullOrdered(let found): "in '\(found)': only = and != compare with null"
+    case .nullOrdered(let found): "in '\(found)': only =, == and != compare with null"
     case .missingFilter(let command) where command == "assert":
       "'assert' needs at least one filter, like done=false"
     case .missingFilter(let command): "'\(command) … where' needs at least one filter, like done=false"
     case .badLimit(let found): "'limit' expects a count of 0 or more, found '\(found)'"
     case .badNames(let clause, let found):
       "'\(clause)' expects field names separated by commas, found '\(found)'"
+    case .badPosition(let command, let found):
+      "'\(command)' expects @N (where the record goes) before the record, found '\(found)'"
     case .badFormat(let found): "unknown format '\(found)'; the formats are \(OutputFormat.names)"
     case .badSwitch(let command, let found): "'\(command)' expects on or off, found '\(found)'"
     case .notPreviewable(let name):
-      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, "
+      "'preview' takes a command that edits (set, unset, add, remove, new, insert, delete, their 'where' forms, "
         + "undo, redo, goto, earlier, later, rollback), not '\(name)'"
     case .badState(let found):
       "'diff' expects a state: a step number, saved, now, start or a time back (10m), found '\(found)'"
-    case .noForceForm(let name): "'\(name)!' does not exist; '!' goes with save, open and quit"
+    case .noForceForm(let name): "'\(name)!' does not exist; '!' goes with save, export, open and quit"
     }
   }
 }

@@ -119,7 +119,9 @@ extension ArgumentCursor {
     let text = parts[found.part].text
     let rest = text[found.index...]
     let op: FilterOperator
-    if rest.hasPrefix("!=") {
+    if rest.hasPrefix("==") {
+      op = .exactly
+    } else if rest.hasPrefix("!=") {
       op = .notEqual
     } else if rest.hasPrefix("<=") {
       op = .lessOrEqual
@@ -147,7 +149,9 @@ extension ArgumentCursor {
     }
     let field = nameQuoted ? name : try context.filterField(name)
     guard value == .word("null") else { return ListFilter(field: field, op: op, operand: .value(value)) }
-    guard op == .equal || op == .notEqual else { throw .nullOrdered(token.value.description) }
+    guard op == .equal || op == .exactly || op == .notEqual else {
+      throw .nullOrdered(token.value.description)
+    }
     return ListFilter(field: field, op: op, operand: .null)
   }
 

@@ -6,6 +6,9 @@ import RecordKit
 public enum ShellCommand: Equatable, Sendable {
   case new([FieldAssignment])
   case delete(ref: String?)
+  /// `insert [@N] JSON`: a whole record, as the file would hold it, at position N (0-based
+  /// here; the end when absent).
+  case insert(position: Int?, record: String)
   case use(ref: String)
   case set([FieldAssignment])
   case unset(field: String)
@@ -48,6 +51,8 @@ public enum ShellCommand: Equatable, Sendable {
   case earlier(HistorySpan)
   case later(HistorySpan)
   case save(file: String?, force: Bool)
+  /// `export[!] FILE [FROM [TO]]`: the edits between two states as a guarded script.
+  case export(file: String, from: HistoryPoint?, to: HistoryPoint?, force: Bool)
   case open(file: String, force: Bool)
   case source(file: String)
   case fields
@@ -116,7 +121,8 @@ extension ShellCommand {
   /// Whether `preview` takes it: the commands that change the document.
   var isPreviewable: Bool {
     switch self {
-    case .new, .delete, .set, .unset, .listEdit, .bulk, .deleteWhere, .undo, .redo, .goto, .earlier, .later,
+    case .new, .insert, .delete, .set, .unset, .listEdit, .bulk, .deleteWhere, .undo, .redo, .goto, .earlier,
+      .later,
       .rollback:
       true
     default: false

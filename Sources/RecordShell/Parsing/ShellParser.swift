@@ -45,6 +45,7 @@ public enum ShellParser {
     guard force else { return parsed }
     switch parsed {
     case .save(let file, _): return .save(file: file, force: true)
+    case .export(let file, let from, let to, _): return .export(file: file, from: from, to: to, force: true)
     case .open(let file, _): return .open(file: file, force: true)
     case .quit: return .quit(force: true)
     default: return parsed

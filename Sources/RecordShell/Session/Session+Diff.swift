@@ -24,7 +24,7 @@ extension Session {
   }
 
   /// The document at a state `diff` names.
-  private func document(at point: HistoryPoint) throws(SessionError) -> Document<Root> {
+  func document(at point: HistoryPoint) throws(SessionError) -> Document<Root> {
     let history = editor.history
     let state: Int
     switch point {

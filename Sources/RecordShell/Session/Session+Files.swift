@@ -75,7 +75,7 @@ extension Session {
         refusal = changed ? .changedOnDisk(path: target) : nil
       } else {
         let exists = try FileIdentity.current(at: target, using: fileSystem) != nil
-        refusal = exists ? .fileExists(path: target) : nil
+        refusal = exists ? .fileExists(path: target, command: "save") : nil
       }
     } catch {
       // The check itself failed (say `stat` was denied): that is what is reported.

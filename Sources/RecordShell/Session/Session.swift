@@ -124,6 +124,7 @@ public struct Session<Root: Record> {
     switch command {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)
+    case .insert(let position, let record): return try insertRecord(record, at: position)
     case .use(let ref):
       (selectedID, selectedPosition) = try target(ref, for: "use")
       return []
@@ -182,6 +183,8 @@ public struct Session<Root: Record> {
     case .clearHistory: return try clearHistory()
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
+    case .export(let file, let from, let to, let force):
+      return try export(to: file, from: from, to: to, force: force)
     case .source(let file): return [.source(file)]
     case .fields:
       guard format == .table else {

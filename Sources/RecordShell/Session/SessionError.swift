@@ -24,7 +24,10 @@ public enum SessionError: Error, Equatable, Sendable {
   case noSelection(command: String)
   case noFileName
   case changedOnDisk(path: String)
-  case fileExists(path: String)
+  /// `save OTHER` or `export FILE` onto a file that exists: `command` is which.
+  case fileExists(path: String, command: String)
+  /// `insert`'s record is not one the kind can hold: why, as loading would say it.
+  case badRecord(String)
   case unsavedChanges(operation: String, count: Int, file: String?)
   /// `history clear` with unsaved changes: the history's new start must be the saved file.
   case clearNeedsSave(count: Int)
@@ -69,7 +72,8 @@ extension SessionError: CustomStringConvertible {
     case .noFileName: "no file name; 'save FILE' names the file"
     case .changedOnDisk(let path):
       "\"\(path)\" changed on disk since it was read; 'save!' overwrites it, 'save OTHER' writes elsewhere"
-    case .fileExists(let path): "\"\(path)\" already exists; 'save! \(path)' overwrites it"
+    case .fileExists(let path, let command): "\"\(path)\" already exists; '\(command)! \(path)' overwrites it"
+    case .badRecord(let why): "not a record of this file: \(why)"
     case .unsavedChanges(let operation, let count, let file):
       "\(count == 1 ? "1 unsaved change" : "\(count) unsaved changes")\(file.map { " to \"\($0)\"" } ?? ""); "
         + "'save' first, or '\(operation)!' to discard"

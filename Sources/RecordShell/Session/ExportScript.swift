@@ -1,0 +1,251 @@
+import RecordKit
+
+/// The script `export` writes: recsh commands that take a document from one state of its
+/// history to another, each edit guarded by an `assert` of the values it replaces.
+///
+/// The script is made from the two states, not replayed from the steps between them: it
+/// holds each record's net change (a field set and set back is no edit), in this order:
+/// 1. the guards, one `assert REF FIELD== OLD…` per record it edits or deletes, all before
+///    the first edit, so that on a file changed since, the script stops at the first
+///    mismatch (naming the record, the field, the value expected and the value found)
+///    with nothing changed;
+/// 2. `begin`, and each changed record's edits (`use REF; set F V …; unset F`);
+/// 3. the deletions, from the last record to the first;
+/// 4. the records the target has and the start has not, whole, in the target's order
+///    (`insert @N {…}`, which keeps member order and number spellings); `end`; `save`.
+///
+/// A record is named by its key, or, in a kind without one, by `@N`: its position in the
+/// starting state, which steps 1 to 3 keep right (edits move no record, deletions go from
+/// the end). Step 4's positions are the target's: every state of one history keeps the
+/// records both states hold in one relative order (no command moves a record), so
+/// inserting in the target's order puts each record where the target has it.
+///
+/// A record whose change `set` and `unset` cannot make exactly is deleted and inserted
+/// whole instead: its key changed, it gained a custom field (which `set +F` would append
+/// where the target may not have it), or a value is one the command line cannot type (a
+/// JSON object, a number spelling a field would respell). Its guard then covers every
+/// field it has, since the whole record is replaced. A guard cannot check a value the
+/// command line cannot type (a JSON object member): that field goes unchecked.
+///
+/// Cost: O(records) comparisons, O(fields) for each record that differs; the text is
+/// built in one byte array.
+struct ExportScript<Root: Record> {
+  private var guards: [UInt8] = []
+  private var edits: [UInt8] = []
+  /// `(position in the start, record)`, in the start's order.
+  private var deletions: [(Int, Root)] = []
+  /// `(position in the target, record)`, in the target's order.
+  private var insertions: [(Int, Root)] = []
+  /// How many records each part holds, for the header and the reply.
+  private(set) var editedCount = 0
+
+  var deletedCount: Int { deletions.count }
+  private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
+  var insertedCount: Int { insertions.count }
+
+  init(from old: Document<Root>, to new: Document<Root>) {
+    for (position, record) in old.records.enumerated() {
+      guard let after = new.position(of: old.number(at: position)) else {
+        deletions.append((position, record))
+        continue
+      }
+      let target = new.records[after]
+      guard target != record else { continue }
+      let changes = RecordChanges<Root>.fieldChanges(
+        Root.fields.encode(record), Root.fields.encode(target), path: "")
+      if changes.isEmpty { continue }
+      if let commands = Self.fieldEdits(changes, of: record) {
+        let ref = Self.ref(record, at: position)
+        appendGuard(ref, changes.map { ($0.path, $0.old) })
+        edits += "use ".utf8
+        edits += ref.utf8
+        edits += commands.utf8
+        edits.append(Self.lineFeed)
+        editedCount += 1
+      } else {
+        deletions.append((position, record))
+        insertions.append((after, target))
+      }
+    }
+    for (position, record) in new.records.enumerated() where old.position(of: new.number(at: position)) == nil
+    {
+      insertions.append((position, record))
+    }
+    insertions.sort { $0.0 < $1.0 }
+    for (position, record) in deletions {
+      appendGuard(Self.ref(record, at: position), Self.members(of: record))
+    }
+  }
+
+  /// Whether the two states are the same.
+  var isEmpty: Bool { editedCount == 0 && deletions.isEmpty && insertions.isEmpty }
+
+  /// The whole script, with a header of `comments` (each a line, without the `#`).
+  func text(comments: [String], groupName: String) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(guards.count + edits.count + 64 * (deletions.count + insertions.count) + 256)
+    for line in comments {
+      out += "# ".utf8
+      out += line.utf8
+      out.append(Self.lineFeed)
+    }
+    out += guards
+    out += "begin ".utf8
+    out += Self.quoted(groupName).utf8
+    out.append(Self.lineFeed)
+    out += edits
+    for (position, record) in deletions.reversed() {
+      out += "delete ".utf8
+      out += Self.ref(record, at: position).utf8
+      out.append(Self.lineFeed)
+    }
+    for (position, record) in insertions {
+      out += "insert @".utf8
+      JSONValue.appendDecimal(position + 1, to: &out)
+      out.append(UInt8(ascii: " "))
+      out += Self.quoted(JSONValue.object(Root.fields.encode(record)).compactText).utf8
+      out.append(Self.lineFeed)
+    }
+    out += "end\nsave\n".utf8
+    return out
+  }
+
+  // MARK: Parts
+
+  /// `assert REF F== V …` for the values given (`nil`: absent, checked as `F= null`); a
+  /// value the command line cannot type is left out, and a record with none checked gets
+  /// no line.
+  private mutating func appendGuard(_ ref: String, _ values: [(path: String, value: JSONValue?)]) {
+    var filters = ""
+    for (path, value) in values {
+      guard let field = Self.field(path) else { continue }
+      // A custom name is quoted: a bare one near a declared name reads as its typo.
+      let name = field.isCustom ? Self.quoted(path) : Self.word(path)
+      if let value {
+        guard let token = Self.token(for: value, field, filter: true) else { continue }
+        filters += " " + name + "== " + token
+      } else {
+        filters += " " + name + "= null"
+      }
+    }
+    guard !filters.isEmpty else { return }
+    guards += "assert ".utf8
+    guards += ref.utf8
+    guards += filters.utf8
+    guards.append(Self.lineFeed)
+  }
+
+  /// `; set F V …` and `; unset F` making exactly `changes`, or `nil` when a change is one
+  /// they cannot make (see the type's comment).
+  private static func fieldEdits(_ changes: [RecordChanges<Root>.FieldChange], of record: Root) -> String? {
+    var sets = ""
+    var unsets = ""
+    for change in changes {
+      guard let field = field(change.path), !field.isReadOnly else { return nil }
+      if Root.fields.key?.name == change.path { return nil }
+      guard let new = change.new else {
+        unsets += "; unset " + word(change.path)
+        continue
+      }
+      // A custom field `set` would make is put last, where the target may not have it.
+      if change.old == nil, field.isCustom || Root.fields.keepsAllMembers { return nil }
+      guard let token = token(for: new, field, filter: false) else { return nil }
+      sets += " " + word(change.path) + " " + token
+    }
+    return (sets.isEmpty ? "" : "; set" + sets) + unsets
+  }
+
+  /// Each member of the record, as a guard of a deleted or replaced record checks it.
+  private static func members(of record: Root) -> [(path: String, value: JSONValue?)] {
+    // (The key is not: the record is found by it.)
+    Root.fields.encode(record).members.compactMap { member in
+      Root.fields.key?.name == member.key ? nil : (member.key, member.value)
+    }
+  }
+
+  /// The field a path names: a declared one or a custom key.
+  private static func field(_ path: String) -> (any FieldAccessor<Root>)? {
+    if let declared = Root.fields.field(named: path) { return declared }
+    return path.contains(".") && !Root.fields.keepsAllMembers ? nil : FieldTable<Root>.custom(path)
+  }
+
+  // MARK: Words
+
+  /// How the script names a record: its key, or `@N` (`position` 0-based) without one.
+  private static func ref(_ record: Root, at position: Int) -> String {
+    Root.fields.key == nil ? "@\(position + 1)" : word(record.id)
+  }
+
+  /// The value as the command line types it for `field`, such that the field reads it back
+  /// as exactly `value` (checked here, by the field itself); `nil` when no token does.
+  private static func token(for value: JSONValue, _ field: any FieldAccessor<Root>, filter: Bool) -> String? {
+    for (token, text) in candidates(value) {
+      let read = try? (filter ? field.parseJSON(token) : field.parseCheckedJSON(token))
+      if let read, read == value || (filter && JSONOrder.compare(read, value) == 0) { return text }
+    }
+    return nil
+  }
+
+  /// The tokens that may type `value`, most likely first, with their text.
+  private static func candidates(_ value: JSONValue) -> [(ValueToken, String)] {
+    switch value {
+    case .string(let text):
+      return [(.quoted(text), quoted(text))] + (isPlain(text) ? [(.word(text), text)] : [])
+    case .number(let spelling): return [(.word(spelling), spelling)]
+    case .bool(let flag): return [(.word(flag ? "true" : "false"), flag ? "true" : "false")]
+    case .null: return [(.word("null"), "null")]
+    case .array(let items):
+      var tokens: [ValueToken] = []
+      var texts: [String] = []
+      for item in items {
+        guard let first = candidates(item).first else { return [] }
+        tokens.append(first.0)
+        texts.append(first.1)
+      }
+      return [(.list(tokens), "[" + texts.joined(separator: ", ") + "]")]
+    case .object: return []
+    }
+  }
+
+  /// A name as a word, quoted unless it is plain.
+  static func word(_ text: String) -> String { isPlain(text) ? text : quoted(text) }
+
+  /// Whether the text reads back as itself typed bare, anywhere in a command: letters,
+  /// digits and `_ . : / -`, not first a `-` or `+`.
+  private static func isPlain(_ text: String) -> Bool {
+    guard let first = text.utf8.first, first != UInt8(ascii: "-"), first != UInt8(ascii: "+") else {
+      return false
+    }
+    return text.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"),
+        UInt8(ascii: "/"), UInt8(ascii: "-"):
+        true
+      default: false
+      }
+    } && text != "null" && text != "true" && text != "false" && text != "where"
+  }
+
+  /// The text in single quotes (raw) when it holds no `'` and no control character, else
+  /// in double quotes with `\"`, `\\`, `\n`, `\t`, `\r` and `\u{…}` escapes.
+  static func quoted(_ text: String) -> String {
+    if !text.unicodeScalars.contains(where: { $0 == "'" || $0.value < 0x20 || $0.value == 0x7F }) {
+      return "'" + text + "'"
+    }
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
