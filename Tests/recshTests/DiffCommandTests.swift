@@ -148,15 +148,15 @@ import Testing
   @Test(arguments: [
     (
       "preview quit",
-      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'quit'"
+      "'preview' takes a command that edits (set, unset, add, remove, new, insert, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'quit'"
     ),
     (
       "preview preview undo",
-      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'preview'"
+      "'preview' takes a command that edits (set, unset, add, remove, new, insert, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'preview'"
     ),
     (
       "preview save",
-      "'preview' takes a command that edits (set, unset, add, remove, new, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'save'"
+      "'preview' takes a command that edits (set, unset, add, remove, new, insert, delete, their 'where' forms, undo, redo, goto, earlier, later, rollback), not 'save'"
     ),
     ("preview", "'preview' needs more: usage: preview COMMAND"),
     ("preview set priority 9 where done=false", "field 'priority': expected an integer 0–5, found 9"),

@@ -38,6 +38,8 @@ struct ExportScript<Root: Record> {
   private var insertions: [(Int, Root)] = []
   /// How many records each part holds, for the header and the reply.
   private(set) var editedCount = 0
+  /// How many of the insertions, the last ones, go at the end of the document.
+  private var tailCount = 0
 
   var deletedCount: Int { deletions.count }
   private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
@@ -72,6 +74,13 @@ struct ExportScript<Root: Record> {
       insertions.append((position, record))
     }
     insertions.sort { $0.0 < $1.0 }
+    // The records after the last one both states hold are made at the end: by `new`.
+    var last = new.count - 1
+    for (position, _) in insertions.reversed() {
+      guard position == last else { break }
+      last -= 1
+      tailCount += 1
+    }
     for (position, record) in deletions {
       appendGuard(Self.ref(record, at: position), Self.members(of: record))
     }
@@ -99,7 +108,12 @@ struct ExportScript<Root: Record> {
       out += Self.ref(record, at: position).utf8
       out.append(Self.lineFeed)
     }
-    for (position, record) in insertions {
+    for (index, (position, record)) in insertions.enumerated() {
+      if index >= insertions.count - tailCount, let command = Self.newCommand(making: record) {
+        out += command.utf8
+        out.append(Self.lineFeed)
+        continue
+      }
       out += "insert @".utf8
       JSONValue.appendDecimal(position + 1, to: &out)
       out.append(UInt8(ascii: " "))
@@ -155,12 +169,56 @@ struct ExportScript<Root: Record> {
     return (sets.isEmpty ? "" : "; set" + sets) + unsets
   }
 
+  /// `new [id KEY] F V …` when that makes exactly `record` (its members, their order and
+  /// spellings: checked by making it so on a scratch editor, as `new` does), else `nil`;
+  /// a custom field or a nested object is left to `insert`.
+  private static func newCommand(making record: Root) -> String? {
+    let table = Root.fields
+    let object = table.encode(record)
+    var assignments: [FieldAssignment] = []
+    var text = "new"
+    for member in object.members {
+      if member.key == table.key?.name {
+        guard let spelling = candidates(member.value).first?.1 else { return nil }
+        text += " " + word(member.key) + " " + spelling
+        continue
+      }
+      guard let field = table.field(named: member.key), !field.isCustom,
+        let (token, spelling) = candidates(member.value).first(where: { candidate in
+          (try? field.parseCheckedJSON(candidate.0)) == member.value
+        })
+      else { return nil }
+      text += " " + word(member.key) + " " + spelling
+      assignments.append(FieldAssignment(member.key, token, createsCustomField: false))
+    }
+    var editor = Editor<Root>()
+    guard (try? editor.newRecord(id: record.id, assignments)) != nil,
+      let made = editor.document.records.first,
+      JSONValue.object(table.encode(made)).compactText == JSONValue.object(object).compactText
+    else { return nil }
+    return text
+  }
+
   /// Each member of the record, as a guard of a deleted or replaced record checks it.
   private static func members(of record: Root) -> [(path: String, value: JSONValue?)] {
-    // (The key is not: the record is found by it.)
-    Root.fields.encode(record).members.compactMap { member in
-      Root.fields.key?.name == member.key ? nil : (member.key, member.value)
+    flattened(Root.fields.encode(record), prefix: "")
+  }
+
+  /// The members of `object` by path, a nested object's as its declared fields
+  /// (`address.city`) where the kind declares them; not the key, which finds the record.
+  private static func flattened(_ object: JSONObject, prefix: String) -> [(path: String, value: JSONValue?)] {
+    var result: [(path: String, value: JSONValue?)] = []
+    for member in object.members where prefix.isEmpty ? Root.fields.key?.name != member.key : true {
+      let path = prefix + member.key
+      if case .object(let inner) = member.value,
+        Root.fields.fields.contains(where: { $0.name.hasPrefix(path + ".") })
+      {
+        result += flattened(inner, prefix: path + ".")
+      } else {
+        result.append((path, member.value))
+      }
     }
+    return result
   }
 
   /// The field a path names: a declared one or a custom key.
@@ -186,11 +244,11 @@ struct ExportScript<Root: Record> {
     return nil
   }
 
-  /// The tokens that may type `value`, most likely first, with their text.
+  /// The tokens that may type `value`, the plainest first, with their text.
   private static func candidates(_ value: JSONValue) -> [(ValueToken, String)] {
     switch value {
     case .string(let text):
-      return [(.quoted(text), quoted(text))] + (isPlain(text) ? [(.word(text), text)] : [])
+      return (isPlain(text) ? [(.word(text), text)] : []) + [(.quoted(text), quoted(text))]
     case .number(let spelling): return [(.word(spelling), spelling)]
     case .bool(let flag): return [(.word(flag ? "true" : "false"), flag ? "true" : "false")]
     case .null: return [(.word("null"), "null")]
