@@ -27,8 +27,13 @@ public protocol BulkFieldEdit<Root>: AnyObject, Sendable {
 
   var field: any FieldAccessor<Root> { get }
   var action: EditAction { get }
-  /// The numbers of the records it changed, in file order when it was made.
+  /// The numbers of the records it changed, in file order when it was made. Not always
+  /// ascending: a record made later gets a higher number wherever it is put, and a saved
+  /// file's records keep their numbers in any order.
   var records: [RecordNumber] { get }
+  /// Whether `records` is strictly ascending (the usual case), so a number is found in
+  /// it by binary search (`RecordNumber.index(of:in:ascending:)`).
+  var recordsAscending: Bool { get }
   /// Appends the edit as `Command.encoded()` spells it, in compact JSON.
   func appendEncoded(to out: inout [UInt8])
   /// Applies or reverts it: O(records it changed), one write each.
@@ -63,6 +68,8 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
   public let typedField: KeyPathField<Root, Codec>
   public let action: EditAction
   public let records: [RecordNumber]
+  /// Whether `records` is strictly ascending; found once when made (O(records)).
+  public let recordsAscending: Bool
   let olds: [Codec.Value?]
   let news: BulkValues<Codec.Value>
 
@@ -73,6 +80,7 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
     typedField = field
     self.action = action
     self.records = records
+    recordsAscending = RecordNumber.isAscending(records)
     self.olds = olds
     self.news = news
   }
@@ -109,14 +117,40 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
 /// rebuild the document once (O(records in the document)), not once per record.
 public final class BulkDeletion<Root: Record>: Sendable {
   public let records: [Root]
+  /// The deleted records' numbers, in file order (as `BulkFieldEdit.records`, not always
+  /// ascending).
   public let numbers: [RecordNumber]
+  /// Whether `numbers` is strictly ascending; found once when made (O(records)).
+  public let numbersAscending: Bool
   /// Ascending positions in the document before the delete.
   public let positions: [Int]
 
   public init(records: [Root], numbers: [RecordNumber], positions: [Int]) {
     self.records = records
     self.numbers = numbers
+    numbersAscending = RecordNumber.isAscending(numbers)
     self.positions = positions
+  }
+}
+
+extension RecordNumber {
+  /// Whether `numbers` is strictly ascending. O(numbers).
+  static func isAscending(_ numbers: [RecordNumber]) -> Bool {
+    numbers.indices.dropFirst().allSatisfy { numbers[$0 - 1] < numbers[$0] }
+  }
+
+  /// The index of `number` in `numbers`: by binary search (O(log n)) when `ascending`
+  /// says `numbers` is strictly ascending, else by a scan (O(n)).
+  static func index(of number: RecordNumber, in numbers: [RecordNumber], ascending: Bool) -> Int? {
+    guard ascending else { return numbers.firstIndex(of: number) }
+    var low = 0
+    var high = numbers.count
+    while low < high {
+      let middle = (low + high) / 2
+      if numbers[middle] == number { return middle }
+      if numbers[middle] < number { low = middle + 1 } else { high = middle }
+    }
+    return nil
   }
 }
 

@@ -166,6 +166,9 @@ public final class StoredCommand<Root: Record>: @unchecked Sendable {
     self.bytes = bytes
   }
 
+  /// Whether `command` was asked for already (so asking again decodes nothing).
+  var isDecoded: Bool { decoded != nil }
+
   /// The command, decoded on first use; `nil` when the encoding does not decode.
   public var command: Command<Root>? {
     if let decoded { return decoded }

@@ -179,6 +179,13 @@ public struct Editor<Root: Record>: Sendable {
     return .grouped(command)
   }
 
+  /// The steps from the start to now that touched the record numbered `number`, newest
+  /// first (`History.steps(touching:)`, which says what it costs): what `log` and `blame`
+  /// read. Mutating only to index the steps read back from the log on first use.
+  public mutating func steps(touching number: RecordNumber) -> [Int] {
+    history.steps(touching: number)
+  }
+
   private func existingRecord(_ id: String) throws(EditError) -> (Root, RecordNumber) {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
     return (document.records[position], document.number(at: position))

@@ -18,6 +18,9 @@
 /// - **Limit.** Past `limit` kept steps the oldest goes first. When it leads to
 ///   the current state, the start moves past it, and the branches that left the
 ///   old start go with it; when it does not, its whole branch goes.
+/// - **By record.** A `RecordStepIndex` lists, for each record number, the steps that
+///   touched it, so `steps(touching:)` (what `log` and `blame` read) costs about the
+///   record's own steps, not the history's length.
 public struct History<Root: Record>: Sendable {
   /// One kept step: its number, the state it leads from, its command and when it was made
   /// (seconds since 1970, to the second).
@@ -69,6 +72,9 @@ public struct History<Root: Record>: Sendable {
   private var seconds: [(step: Int, second: Double)] = []
   /// The smallest step number that may still be kept (a cursor for the limit).
   private var oldestCandidate = 1
+  /// The steps that touched each record (every recorded step is added in `push`; dropped
+  /// ones stay until a rebuild, and `steps(touching:)` filters them).
+  private(set) var stepIndex: RecordStepIndex
 
   /// The oldest state kept.
   public private(set) var start = 0
@@ -86,7 +92,14 @@ public struct History<Root: Record>: Sendable {
   public internal(set) var openGroups: [OpenGroup] = []
 
   public init(limit: Int = 10_000) {
+    self.init(limit: limit, indexStaleAllowance: RecordStepIndex().staleAllowance)
+  }
+
+  /// A history whose record index tolerates `indexStaleAllowance` stale steps beyond its
+  /// rule (`RecordStepIndex.isMostlyStale`): tests make it small to see rebuilds.
+  init(limit: Int, indexStaleAllowance: Int) {
     self.limit = max(0, limit)
+    stepIndex = RecordStepIndex(staleAllowance: indexStaleAllowance)
   }
 
   /// The number the next step gets.
@@ -220,8 +233,52 @@ public struct History<Root: Record>: Sendable {
     redoChildren[parent - offset] = UInt32(truncatingIfNeeded: number)
     path.append(UInt32(truncatingIfNeeded: number))
     keptCount += 1
+    stepIndex.add(command, step: number, decodingStored: false)
     if enforcingLimit { enforceLimit() }
     return number
+  }
+
+  // MARK: Steps by record
+
+  /// The steps that touched the record numbered `number` (`Command.edits(of:)` is not
+  /// empty), newest first, among the steps from the start to the current state (those
+  /// `pastSteps` lists). Mutating because the steps read back from the log are indexed
+  /// on first use: the first call after opening a file decodes and indexes every kept
+  /// step in one pass (O(kept steps)). Later calls cost O(the steps since the start that
+  /// touched the record, on any branch, dropped ones included until a rebuild + the wide
+  /// steps since the start (bulk edits, large groups), each checked with `edits(of:)`),
+  /// each looked for on the path (`isOnPath`: O(1) on a path that skips no number): not
+  /// the steps that touched other records, however many.
+  public mutating func steps(touching number: RecordNumber) -> [Int] {
+    indexPendingSteps()
+    return stepIndex.steps(
+      touching: number, above: start, isLive: { isKept($0) && isOnPath($0) },
+      wideTouches: { command($0).map { !$0.edits(of: number).isEmpty } ?? false })
+  }
+
+  /// Indexes the steps read back from the log, when any of them is still kept: a rebuild
+  /// that decodes them (so that the index stays in step order). O(kept steps) once.
+  mutating func indexPendingSteps() {
+    guard stepIndex.hasPending else { return }
+    if stepIndex.pending.contains(where: { isKept(Int($0)) }) {
+      rebuildStepIndex(decodingStored: true)
+    } else {
+      stepIndex.dropPending()
+    }
+  }
+
+  /// Makes the index again from the kept steps alone, in increasing number (`decodingStored`
+  /// as `RecordStepIndex.add` says). O(numbers from the start to the newest step).
+  private mutating func rebuildStepIndex(decodingStored: Bool) {
+    var index = RecordStepIndex(staleAllowance: stepIndex.staleAllowance)
+    if start + 1 < nextNumber {
+      for number in start + 1..<nextNumber {
+        if let command = commands[number - offset] {
+          index.add(command, step: number, decodingStored: decodingStored)
+        }
+      }
+    }
+    stepIndex = index
   }
 
   /// The states `undo count` reverts, newest first: up to `count` steps back along the path.
@@ -262,11 +319,16 @@ public struct History<Root: Record>: Sendable {
     return (revert, apply.reversed())
   }
 
-  /// Whether `state` is on the path from the start to the current state (binary search:
-  /// the path's numbers increase).
+  /// Whether `state` is on the path from the start to the current state: a binary search,
+  /// since the path's numbers increase, within the only places `state` can be. Numbers on
+  /// the path differ by at least one a place, so `state` is at most `state - start` places
+  /// after the start and at least `current - state` places before the end: O(1) when the
+  /// path skips no number (no undo, no branch), O(log of the numbers it skips) at most.
   private func isOnPath(_ state: Int) -> Bool {
-    var low = pathHead
-    var high = path.count
+    let last = path.count - 1
+    guard state >= Int(path[pathHead]), state <= Int(path[last]) else { return false }
+    var low = max(pathHead, last - (Int(path[last]) - state))
+    var high = min(last, pathHead + (state - Int(path[pathHead]))) + 1
     while low < high {
       let middle = (low + high) / 2
       let value = Int(path[middle])
@@ -325,6 +387,8 @@ public struct History<Root: Record>: Sendable {
     pathHead = 0
     oldestCandidate = state + 1
     savedState = state
+    // (No step was kept, so the index describes none worth keeping.)
+    stepIndex = RecordStepIndex(staleAllowance: stepIndex.staleAllowance)
   }
 
   /// Notes a save of the current state at `time`.
@@ -399,6 +463,9 @@ public struct History<Root: Record>: Sendable {
       }
     }
     compactStorage()
+    // Dropped steps leave stale entries in the index; past twice the kept ones, rebuild
+    // (O(1) amortized; steps read back from the log stay pending, undecoded).
+    if stepIndex.isMostlyStale(kept: keptCount) { rebuildStepIndex(decodingStored: false) }
   }
 
   /// Drops the steps below `state` (all its children's subtrees but `except`; or only

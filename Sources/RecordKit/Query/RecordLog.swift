@@ -10,7 +10,9 @@ public struct RecordEdit: Equatable, Sendable {
 extension Command {
   /// What this command does to the record numbered `number`, in the order it does it;
   /// empty when it does not touch it. A step read back from the log is decoded. O(the
-  /// command's size).
+  /// command's size), except a bulk edit or delete, whose record numbers are found by
+  /// binary search when ascending (as they usually are: see `BulkFieldEdit.records`):
+  /// O(fields × log records).
   public func edits(of number: RecordNumber) -> [RecordEdit] {
     switch self {
     case .edit(let edit):
@@ -34,12 +36,15 @@ extension Command {
       return stored.command?.edits(of: number) ?? []
     case .bulk(let edits, _):
       return edits.compactMap { edit in
-        guard let index = edit.records.firstIndex(of: number) else { return nil }
+        guard let index = RecordNumber.index(of: number, in: edit.records, ascending: edit.recordsAscending)
+        else { return nil }
         let (old, new) = edit.values(at: index)
         return RecordEdit(field: edit.field.name, old: old, new: new)
       }
     case .deleteAll(let deletion):
-      guard let index = deletion.numbers.firstIndex(of: number) else { return [] }
+      guard
+        let index = RecordNumber.index(of: number, in: deletion.numbers, ascending: deletion.numbersAscending)
+      else { return [] }
       return [RecordEdit(field: nil, old: .object(Root.fields.encode(deletion.records[index])), new: nil)]
     }
   }
