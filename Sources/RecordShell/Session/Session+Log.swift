@@ -2,13 +2,15 @@ import RecordKit
 
 extension Session {
   /// `log [REF] [FIELD]`: the steps from the start to now that changed the record (or that
-  /// field of it), newest first, each with what it did. Reads every step on the way
-  /// (O(steps); steps read back from the log are decoded), not an index by record.
+  /// field of it), newest first, each with what it did. Reads the record's steps from the
+  /// history's index by record (`History.steps(touching:)`, which says what it costs; the
+  /// first `log` or `blame` after opening a file indexes the steps read back from its log).
   mutating func log(_ ref: String?, field: String?) throws(SessionError) -> String {
     let (_, position) = try target(ref, for: "log")
     let number = editor.document.number(at: position)
     var rows: [(step: History<Root>.Step, edit: RecordEdit)] = []
-    for step in editor.history.pastSteps.reversed() {
+    for stepNumber in editor.steps(touching: number) {
+      guard let step = editor.history.step(stepNumber) else { continue }
       for edit in step.command.edits(of: number).reversed() where field == nil || edit.field == field {
         rows.append((step, edit))
       }
@@ -49,7 +51,8 @@ extension Session {
   }
 
   /// `blame [REF]`: each field the record has, with the newest step from the start to
-  /// now that set it (or made the record), or none when it predates the history.
+  /// now that set it (or made the record), or none when it predates the history. Reads
+  /// the record's steps as `log` does, newest first, back to the one that made it.
   mutating func blame(_ ref: String?) throws(SessionError) -> String {
     let (_, position) = try target(ref, for: "blame")
     let document = editor.document
@@ -61,7 +64,8 @@ extension Session {
       + table.customKeys(of: record)
     var setBy: [String: History<Root>.Step] = [:]
     var madeBy: History<Root>.Step?
-    for step in editor.history.pastSteps.reversed() where madeBy == nil {
+    for stepNumber in editor.steps(touching: number) where madeBy == nil {
+      guard let step = editor.history.step(stepNumber) else { continue }
       for edit in step.command.edits(of: number).reversed() {
         guard let field = edit.field else {
           if edit.new != nil { madeBy = step }
