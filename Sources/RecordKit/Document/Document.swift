@@ -225,6 +225,13 @@ public struct Document<Root: Record>: Sendable {
     self.index = index
   }
 
+  /// Sets the next number back to `number`, after the records made since were taken out
+  /// again (a preview's trial): no record may hold a number at or past it. O(1).
+  package mutating func rewindNextNumber(to number: RecordNumber) {
+    precondition(number <= nextNumber, "the next number only goes back")
+    nextNumber = number
+  }
+
   /// Inserts `record`, whose id and number must be new (commands check), at `position`.
   mutating func insert(_ record: Root, numbered number: RecordNumber, at position: Int) {
     records.insert(record, at: position)

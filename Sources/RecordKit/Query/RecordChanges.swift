@@ -53,6 +53,39 @@ public struct RecordChanges<Root: Record>: Sendable {
     self.changes = changes
   }
 
+  /// A record of one state: its number, its position there, and itself.
+  package struct Snapshot {
+    package var number: RecordNumber
+    package var position: Int
+    package var record: Root
+  }
+
+  /// The difference between two states, given only the records that may differ (every
+  /// other record the same in both), each as the state holds it, in any order: the same
+  /// changes, in the same order, as the documents would give. O(n log n) in the records.
+  package init(before: [Snapshot], after: [Snapshot]) {
+    var earlier: [RecordNumber: Snapshot] = [:]
+    earlier.reserveCapacity(before.count)
+    for snapshot in before { earlier[snapshot.number] = snapshot }
+    var changes: [Change] = []
+    var kept = Set<RecordNumber>()
+    for snapshot in after.sorted(by: { $0.position < $1.position }) {
+      guard let previous = earlier[snapshot.number]?.record else {
+        changes.append(.added(snapshot.record, position: snapshot.position))
+        continue
+      }
+      kept.insert(snapshot.number)
+      guard previous != snapshot.record else { continue }
+      let fields = Self.fieldChanges(
+        Root.fields.encode(previous), Root.fields.encode(snapshot.record), path: "")
+      if !fields.isEmpty { changes.append(.changed(snapshot.record, position: snapshot.position, fields)) }
+    }
+    for snapshot in before.sorted(by: { $0.position < $1.position }) where !kept.contains(snapshot.number) {
+      changes.append(.deleted(snapshot.record, position: snapshot.position))
+    }
+    self.changes = changes
+  }
+
   public var isEmpty: Bool { changes.isEmpty }
 
   /// The members of `old` and `new` that differ, nested objects member by member; in the

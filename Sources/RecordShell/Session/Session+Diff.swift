@@ -11,16 +11,31 @@ extension Session {
   }
 
   /// `preview COMMAND`: runs the command on a scratch session (this one's copy, with no
-  /// log) and prints the difference between the documents; this session, its history,
-  /// its selection and its log are not touched. A command that would fail fails the same
-  /// way. The copy shares the document's storage until the command writes it, and then
-  /// copies the records array once: O(records).
-  func preview(_ command: ShellCommand) throws(SessionError) -> String {
+  /// log), takes its document back (`Editor.takeBack`) and prints what the command changed;
+  /// this session, its history, its selection and its log are as they were. The scratch
+  /// session is handed the document, not a copy: it is edited in place and then reverted,
+  /// the editor's own commands both ways, so a preview costs the records the command
+  /// touches, not the document. A command that would fail fails the same way, with the
+  /// document as it was.
+  mutating func preview(_ command: ShellCommand) throws(SessionError) -> String {
+    let state = editor.history.current
+    let groups = editor.openGroups
+    let nextNumber = editor.document.nextNumber
     var scratch = self
     scratch.journal = nil
-    _ = try scratch.execute(command)
-    return DiffRenderer.render(
-      RecordChanges(from: editor.document, to: scratch.editor.document), format: format)
+    // While the scratch session runs, this one holds an empty document, so the scratch's
+    // is the only reference and no write copies it.
+    editor.replaceDocument(Document())
+    var failure: SessionError?
+    do {
+      _ = try scratch.execute(command)
+    } catch {
+      failure = error
+    }
+    let changes = scratch.editor.takeBack(to: state, openGroups: groups, nextNumber: nextNumber)
+    editor.replaceDocument(scratch.editor.document)
+    if let failure { throw failure }
+    return DiffRenderer.render(changes, format: format)
   }
 
   /// The document at a state `diff` names.

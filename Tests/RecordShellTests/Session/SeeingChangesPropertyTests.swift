@@ -13,7 +13,8 @@ import Testing
 ///   after `save`; on a copy whose guarded value was changed, the script fails and the copy
 ///   is left byte-identical.
 /// - `preview X` leaves the document, the history and the selection as they were, and prints
-///   what `diff` prints after X is run.
+///   what `diff` prints after X is run; an edit previewed leaves the records' storage where
+///   it was (it was edited in place and taken back, not copied).
 /// - `diff A B` (as JSON) applied to A's records gives B's.
 @Suite struct SeeingChangesPropertyTests {
   static let sessions =
@@ -173,7 +174,11 @@ import Testing
           line = String(line[split.upperBound...])
         }
         let context = "seed \(seed): \(lines) then preview \(line)"
-        let before = session.document
+        // A copy of the records that shares no array with the document, so that a copy of
+        // the document's own arrays during the preview would show (the address check).
+        let before = try Document(
+          records: session.document.records.map { $0 }, numbers: session.document.numbers.map { $0 })
+        let address = session.document.records.withUnsafeBufferPointer { $0.baseAddress }
         let history = session.editor.history.keptSteps.map { "\($0.number)<\($0.parent)" }
         let current = session.editor.history.current
         let groups = session.editor.openGroups.map(\.commands.count)
@@ -192,6 +197,12 @@ import Testing
         #expect(session.editor.history.current == current, "\(context)")
         #expect(session.editor.openGroups.map(\.commands.count) == groups, "\(context)")
         #expect(session.selectedID == selected, "\(context)")
+        // An edit moves no record in or out: the preview edited the records where they are
+        // and took the edit back, with no copy of them.
+        if ["set ", "unset ", "add ", "remove "].contains(where: line.hasPrefix) {
+          #expect(
+            session.document.records.withUnsafeBufferPointer { $0.baseAddress } == address, "\(context)")
+        }
         guard let previewed else {
           // A command that cannot run previews as an error, and running it fails too.
           #expect(
