@@ -6,11 +6,14 @@ enum BenchCommand: Equatable {
   case infer(input: String)
   /// Write `count` generated task records to `output`.
   case generate(count: Int, output: String, seed: UInt64)
+  /// Run `script` on `input`, then time `log ref` and `blame ref`, `count` times each.
+  case log(input: String, script: String, ref: String, count: Int)
 
   static let usage = """
     usage: recsh-bench roundtrip FILE OUT
            recsh-bench generate N OUT [--seed S]
            recsh-bench infer FILE
+           recsh-bench log FILE SCRIPT REF COUNT
     """
 
   init(arguments: [String]) throws(BenchError) {
@@ -38,6 +41,11 @@ enum BenchCommand: Equatable {
     case "infer":
       guard arguments.count == 2 else { throw .usage("infer takes FILE") }
       self = .infer(input: arguments[1])
+    case "log":
+      guard arguments.count == 5, let count = Int(arguments[4]), count > 0 else {
+        throw .usage("log takes FILE, SCRIPT, REF and a COUNT above 0")
+      }
+      self = .log(input: arguments[1], script: arguments[2], ref: arguments[3], count: count)
     case let other?:
       throw .usage("unknown subcommand \"\(other)\"")
     case nil:
@@ -55,6 +63,8 @@ enum BenchCommand: Equatable {
       return "generated records=\(count) bytes=\(bytes) seed=\(seed) file=\(output)"
     case .infer(let input):
       return try Inference.run(input: input)
+    case .log(let input, let script, let ref, let count):
+      return try LogQuery.run(input: input, script: script, ref: ref, count: count)
     }
   }
 }

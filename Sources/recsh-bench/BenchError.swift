@@ -6,12 +6,15 @@ enum BenchError: Error, CustomStringConvertible {
   case usage(String)
   case storage(StorageError)
   case file(path: String, RecordFileError)
+  /// A session could not open the file, or a command failed.
+  case session(String)
 
   var description: String {
     switch self {
     case .usage(let message): "\(message)\n\(BenchCommand.usage)"
     case .storage(let error): error.description
     case .file(let path, let error): "\(path):\(error.position): error: \(error)"
+    case .session(let message): message
     }
   }
 
