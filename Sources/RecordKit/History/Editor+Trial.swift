@@ -32,12 +32,7 @@ extension Editor {
       for number in revert { history.command(number).map { moves.append(($0, true)) } }
       for number in apply { history.command(number).map { moves.append(($0, false)) } }
     }
-    var touched: [RecordNumber] = []
-    for move in moves { move.command.forEachRecord { touched.append($0) } }
-    touched.sort()
-    var unique: [RecordNumber] = []
-    unique.reserveCapacity(touched.count)
-    for number in touched where unique.last != number { unique.append(number) }
+    let unique = Command.records(touchedBy: moves.map(\.command))
     let after = snapshot(unique)
     for move in moves {
       if move.back { move.command.revert(in: &document) } else { move.command.apply(to: &document) }
@@ -45,16 +40,21 @@ extension Editor {
     document.rewindNextNumber(to: nextNumber)
     return RecordChanges(before: snapshot(unique), after: after)
   }
-
-  /// The records numbered `numbers` that the document holds, with their positions.
-  private func snapshot(_ numbers: [RecordNumber]) -> [RecordChanges<Root>.Snapshot] {
-    numbers.compactMap { number in
-      document.position(of: number).map { .init(number: number, position: $0, record: document.records[$0]) }
-    }
-  }
 }
 
 extension Command {
+  /// The numbers of the records any of `commands` touches, ascending, each once.
+  /// O(n log n) in the records touched.
+  package static func records(touchedBy commands: [Command<Root>]) -> [RecordNumber] {
+    var touched: [RecordNumber] = []
+    for command in commands { command.forEachRecord { touched.append($0) } }
+    touched.sort()
+    var unique: [RecordNumber] = []
+    unique.reserveCapacity(touched.count)
+    for number in touched where unique.last != number { unique.append(number) }
+    return unique
+  }
+
   /// Calls `body` with the number of each record the command touches, in the order it
   /// does (a record touched twice, twice). A stored command is decoded. O(records touched).
   public func forEachRecord(_ body: (RecordNumber) -> Void) {

@@ -92,6 +92,20 @@ public struct RecordChanges<Root: Record>: Sendable {
   /// order of `old`'s keys, then the keys only `new` has.
   package static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
     var result: [FieldChange] = []
+    // The usual case, the same keys in the same order: member by member, no lookup by key.
+    if old.members.count == new.members.count,
+      zip(old.members, new.members).allSatisfy({ $0.key == $1.key })
+    {
+      for (before, after) in zip(old.members, new.members) {
+        let name = path.isEmpty ? before.key : path + "." + before.key
+        if case .object(let inner) = before.value, case .object(let innerNew) = after.value {
+          result += fieldChanges(inner, innerNew, path: name)
+        } else if before.value != after.value {
+          result.append(FieldChange(path: name, old: before.value, new: after.value))
+        }
+      }
+      return result
+    }
     var keys = old.members.map(\.key)
     for member in new.members where old[member.key] == nil { keys.append(member.key) }
     for key in keys {

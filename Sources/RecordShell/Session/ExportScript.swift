@@ -27,8 +27,8 @@ import RecordKit
 /// field it has, since the whole record is replaced. A guard cannot check a value the
 /// command line cannot type (a JSON object member): that field goes unchecked.
 ///
-/// Cost: O(records) comparisons, O(fields) for each record that differs; the text is
-/// built in one byte array.
+/// Cost: O(fields) for each record the steps between the states touched (the others are
+/// not read); the text is built in one byte array.
 struct ExportScript<Root: Record> {
   private var guards: [UInt8] = []
   private var edits: [UInt8] = []
@@ -45,13 +45,22 @@ struct ExportScript<Root: Record> {
   private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
   var insertedCount: Int { insertions.count }
 
-  init(from old: Document<Root>, to new: Document<Root>) {
-    for (position, record) in old.records.enumerated() {
-      guard let after = new.position(of: old.number(at: position)) else {
+  /// The script between the two states of `comparison` (the records that differ, with
+  /// their positions in each state).
+  init(_ comparison: StateComparison<Root>) {
+    var earlier: [RecordNumber: RecordChanges<Root>.Snapshot] = [:]
+    earlier.reserveCapacity(comparison.before.count)
+    for snapshot in comparison.before { earlier[snapshot.number] = snapshot }
+    var later: [RecordNumber: RecordChanges<Root>.Snapshot] = [:]
+    later.reserveCapacity(comparison.after.count)
+    for snapshot in comparison.after { later[snapshot.number] = snapshot }
+    for old in comparison.before.sorted(by: { $0.position < $1.position }) {
+      let (position, record) = (old.position, old.record)
+      guard let new = later[old.number] else {
         deletions.append((position, record))
         continue
       }
-      let target = new.records[after]
+      let target = new.record
       guard target != record else { continue }
       let changes = RecordChanges<Root>.fieldChanges(
         Root.fields.encode(record), Root.fields.encode(target), path: "")
@@ -66,16 +75,15 @@ struct ExportScript<Root: Record> {
         editedCount += 1
       } else {
         deletions.append((position, record))
-        insertions.append((after, target))
+        insertions.append((new.position, target))
       }
     }
-    for (position, record) in new.records.enumerated() where old.position(of: new.number(at: position)) == nil
-    {
-      insertions.append((position, record))
+    for new in comparison.after where earlier[new.number] == nil {
+      insertions.append((new.position, new.record))
     }
     insertions.sort { $0.0 < $1.0 }
     // The records after the last one both states hold are made at the end: by `new`.
-    var last = new.count - 1
+    var last = comparison.afterCount - 1
     for (position, _) in insertions.reversed() {
       guard position == last else { break }
       last -= 1

@@ -2,12 +2,25 @@ import RecordKit
 
 extension Session {
   /// `diff FROM TO`: the record-level difference between two states, in the session's
-  /// format. Each state's document is made on a copy (`Editor.document(atState:)`); the
-  /// document, the history and the selection are not changed.
-  func diff(from: HistoryPoint, to: HistoryPoint) throws(SessionError) -> String {
-    let old = try document(at: from)
-    let new = try document(at: to)
-    return DiffRenderer.render(RecordChanges(from: old, to: new), format: format)
+  /// format. The document walks to each state and back in place (`Editor.compare`), so
+  /// only the records the steps between them touch are read; afterwards the document, the
+  /// history and the selection are as they were.
+  mutating func diff(from: HistoryPoint, to: HistoryPoint) throws(SessionError) -> String {
+    let comparison = try compare(from, to)
+    return DiffRenderer.render(
+      RecordChanges(before: comparison.before, after: comparison.after), format: format)
+  }
+
+  /// The two states compared (`Editor.compare`), their errors the session's.
+  mutating func compare(_ from: HistoryPoint, _ to: HistoryPoint) throws(SessionError) -> StateComparison<
+    Root
+  > {
+    let points = (try editorPoint(from), try editorPoint(to))
+    do {
+      return try editor.compare(points.0, points.1)
+    } catch {
+      throw .history(error)
+    }
   }
 
   /// `preview COMMAND`: runs the command on a scratch session (this one's copy, with no
@@ -38,26 +51,20 @@ extension Session {
     return DiffRenderer.render(changes, format: format)
   }
 
-  /// The document at a state `diff` names.
-  func document(at point: HistoryPoint) throws(SessionError) -> Document<Root> {
+  /// The state `diff` names, as the editor knows it.
+  private func editorPoint(_ point: HistoryPoint) throws(SessionError) -> EditorPoint {
     let history = editor.history
-    let state: Int
     switch point {
-    case .now: return editor.document
+    case .now: return .now
     case .saved:
       guard identity != nil else { throw .neverSaved }
       guard let saved = history.savedState else { throw .savedStateDropped }
-      state = saved
-    case .start: state = history.start
-    case .step(let number): state = number == 0 ? history.start : number
+      return .state(saved)
+    case .start: return .state(history.start)
+    case .step(let number): return .state(number == 0 ? history.start : number)
     case .ago(let seconds):
       let now = history.time(ofState: history.current) ?? editor.clock()
-      state = history.newestState(atOrBefore: now - seconds) ?? history.start
-    }
-    do {
-      return try editor.document(atState: state)
-    } catch {
-      throw .history(error)
+      return .state(history.newestState(atOrBefore: now - seconds) ?? history.start)
     }
   }
 }

@@ -42,15 +42,15 @@ extension Session {
   /// `export[!] FILE [FROM [TO]]`: writes the script that takes the document from state
   /// FROM (the saved one by default) to TO (now), as `ExportScript` makes it, atomically.
   /// An existing FILE is refused unless `force`; a folder or a place that cannot be written
-  /// is refused by the write, with its errno. Changes nothing in the session.
-  func export(to path: String, from: HistoryPoint?, to: HistoryPoint?, force: Bool) throws(SessionError)
+  /// is refused by the write, with its errno. The states are compared as `diff` compares
+  /// them (`Editor.compare`: no copy of the document); nothing in the session changes.
+  mutating func export(to path: String, from: HistoryPoint?, to: HistoryPoint?, force: Bool)
+    throws(SessionError)
     -> [Reply]
   {
     let fromPoint = from ?? .saved
     let toPoint = to ?? .now
-    let old = try document(at: fromPoint)
-    let new = try document(at: toPoint)
-    let script = ExportScript(from: old, to: new)
+    let script = ExportScript(try compare(fromPoint, toPoint))
     if !force {
       let exists: Bool
       do {

@@ -11,9 +11,9 @@ import RecordShell
 ///   for odd: one kind per input keeps the executions cheap).
 /// - Completion at the end of the line (of even length; in its middle for odd)
 ///   replaces a range that ends at the cursor.
-/// - A query or bulk edit the line parses to (`list`, `count`, `… where …`) runs on a
-///   small document of tasks with every kind of value, and whatever it does, `undo`
-///   gives the document back; `diff`, `log`, `blame`, `assert` run there too, and a
+/// - A query or bulk edit the line parses to (`list`, `count`, `… where …`), or an
+///   `insert` of a record given as JSON, runs on a small document of tasks with every
+///   kind of value, and whatever it does, `undo` gives the document back; `diff`, `log`, `blame`, `assert` run there too, and a
 ///   `preview` leaves the document and the history as they were.
 enum CommandLineCheck {
   /// Custom keys of the selected record, as `ParseContext` gets them; `title2`
@@ -93,10 +93,10 @@ enum CommandLineCheck {
         precondition(
           session.document.records == records && session.editor.history.keptSteps.count == history,
           "a preview changed the session: \(text)")
-      case .bulk, .deleteWhere:
+      case .bulk, .deleteWhere, .insert:
         let before = session.document.records
         guard (try? session.execute(command)) != nil else {
-          precondition(session.document.records == before, "a refused bulk edit changed records: \(text)")
+          precondition(session.document.records == before, "a refused edit changed records: \(text)")
           continue
         }
         if session.document.records != before {

@@ -6,8 +6,8 @@ import Testing
 
 /// Properties of `export`, `preview` and `diff` over random sessions of task edits: field
 /// sets and unsets of every type (custom fields, a number spelled `2.50`, an object value),
-/// list elements, `new` with a key, `insert`, deletions, bulk edits, groups, undo, redo and
-/// `goto` onto other branches.
+/// list elements, `new` with a key, `insert`, deletions, bulk edits, groups and `rollback`,
+/// undo, redo, `goto` onto other branches, `earlier` and `later`.
 ///
 /// - `export` then the script run on the saved file gives the current state, byte for byte
 ///   after `save`; on a copy whose guarded value was changed, the script fails and the copy
@@ -15,7 +15,7 @@ import Testing
 /// - `preview X` leaves the document, the history and the selection as they were, and prints
 ///   what `diff` prints after X is run; an edit previewed leaves the records' storage where
 ///   it was (it was edited in place and taken back, not copied).
-/// - `diff A B` (as JSON) applied to A's records gives B's.
+/// - `diff A B` (as JSON) applied to A's records gives B's, and leaves the document as it was.
 @Suite struct SeeingChangesPropertyTests {
   static let sessions =
     ProcessInfo.processInfo.environment["RECSH_EXPORT_MODEL_SESSIONS"].flatMap { Int($0) } ?? 300
@@ -62,7 +62,9 @@ import Testing
     case 66..<72: return "end"
     case 72..<82: return "undo \(g.next() % 3 + 1)"
     case 82..<88: return "redo"
-    case 88..<94: return "goto \(g.next() % 10)"
+    case 88..<92: return "goto \(g.next() % 10)"
+    case 92..<94: return "rollback"
+    case 94..<96: return ["earlier 1save", "later 1save", "earlier 10m", "later 10m"][Int(g.next() % 4)]
     default: return "use \(ref); set title \(text) priority \(g.next() % 6)"
     }
   }
@@ -237,10 +239,15 @@ import Testing
         let (a, b) = (Int(g.next() % UInt64(last + 1)), Int(g.next() % UInt64(last + 1)))
         guard session.editor.history.isState(a), session.editor.history.isState(b) else { return }
         let context = "seed \(seed): \(lines); diff \(a) \(b)"
+        let (held, numbers, next) =
+          (session.document.records, session.document.numbers, session.document.nextNumber)
         let printed =
           try session.run(line: "diff \(a) \(b)").compactMap {
             if case .output(let text) = $0 { text } else { nil }
           }.first ?? ""
+        // The document walked to both states and back: it is as it was.
+        #expect(session.document.records == held && session.document.numbers == numbers, "\(context)")
+        #expect(session.document.nextNumber == next, "\(context)")
         guard case .array(let rows) = try JSONValue.parse(bytes: Array(printed.utf8)) else {
           Issue.record("\(context): not an array: \(printed)")
           return
