@@ -10,6 +10,26 @@ import Testing
     #expect(JSONValue.string("\u{E9}") == .string("\u{E9}"))
   }
 
+  /// Strings of every length up to past two words, the same and differing at each byte
+  /// (eight at a time, then the tail), small (inline) and large, against a byte loop.
+  @Test func sameBytesAgreesWithAByteLoopAtEveryLengthAndPlace() {
+    for length in 0...40 {
+      let base = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+      // A copy made apart, so the two never share storage.
+      let copy = String(decoding: Array(base.utf8), as: UTF8.self)
+      #expect(JSONValue.sameBytes(base, copy))
+      #expect(!JSONValue.sameBytes(base, base + "x"))
+      for place in 0..<length {
+        var bytes = Array(base.utf8)
+        bytes[place] = UInt8(ascii: "Z")
+        let other = String(decoding: bytes, as: UTF8.self)
+        #expect(!JSONValue.sameBytes(base, other), "length \(length), byte \(place)")
+        #expect(JSONValue.string(base) != .string(other))
+      }
+    }
+    #expect(!JSONValue.sameBytes("\u{E9}", "e\u{301}"))
+  }
+
   @Test func keysInNFCAndNFDMakeDifferentObjects() {
     let nfc = JSONValue.object(JSONObject(["\u{E9}": .null]))
     let nfd = JSONValue.object(JSONObject(["e\u{301}": .null]))

@@ -58,9 +58,11 @@ import Testing
       switch change {
       case .added(_, let position): added.insert(new.number(at: position))
       case .deleted(_, let position): deleted.insert(old.number(at: position))
-      case .changed(let record, let position, let fields):
+      case .changed(let id, let position, let fields):
         let number = new.number(at: position)
         changed.insert(number)
+        let record = new.records[position]
+        #expect(record.id == id)
         guard let before = old.record(numbered: number) else {
           Issue.record("a changed record \(number) is not in the old document")
           continue

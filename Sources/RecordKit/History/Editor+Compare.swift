@@ -9,11 +9,16 @@ public enum EditorPoint: Equatable, Sendable {
 /// Two states of one document, as the records that differ between them (every other
 /// record the same in both), each with its position there, and how many records each
 /// state holds.
-package struct StateComparison<Root: Record> {
-  package var before: [RecordChanges<Root>.Snapshot]
-  package var after: [RecordChanges<Root>.Snapshot]
-  package var beforeCount: Int
-  package var afterCount: Int
+///
+/// Public, as the editor's hot paths are: code of another module specialized for a kind
+/// is made only for public generic code (see `FieldAccessor`).
+public struct StateComparison<Root: Record>: Sendable {
+  /// The records that may differ, as the first state holds them, ascending by number.
+  public var before: [RecordChanges<Root>.Snapshot]
+  /// The same records as the second state holds them, ascending by number.
+  public var after: [RecordChanges<Root>.Snapshot]
+  public var beforeCount: Int
+  public var afterCount: Int
 }
 
 extension Editor {
@@ -27,7 +32,7 @@ extension Editor {
   /// Costs O(the steps on both ways) twice (there and back) plus O(records touched) for
   /// the snapshots. Throws, with the document as it was, for a state the history does not
   /// hold or a step that does not fit.
-  package mutating func compare(_ from: EditorPoint, _ to: EditorPoint) throws(HistoryError)
+  public mutating func compare(_ from: EditorPoint, _ to: EditorPoint) throws(HistoryError)
     -> StateComparison<Root>
   {
     let ways = (try way(to: from), try way(to: to))

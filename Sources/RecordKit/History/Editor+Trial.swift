@@ -13,7 +13,7 @@ extension Editor {
   ///
   /// Costs O(the records those commands touch) for the two snapshots of them, plus the
   /// commands' own apply and revert; no copy of the document.
-  package mutating func takeBack(
+  public mutating func takeBack(
     to state: Int, openGroups original: [History<Root>.OpenGroup], nextNumber: RecordNumber
   ) -> RecordChanges<Root> {
     var moves: [(command: Command<Root>, back: Bool)] = []
@@ -45,7 +45,7 @@ extension Editor {
 extension Command {
   /// The numbers of the records any of `commands` touches, ascending, each once.
   /// O(n log n) in the records touched.
-  package static func records(touchedBy commands: [Command<Root>]) -> [RecordNumber] {
+  public static func records(touchedBy commands: [Command<Root>]) -> [RecordNumber] {
     var touched: [RecordNumber] = []
     for command in commands { command.forEachRecord { touched.append($0) } }
     touched.sort()

@@ -9,8 +9,8 @@ extension JSONValue {
     switch (lhs, rhs) {
     case (.null, .null): true
     case (.bool(let left), .bool(let right)): left == right
-    case (.number(let left), .number(let right)): left.utf8.elementsEqual(right.utf8)
-    case (.string(let left), .string(let right)): left.utf8.elementsEqual(right.utf8)
+    case (.number(let left), .number(let right)): sameBytes(left, right)
+    case (.string(let left), .string(let right)): sameBytes(left, right)
     case (.array(let left), .array(let right)): left == right
     case (.object(let left), .object(let right)): left.members == right.members
     default: false
@@ -20,6 +20,43 @@ extension JSONValue {
 
 extension JSONObject.Member {
   public static func == (lhs: JSONObject.Member, rhs: JSONObject.Member) -> Bool {
-    lhs.key.utf8.elementsEqual(rhs.key.utf8) && lhs.value == rhs.value
+    JSONValue.sameBytes(lhs.key, rhs.key) && lhs.value == rhs.value
+  }
+}
+
+extension JSONValue {
+  /// Whether two strings hold the same UTF-8 bytes: the counts first (stored), then the
+  /// bytes in place, eight at a time, where both are contiguous (native strings are), else
+  /// one by one. A diff compares every unchanged field so; the byte-at-a-time
+  /// `elementsEqual` of the two `utf8` views was a tenth of its time.
+  @inlinable
+  public static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+    let (left, right) = (lhs.utf8, rhs.utf8)
+    guard left.count == right.count else { return false }
+    let inPlace = left.withContiguousStorageIfAvailable { leftBytes in
+      right.withContiguousStorageIfAvailable { rightBytes in
+        sameBytes(UnsafeRawBufferPointer(leftBytes), UnsafeRawBufferPointer(rightBytes))
+      }
+    }
+    return (inPlace ?? nil) ?? left.elementsEqual(right)
+  }
+
+  /// Two byte buffers of one count compared, eight bytes at a time.
+  @inlinable
+  static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset + 8 <= left.count {
+      if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < left.count {
+      if left[offset] != right[offset] { return false }
+      offset += 1
+    }
+    return true
   }
 }

@@ -13,8 +13,9 @@ public struct RecordChanges<Root: Record>: Sendable {
     case added(Root, position: Int)
     /// A record of the first document only, at `position` there.
     case deleted(Root, position: Int)
-    /// A record of both whose fields differ, at `position` in the second.
-    case changed(Root, position: Int, [FieldChange])
+    /// A record of both whose fields differ, by its id (the record itself is not kept: a
+    /// diff of a million records would copy each), at `position` in the second.
+    case changed(id: String, position: Int, [FieldChange])
   }
 
   /// One field of a changed record: its path and its values (`nil`: absent).
@@ -44,7 +45,7 @@ public struct RecordChanges<Root: Record>: Sendable {
       let previous = old.records[before]
       guard previous != record else { continue }
       let fields = Self.fieldChanges(Root.fields.encode(previous), Root.fields.encode(record), path: "")
-      if !fields.isEmpty { changes.append(.changed(record, position: position, fields)) }
+      if !fields.isEmpty { changes.append(.changed(id: record.id, position: position, fields)) }
     }
     for (position, record) in old.records.enumerated() where new.position(of: old.number(at: position)) == nil
     {
@@ -54,43 +55,95 @@ public struct RecordChanges<Root: Record>: Sendable {
   }
 
   /// A record of one state: its number, its position there, and itself.
-  package struct Snapshot {
-    package var number: RecordNumber
-    package var position: Int
-    package var record: Root
+  public struct Snapshot: Sendable {
+    public var number: RecordNumber
+    public var position: Int
+    public var record: Root
+
+    @inlinable
+    public init(number: RecordNumber, position: Int, record: Root) {
+      self.number = number
+      self.position = position
+      self.record = record
+    }
   }
 
   /// The difference between two states, given only the records that may differ (every
-  /// other record the same in both), each as the state holds it, in any order: the same
-  /// changes, in the same order, as the documents would give. O(n log n) in the records.
-  package init(before: [Snapshot], after: [Snapshot]) {
-    var earlier: [RecordNumber: Snapshot] = [:]
-    earlier.reserveCapacity(before.count)
-    for snapshot in before { earlier[snapshot.number] = snapshot }
-    var changes: [Change] = []
-    var kept = Set<RecordNumber>()
-    for snapshot in after.sorted(by: { $0.position < $1.position }) {
-      guard let previous = earlier[snapshot.number]?.record else {
-        changes.append(.added(snapshot.record, position: snapshot.position))
-        continue
+  /// other record the same in both), each as its state holds it, both lists in ascending
+  /// number order (as `Editor.compare` makes them): the same changes, in the same order,
+  /// as the documents would give. O(n log n) in the records, which are copied only into
+  /// the changes. Inlinable: cross-module optimization left this one unspecialized, and
+  /// generic code run unspecialized for a kind cost twice the time (docs/PERFORMANCE.md).
+  @inlinable
+  public init(before: [Snapshot], after: [Snapshot]) {
+    let pairs = Self.pairs(before, after)
+    // The records of the second state by their place there, then the deleted ones by
+    // their place in the first.
+    var present: [(position: Int, pair: Int)] = []
+    var deleted: [(position: Int, pair: Int)] = []
+    for (index, pair) in pairs.enumerated() {
+      if let later = pair.after {
+        present.append((after[later].position, index))
+      } else if let earlier = pair.before {
+        deleted.append((before[earlier].position, index))
       }
-      kept.insert(snapshot.number)
-      guard previous != snapshot.record else { continue }
-      let fields = Self.fieldChanges(
-        Root.fields.encode(previous), Root.fields.encode(snapshot.record), path: "")
-      if !fields.isEmpty { changes.append(.changed(snapshot.record, position: snapshot.position, fields)) }
     }
-    for snapshot in before.sorted(by: { $0.position < $1.position }) where !kept.contains(snapshot.number) {
-      changes.append(.deleted(snapshot.record, position: snapshot.position))
+    present.sort { $0.position < $1.position }
+    deleted.sort { $0.position < $1.position }
+    var changes: [Change] = []
+    before.withUnsafeBufferPointer { before in
+      after.withUnsafeBufferPointer { after in
+        for (position, index) in present {
+          guard let later = pairs[index].after else { continue }
+          guard let earlier = pairs[index].before else {
+            changes.append(.added(after[later].record, position: position))
+            continue
+          }
+          guard before[earlier].record != after[later].record else { continue }
+          let fields = Self.fieldChanges(
+            Root.fields.encode(before[earlier].record), Root.fields.encode(after[later].record), path: "")
+          if !fields.isEmpty {
+            changes.append(.changed(id: after[later].record.id, position: position, fields))
+          }
+        }
+        for (position, index) in deleted {
+          guard let earlier = pairs[index].before else { continue }
+          changes.append(.deleted(before[earlier].record, position: position))
+        }
+      }
     }
     self.changes = changes
+  }
+
+  /// The snapshots of two states paired by record number (both lists ascending by
+  /// number): each record's index in `before` and in `after`, `nil` where its state does
+  /// not hold it; in number order. O(n).
+  @inlinable
+  public static func pairs(_ before: [Snapshot], _ after: [Snapshot]) -> [(before: Int?, after: Int?)] {
+    var result: [(before: Int?, after: Int?)] = []
+    result.reserveCapacity(max(before.count, after.count))
+    var (i, j) = (0, 0)
+    while i < before.count || j < after.count {
+      if j == after.count || (i < before.count && before[i].number < after[j].number) {
+        result.append((i, nil))
+        i += 1
+      } else if i == before.count || after[j].number < before[i].number {
+        result.append((nil, j))
+        j += 1
+      } else {
+        result.append((i, j))
+        i += 1
+        j += 1
+      }
+    }
+    return result
   }
 
   public var isEmpty: Bool { changes.isEmpty }
 
   /// The members of `old` and `new` that differ, nested objects member by member; in the
   /// order of `old`'s keys, then the keys only `new` has.
-  package static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
+  public static func fieldChanges(_ old: JSONObject, _ new: JSONObject, path: String) -> [FieldChange] {
     var result: [FieldChange] = []
     // The usual case, the same keys in the same order: member by member, no lookup by key.
     if old.members.count == new.members.count,

@@ -11,8 +11,8 @@ import RecordKit
 /// TSV the columns `key, change, field, old, new`.
 enum DiffRenderer {
   static func render<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat) -> String {
-    let key = { (record: Root, position: Int) -> String in
-      Root.fields.key == nil ? "@\(position + 1)" : record.id
+    let key = { (id: String, position: Int) -> String in
+      Root.fields.key == nil ? "@\(position + 1)" : id
     }
     switch format {
     case .table:
@@ -24,15 +24,18 @@ enum DiffRenderer {
         case .added(let record, let position):
           counts.added += 1
           lines.append(
-            "+ \(TextCell.escaped(key(record, position)))  \(compact(.object(Root.fields.encode(record))))")
+            "+ \(TextCell.escaped(key(record.id, position)))  \(compact(.object(Root.fields.encode(record))))"
+          )
         case .deleted(let record, let position):
           counts.deleted += 1
           lines.append(
-            "- \(TextCell.escaped(key(record, position)))  \(compact(.object(Root.fields.encode(record))))")
-        case .changed(let record, let position, let fields):
+            "- \(TextCell.escaped(key(record.id, position)))  \(compact(.object(Root.fields.encode(record))))"
+          )
+        case .changed(let id, let position, let fields):
           counts.changed += 1
+          let name = TextCell.escaped(key(id, position))
           for field in fields {
-            lines.append("~ \(TextCell.escaped(key(record, position)))  \(field.path): \(describe(field))")
+            lines.append("~ \(name)  \(field.path): \(describe(field))")
           }
         }
       }
@@ -47,15 +50,15 @@ enum DiffRenderer {
         switch change {
         case .added(let record, let position):
           rows.append([
-            .string(key(record, position)), .object(Root.fields.encode(record)), nil, nil, nil, nil,
+            .string(key(record.id, position)), .object(Root.fields.encode(record)), nil, nil, nil, nil,
           ])
         case .deleted(let record, let position):
           rows.append([
-            .string(key(record, position)), nil, .object(Root.fields.encode(record)), nil, nil, nil,
+            .string(key(record.id, position)), nil, .object(Root.fields.encode(record)), nil, nil, nil,
           ])
-        case .changed(let record, let position, let fields):
+        case .changed(let id, let position, let fields):
           for field in fields {
-            rows.append([.string(key(record, position)), nil, nil, .string(field.path), field.old, field.new])
+            rows.append([.string(key(id, position)), nil, nil, .string(field.path), field.old, field.new])
           }
         }
       }

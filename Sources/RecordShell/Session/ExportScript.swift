@@ -11,8 +11,10 @@ import RecordKit
 ///    with nothing changed;
 /// 2. `begin`, and each changed record's edits (`use REF; set F V …; unset F`);
 /// 3. the deletions, from the last record to the first;
-/// 4. the records the target has and the start has not, whole, in the target's order
-///    (`insert @N {…}`, which keeps member order and number spellings); `end`; `save`.
+/// 4. the records the target has and the start has not, in the target's order: those
+///    after the last record both states hold by `new [id KEY] F V …` when that makes
+///    exactly the record, the others whole by `insert @N {…}` (which keeps member order
+///    and number spellings); `end`; `save`.
 ///
 /// A record is named by its key, or, in a kind without one, by `@N`: its position in the
 /// starting state, which steps 1 to 3 keep right (edits move no record, deletions go from
@@ -42,26 +44,36 @@ struct ExportScript<Root: Record> {
   private var tailCount = 0
 
   var deletedCount: Int { deletions.count }
-  private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
   var insertedCount: Int { insertions.count }
+  private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
 
   /// The script between the two states of `comparison` (the records that differ, with
-  /// their positions in each state).
+  /// their positions in each state). Specialized for each kind by name: the optimizer left
+  /// this generic code unspecialized, and run so (the kind's field table fetched through
+  /// its witness at each use) it took half as long again (docs/PERFORMANCE.md).
+  @_specialize(where Root == TaskRecord)
+  @_specialize(where Root == ContactRecord)
+  @_specialize(where Root == RunTimeRecord)
   init(_ comparison: StateComparison<Root>) {
-    var earlier: [RecordNumber: RecordChanges<Root>.Snapshot] = [:]
-    earlier.reserveCapacity(comparison.before.count)
-    for snapshot in comparison.before { earlier[snapshot.number] = snapshot }
-    var later: [RecordNumber: RecordChanges<Root>.Snapshot] = [:]
-    later.reserveCapacity(comparison.after.count)
-    for snapshot in comparison.after { later[snapshot.number] = snapshot }
-    for old in comparison.before.sorted(by: { $0.position < $1.position }) {
-      let (position, record) = (old.position, old.record)
-      guard let new = later[old.number] else {
-        deletions.append((position, record))
+    let (before, after) = (comparison.before, comparison.after)
+    let pairs = RecordChanges<Root>.pairs(before, after)
+    // The records of the start by their place there (the guards and edits go in that
+    // order), then the new ones.
+    var order: [(position: Int, pair: Int)] = []
+    order.reserveCapacity(pairs.count)
+    for (index, pair) in pairs.enumerated() {
+      if let earlier = pair.before { order.append((before[earlier].position, index)) }
+    }
+    order.sort { $0.position < $1.position }
+    for (position, index) in order {
+      guard let earlier = pairs[index].before else { continue }
+      guard let later = pairs[index].after else {
+        deletions.append((position, before[earlier].record))
         continue
       }
-      let target = new.record
-      guard target != record else { continue }
+      guard before[earlier].record != after[later].record else { continue }
+      let record = before[earlier].record
+      let target = after[later].record
       let changes = RecordChanges<Root>.fieldChanges(
         Root.fields.encode(record), Root.fields.encode(target), path: "")
       if changes.isEmpty { continue }
@@ -75,11 +87,12 @@ struct ExportScript<Root: Record> {
         editedCount += 1
       } else {
         deletions.append((position, record))
-        insertions.append((new.position, target))
+        insertions.append((after[later].position, target))
       }
     }
-    for new in comparison.after where earlier[new.number] == nil {
-      insertions.append((new.position, new.record))
+    for pair in pairs where pair.before == nil {
+      guard let later = pair.after else { continue }
+      insertions.append((after[later].position, after[later].record))
     }
     insertions.sort { $0.0 < $1.0 }
     // The records after the last one both states hold are made at the end: by `new`.
