@@ -104,7 +104,7 @@ import Testing
     ("history now", "'history' does not take 'now'; usage: history [all|clear]"),
     ("list done", "expected a filter FIELD OP VALUE (OP one of = != < <= > >= ~), found 'done'"),
     ("list titel=x", "unknown field 'titel'; did you mean 'title'?"),
-    ("delete!", "'delete!' does not exist; '!' goes with save, open and quit"),
+    ("delete!", "'delete!' does not exist; '!' goes with save, export, open and quit"),
     ("add tags", "'add' needs more: usage: add FIELD VALUE [where FILTER...]"),
     ("open", "'open' needs more: usage: open[!] FILE"),
     ("\"set\" title x", "unknown command '\"set\"' (type 'help' for the list)"),

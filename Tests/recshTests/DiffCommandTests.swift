@@ -130,6 +130,7 @@ import Testing
     "add tags x where title~o",
     "remove tags work where tags=work", "delete b2", "delete where priority=5", "new id n9 title q",
     "set priority 0 where id!=zz", "undo", "undo 3", "goto 1", "goto 0", "earlier 1h",
+    #"insert @2 '{"id": "q1", "title": "x", "z": {"k": 1.50}}'"#, "later 1h", "set +color blue",
   ])
   func previewShowsWhatTheCommandWouldDo(_ command: String) throws {
     // After the edits the state is step 4, with b2 selected.

@@ -64,13 +64,20 @@ extension ArgumentCursor {
     return filters
   }
 
+  /// Whether `byte` is one an operator is made of: `=`, `!`, `<`, `>`, `~`.
+  @inline(__always)
+  static func isOperatorByte(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "=") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "<")
+      || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "~")
+  }
+
   /// Whether a token is a filter (it has an operator outside quotes), not a REF.
   static func isFilter(_ token: Token) -> Bool {
     switch token.value {
     case .list: return false
     case .word(let text), .quoted(let text):
       let parts = token.parts.isEmpty ? [WordPart(text, isQuoted: token.value != .word(text))] : token.parts
-      return parts.contains { !$0.isQuoted && $0.text.contains(where: { "=!<>~".contains($0) }) }
+      return parts.contains { !$0.isQuoted && $0.text.utf8.contains(where: isOperatorByte) }
     }
   }
 
@@ -107,7 +114,8 @@ extension ArgumentCursor {
     var nameQuoted = false
     var found: (part: Int, index: String.Index)?
     for (number, part) in parts.enumerated() {
-      if !part.isQuoted, let index = part.text.firstIndex(where: { "=!<>~".contains($0) }) {
+      // (By bytes: every operator is ASCII, and a UTF-8 index is a String index.)
+      if !part.isQuoted, let index = part.text.utf8.firstIndex(where: Self.isOperatorByte) {
         name += part.text[..<index]
         found = (number, index)
         break
