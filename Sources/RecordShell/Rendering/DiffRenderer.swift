@@ -15,35 +15,7 @@ enum DiffRenderer {
       Root.fields.key == nil ? "@\(position + 1)" : id
     }
     switch format {
-    case .table:
-      guard !changes.isEmpty else { return "no differences" }
-      var lines: [String] = []
-      var counts = (added: 0, deleted: 0, changed: 0)
-      for change in changes.changes {
-        switch change {
-        case .added(let record, let position):
-          counts.added += 1
-          lines.append(
-            "+ \(TextCell.escaped(key(record.id, position)))  \(compact(.object(Root.fields.encode(record))))"
-          )
-        case .deleted(let record, let position):
-          counts.deleted += 1
-          lines.append(
-            "- \(TextCell.escaped(key(record.id, position)))  \(compact(.object(Root.fields.encode(record))))"
-          )
-        case .changed(let id, let position, let fields):
-          counts.changed += 1
-          let name = TextCell.escaped(key(id, position))
-          for field in fields {
-            lines.append("~ \(name)  \(field.path): \(describe(field))")
-          }
-        }
-      }
-      let total = counts.added + counts.deleted + counts.changed
-      lines.append(
-        "(\(total) record\(total == 1 ? "" : "s"): \(counts.added) added, \(counts.deleted) deleted, "
-          + "\(counts.changed) changed)")
-      return lines.joined(separator: "\n")
+    case .table: return String(decoding: table(changes), as: UTF8.self)
     case .json, .jsonl, .csv, .tsv:
       var rows: [[JSONValue?]] = []
       for change in changes.changes {
@@ -76,6 +48,62 @@ enum DiffRenderer {
       return RecordOutput.rows(
         columns: ["key", "added", "deleted", "field", "old", "new"], rows, format: format)
     }
+  }
+
+  /// The difference in the session's format as UTF-8, without the final newline: the
+  /// table is written as bytes, line by line, with no `String` per line (a diff of a
+  /// million records).
+  static func renderBytes<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat) -> [UInt8] {
+    format == .table ? table(changes) : Array(render(changes, format: format).utf8)
+  }
+
+  /// The table: a line per changed field, per added and per deleted record, and the counts.
+  private static func table<Root: Record>(_ changes: RecordChanges<Root>) -> [UInt8] {
+    guard !changes.isEmpty else { return Array("no differences".utf8) }
+    let keyless = Root.fields.key == nil
+    var out: [UInt8] = []
+    var counts = (added: 0, deleted: 0, changed: 0)
+    func appendKey(_ id: String, _ position: Int) {
+      if keyless {
+        out.append(UInt8(ascii: "@"))
+        JSONValue.appendDecimal(position + 1, to: &out)
+      } else {
+        out += TextCell.escaped(id).utf8
+      }
+    }
+    for change in changes.changes {
+      switch change {
+      case .added(let record, let position):
+        counts.added += 1
+        out += "+ ".utf8
+        appendKey(record.id, position)
+        out += "  ".utf8
+        out += compact(.object(Root.fields.encode(record))).utf8
+        out.append(UInt8(ascii: "\n"))
+      case .deleted(let record, let position):
+        counts.deleted += 1
+        out += "- ".utf8
+        appendKey(record.id, position)
+        out += "  ".utf8
+        out += compact(.object(Root.fields.encode(record))).utf8
+        out.append(UInt8(ascii: "\n"))
+      case .changed(let id, let position, let fields):
+        counts.changed += 1
+        for field in fields {
+          out += "~ ".utf8
+          appendKey(id, position)
+          out += "  ".utf8
+          out += field.path.utf8
+          out += ": ".utf8
+          out += describe(field).utf8
+          out.append(UInt8(ascii: "\n"))
+        }
+      }
+    }
+    let total = counts.added + counts.deleted + counts.changed
+    out += "(\(total) record\(total == 1 ? "" : "s"): \(counts.added) added, \(counts.deleted) deleted, ".utf8
+    out += "\(counts.changed) changed)".utf8
+    return out
   }
 
   /// `old → new`, or for lists the elements gained and lost.

@@ -5,9 +5,9 @@ extension Session {
   /// format. The document walks to each state and back in place (`Editor.compare`), so
   /// only the records the steps between them touch are read; afterwards the document, the
   /// history and the selection are as they were.
-  mutating func diff(from: HistoryPoint, to: HistoryPoint) throws(SessionError) -> String {
+  mutating func diff(from: HistoryPoint, to: HistoryPoint) throws(SessionError) -> [UInt8] {
     let comparison = try compare(from, to)
-    return DiffRenderer.render(
+    return DiffRenderer.renderBytes(
       RecordChanges(before: comparison.before, after: comparison.after), format: format)
   }
 

@@ -153,7 +153,7 @@ public struct Session<Root: Record> {
     case .preview(let inner): return [.output(try preview(inner))]
     case .log(let ref, let field): return [.output(try log(ref, field: field))]
     case .blame(let ref): return [.output(try blame(ref))]
-    case .diff(let from, let to): return [.output(try diff(from: from ?? .saved, to: to ?? .now))]
+    case .diff(let from, let to): return [.outputBytes(try diff(from: from ?? .saved, to: to ?? .now))]
     case .format(let format?):
       self.format = format
       return []

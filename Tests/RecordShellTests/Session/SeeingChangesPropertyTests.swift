@@ -243,7 +243,7 @@ import Testing
           (session.document.records, session.document.numbers, session.document.nextNumber)
         let printed =
           try session.run(line: "diff \(a) \(b)").compactMap {
-            if case .output(let text) = $0 { text } else { nil }
+            if case .outputBytes(let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
           }.first ?? ""
         // The document walked to both states and back: it is as it was.
         #expect(session.document.records == held && session.document.numbers == numbers, "\(context)")
