@@ -73,16 +73,10 @@ enum DiffRenderer {
     }
     for change in changes.changes {
       switch change {
-      case .added(let record, let position):
-        counts.added += 1
-        out += "+ ".utf8
-        appendKey(record.id, position)
-        out += "  ".utf8
-        out += compact(.object(Root.fields.encode(record))).utf8
-        out.append(UInt8(ascii: "\n"))
-      case .deleted(let record, let position):
-        counts.deleted += 1
-        out += "- ".utf8
+      case .added(let record, let position), .deleted(let record, let position):
+        let added = if case .added = change { true } else { false }
+        if added { counts.added += 1 } else { counts.deleted += 1 }
+        out += (added ? "+ " : "- ").utf8
         appendKey(record.id, position)
         out += "  ".utf8
         out += compact(.object(Root.fields.encode(record))).utf8

@@ -180,11 +180,12 @@ enum RecordOutput {
 
 extension String {
   /// Every `target` replaced by `replacement` (Foundation's `replacingOccurrences`, which
-  /// this module does not import).
-  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+  /// this module does not import). By scalars, not characters: a quote followed by a
+  /// combining mark is one `Character`, and must still be found.
+  func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
     var out = ""
-    for character in self {
-      if character == target { out += replacement } else { out.append(character) }
+    for scalar in unicodeScalars {
+      if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
     }
     return out
   }

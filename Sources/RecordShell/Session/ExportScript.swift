@@ -306,25 +306,14 @@ struct ExportScript<Root: Record> {
     } && text != "null" && text != "true" && text != "false" && text != "where"
   }
 
-  /// The text in single quotes (raw) when it holds no `'` and no control character, else
-  /// in double quotes with `\"`, `\\`, `\n`, `\t`, `\r` and `\u{…}` escapes.
+  /// The text in single quotes (raw) when it holds no `'` and nothing a terminal would not
+  /// show, else in double quotes: `\` and `"` escaped, then the rest as `TextCell` escapes
+  /// it (`\n`, `\t`, `\r`, `\u{…}`), which are the escapes a double-quoted word reads.
   static func quoted(_ text: String) -> String {
-    if !text.unicodeScalars.contains(where: { $0 == "'" || $0.value < 0x20 || $0.value == 0x7F }) {
+    if !text.unicodeScalars.contains(where: { $0 == "'" || TextCell.needsEscape($0) }) {
       return "'" + text + "'"
     }
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    let backslashed = text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+    return "\"" + TextCell.escaped(backslashed) + "\""
   }
 }

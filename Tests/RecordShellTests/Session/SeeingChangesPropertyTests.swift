@@ -33,7 +33,10 @@ import Testing
   /// A random command line of the generator.
   static func randomLine(_ g: inout SeededRandom, count: Int, serial: inout Int) -> String {
     let ref = "@\(Int(g.next() % UInt64(max(count, 1) + 1)) + 1)"
-    let words = ["a", "b c", "it's", "q\"t", "tab\there", "1.50", "null", "-x", "é"]
+    let words = [
+      "a", "b c", "it's", "q\"t", "tab\there", "1.50", "null", "-x", "é", "q\"\u{301}'", "a\u{202E}b",
+      "back\\slash",
+    ]
     let word = words[Int(g.next() % UInt64(words.count))]
     let text = ExportScript<TaskRecord>.quoted(word)
     switch g.next() % 100 {

@@ -1,0 +1,30 @@
+import RecordKit
+import Testing
+
+@testable import RecordShell
+
+/// The quoting of a CSV cell and of an exported script's strings: every quote and
+/// backslash is found by scalar, also one that a combining mark joins into one character
+/// with the next; what a terminal would not show is escaped in a script.
+@Suite struct QuotingTests {
+  @Test func aCSVCellDoublesEveryQuoteEvenOneJoinedToACombiningMark() {
+    #expect(RecordOutput.csvField("a\"\u{301}b") == "\"a\"\"\u{301}b\"")
+    #expect(RecordOutput.csvField("plain") == "plain")
+  }
+
+  @Test(arguments: [
+    ("plain", "'plain'"),
+    ("it's", #""it's""#),
+    ("q\"\u{301}'", "\"q\\\"\u{301}'\""),
+    ("back\\slash's", #""back\\slash's""#),
+    ("tab\there", #""tab\there""#),
+    ("a\u{202E}b", #""a\u{202e}b""#),
+  ])
+  func aScriptStringReadsBackAsItself(_ text: String, _ expected: String) throws {
+    let quoted = ExportScript<TaskRecord>.quoted(text)
+    #expect(quoted == expected)
+    // The tokenizer reads it back as the same text.
+    let commands = try Tokenizer.tokenize("set title " + quoted)
+    #expect(commands.first?.tokens.last?.value == .quoted(text))
+  }
+}
