@@ -81,6 +81,41 @@ import Testing
     )
   }
 
+  /// Every command of this issue prints in every format: JSON an array of objects, JSON
+  /// Lines an object a line, CSV and TSV a header and a row each, with the columns each
+  /// command names.
+  @Test(arguments: [
+    ("diff", ["key", "field", "old", "new"]), ("log a1", ["step", "time", "name", "field", "old", "new"]),
+    ("blame a1", ["field", "value", "step", "time", "name"]), ("preview set title x", ["key", "field"]),
+  ])
+  func everyFormat(_ command: String, _ columns: [String]) throws {
+    for format in ["json", "jsonl", "csv", "tsv"] {
+      let result = try Self.run(command, ["--format", format])
+      #expect(result.status == 0, "\(command) \(format): \(result.stderr)")
+      let text = result.stdout
+      switch format {
+      case "json":
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+        let rows = try #require(parsed, "\(command): \(text)")
+        #expect(!rows.isEmpty && rows.allSatisfy { row in columns.contains { row[$0] != nil } }, "\(text)")
+      case "jsonl":
+        let lines = text.split(separator: "\n")
+        #expect(!lines.isEmpty, "\(command)")
+        for line in lines {
+          let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+          #expect(object != nil, "\(command): \(line)")
+        }
+      default:
+        let separator = format == "csv" ? "," : "\t"
+        let header = String(text.split(whereSeparator: \.isNewline).first ?? "")
+        let names = header.components(separatedBy: separator)
+        #expect(columns.allSatisfy(names.contains), "\(command) \(format): \(header)")
+        #expect(text.split(whereSeparator: \.isNewline).count >= 2, "\(command) \(format): \(text)")
+        if format == "csv" { #expect(text.contains("\r\n"), "\(command): CSV lines end in CRLF") }
+      }
+    }
+  }
+
   /// A field that becomes absent, and a nested one (contacts' `address.city`).
   @Test func absentAndNestedFields() throws {
     let unset = try Self.run("use n1; set due 2026-12-24; diff 4 now; unset due; set +mood calm; diff 5")
