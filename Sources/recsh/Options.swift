@@ -145,6 +145,7 @@ struct Options: Equatable {
 
   static let usage = """
     usage: recsh [options] [FILE]
+           recsh diff [--format FORMAT] [--kind KIND | --schema SCHEMA] OLD NEW
 
     A record shell: edit the records of a JSON file (an array of objects: tasks,
     contacts, books, anything), with undo.
@@ -195,5 +196,9 @@ struct Options: Equatable {
       1  a command failed, or a group was left open at the end of input
       2  bad command-line usage
       3  the data file could not be read or is invalid
+
+    'recsh diff OLD NEW' prints the records added, deleted and changed between two
+    files, matched by key; it exits 0 when they are equal, 1 when they differ and 3
+    when one cannot be read (a file named diff is opened as ./diff).
     """
 }

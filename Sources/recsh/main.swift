@@ -14,6 +14,11 @@ var inheritedMask = sigset_t()
 sigemptyset(&inheritedMask)
 for blocked in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&inheritedMask, blocked) }
 sigprocmask(SIG_UNBLOCK, &inheritedMask, nil)
+// `recsh diff A B` compares two files (a file named `diff` is opened as `./diff`).
+// (Its paths are read as text: a name that is not UTF-8 is not found.)
+if CommandLine.arguments.dropFirst().first == "diff" {
+  exit(FileDiff.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 let options: Options
 do {
   // `CommandLine.arguments` would have replaced bytes that are not UTF-8 with U+FFFD.

@@ -115,6 +115,30 @@ public struct RecordChanges<Root: Record>: Sendable {
     self.changes = changes
   }
 
+  /// The difference between two files' records, matched by key: a record of both whose
+  /// key is the same is the same record, wherever it is; a kind without a key matches
+  /// them by position. In the order of `new`, then the records only `old` has, as the
+  /// states' difference is. O(n log n).
+  public init(matchingKeysOf old: [Root], _ new: [Root]) {
+    var numbers: [String: Int] = [:]
+    let keyed = Root.fields.key != nil
+    if keyed {
+      numbers.reserveCapacity(old.count)
+      for (position, record) in old.enumerated() { numbers[record.id] = position }
+    }
+    let before = old.enumerated().map {
+      Snapshot(number: Self.number($0.offset), position: $0.offset, record: $0.element)
+    }
+    var after = new.enumerated().map { position, record in
+      let number = keyed ? numbers[record.id] ?? old.count + position : position
+      return Snapshot(number: Self.number(number), position: position, record: record)
+    }
+    after.sort { $0.number < $1.number }
+    self.init(before: before, after: after)
+  }
+
+  private static func number(_ value: Int) -> RecordNumber { RecordNumber(UInt32(truncatingIfNeeded: value)) }
+
   /// The snapshots of two states paired by record number (both lists ascending by
   /// number): each record's index in `before` and in `after`, `nil` where its state does
   /// not hold it; in number order. O(n).

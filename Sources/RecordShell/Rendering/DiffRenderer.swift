@@ -9,7 +9,7 @@ import RecordKit
 /// …}` per changed field (an absent value left out) and `{"key": …, "added": RECORD}` /
 /// `{"key": …, "deleted": RECORD}` per record; JSON Lines one such object a line; CSV and
 /// TSV the columns `key, change, field, old, new`.
-enum DiffRenderer {
+package enum DiffRenderer {
   static func render<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat) -> String {
     let key = { (id: String, position: Int) -> String in
       Root.fields.key == nil ? "@\(position + 1)" : id
@@ -53,7 +53,9 @@ enum DiffRenderer {
   /// The difference in the session's format as UTF-8, without the final newline: the
   /// table is written as bytes, line by line, with no `String` per line (a diff of a
   /// million records).
-  static func renderBytes<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat) -> [UInt8] {
+  package static func renderBytes<Root: Record>(_ changes: RecordChanges<Root>, format: OutputFormat)
+    -> [UInt8]
+  {
     format == .table ? table(changes) : Array(render(changes, format: format).utf8)
   }
 

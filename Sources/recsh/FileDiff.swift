@@ -1,0 +1,129 @@
+import Glibc
+import RecordKit
+import RecordShell
+
+/// `recsh diff [--format F] [--kind K | --schema S] A B`: the record-level difference
+/// between two files of one kind, matched by key (by position for a kind without one), as
+/// the shell's `diff` prints it. Exit status as `diff`'s: 0 equal, 1 different, 3 when a
+/// file cannot be read (2 for bad usage).
+///
+/// Called as git calls an external diff program, with seven arguments (`PATH OLD-FILE
+/// OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE`), it prints the same under a header naming
+/// PATH and exits 0, as git requires of a difference found; `/dev/null` (a file added or
+/// deleted) is a file of no records. PATH, the file's place in the work tree, decides the
+/// kind where it has a schema beside it (git's temporary files have no name of their own).
+///
+/// The kind is chosen as opening the new file would choose it (`KindChoice`, the old file
+/// when the new one is `/dev/null`), and both files are read as that kind: an old file
+/// whose records that kind does not fit is an error, exit 3.
+enum FileDiff {
+  static let usage = "usage: recsh diff [--format FORMAT] [--kind KIND | --schema FILE] OLD NEW"
+
+  /// Runs it for `arguments` (those after `diff`) and returns the exit status.
+  static func run(_ arguments: [String]) -> Int32 {
+    var streams = StandardStreams()
+    defer { streams.flush() }
+    var format = OutputFormat.table
+    var kind: String?
+    var schema: String?
+    var paths: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      switch argument {
+      case "--format", "--kind", "--schema":
+        guard index < arguments.count else { return usageError("\(argument) needs a value", &streams) }
+        let value = arguments[index]
+        index += 1
+        if argument == "--kind" {
+          kind = value
+        } else if argument == "--schema" {
+          schema = value
+        } else {
+          guard let chosen = OutputFormat(rawValue: value) else {
+            return usageError("unknown format '\(value)'; the formats are \(OutputFormat.names)", &streams)
+          }
+          format = chosen
+        }
+      default: paths.append(argument)
+      }
+    }
+    let forGit = paths.count == 7
+    guard paths.count == 2 || forGit else {
+      return usageError("'diff' takes two files (or git's seven arguments)", &streams)
+    }
+    let (old, new) = forGit ? (paths[1], paths[4]) : (paths[0], paths[1])
+    if forGit, schema == nil, kind == nil {
+      let beside = KindChoice.schemaPath(besideDataFile: paths[0])
+      if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
+    }
+    let result = compare(old: old, new: new, kind: kind, schema: schema, format: format)
+    switch result {
+    case .failure(let failure):
+      streams.err(failure.message)
+      return 3
+    case .success(let (text, differ)):
+      if forGit { streams.out("recsh diff a/\(paths[0]) b/\(paths[0])") }
+      streams.out(bytes: text)
+      return forGit ? 0 : (differ ? 1 : 0)
+    }
+  }
+
+  private static func usageError(_ message: String, _ streams: inout StandardStreams) -> Int32 {
+    streams.err("recsh: \(message)\n\(usage)")
+    return 2
+  }
+
+  /// The difference as the format prints it, and whether there is one; or why a file
+  /// could not be read.
+  private static func compare(old: String, new: String, kind: String?, schema: String?, format: OutputFormat)
+    -> Result<([UInt8], Bool), FileDiffFailure>
+  {
+    let chooser = new == "/dev/null" ? old : new
+    let choice: KindChoice
+    do {
+      choice = try KindChoice.choose(file: chooser, kindFlag: kind, schemaPath: schema)
+    } catch {
+      return .failure(FileDiffFailure(Shell.loadFailure(error)))
+    }
+    switch choice.kind {
+    case .shipped(TaskRecord.kind, _): return compare(TaskRecord.self, old: old, new: new, format: format)
+    case .shipped(ContactRecord.kind, _):
+      return compare(ContactRecord.self, old: old, new: new, format: format)
+    case .shipped(let name, _): return .failure(FileDiffFailure("recsh: no kind \"\(name)\""))
+    case .runTime(let runTime, _):
+      return RunTimeKind.$current.withValue(runTime) {
+        compare(RunTimeRecord.self, old: old, new: new, format: format)
+      }
+    }
+  }
+
+  private static func compare<Root: Record>(_ kind: Root.Type, old: String, new: String, format: OutputFormat)
+    -> Result<([UInt8], Bool), FileDiffFailure>
+  {
+    func records(_ path: String) throws(SessionError) -> [Root] {
+      guard path != "/dev/null" else { return [] }
+      let fileSystem = PosixFileSystem()
+      // (Opening a missing file makes a new one; comparing with one is an error.)
+      do {
+        _ = try fileSystem.stat(path)
+      } catch {
+        throw .storage(.failed(.read, path: path, cause: error))
+      }
+      return try DataFile<Root>.load(path, using: fileSystem).document.records
+    }
+    do {
+      let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))
+      return .success((DiffRenderer.renderBytes(changes, format: format), !changes.isEmpty))
+    } catch {
+      return .failure(FileDiffFailure(Shell.loadFailure(error)))
+    }
+  }
+}
+
+/// Why `recsh diff` could not compare: the message, as opening the file would say it.
+struct FileDiffFailure: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
