@@ -87,23 +87,31 @@ enum FileDiff {
     } catch {
       return .failure(FileDiffFailure(Shell.loadFailure(error)))
     }
+    // Choosing the kind may have read the file as that kind already: that load is used.
     switch choice.kind {
-    case .shipped(TaskRecord.kind, _): return compare(TaskRecord.self, old: old, new: new, format: format)
-    case .shipped(ContactRecord.kind, _):
-      return compare(ContactRecord.self, old: old, new: new, format: format)
+    case .shipped(TaskRecord.kind, let preloaded):
+      return compare(
+        TaskRecord.self, old: old, new: new, chooser: (chooser, preloaded as? DataFile<TaskRecord>.Loaded),
+        format: format)
+    case .shipped(ContactRecord.kind, let preloaded):
+      return compare(
+        ContactRecord.self, old: old, new: new,
+        chooser: (chooser, preloaded as? DataFile<ContactRecord>.Loaded), format: format)
     case .shipped(let name, _): return .failure(FileDiffFailure("recsh: no kind \"\(name)\""))
-    case .runTime(let runTime, _):
+    case .runTime(let runTime, let preloaded):
       return RunTimeKind.$current.withValue(runTime) {
-        compare(RunTimeRecord.self, old: old, new: new, format: format)
+        compare(RunTimeRecord.self, old: old, new: new, chooser: (chooser, preloaded), format: format)
       }
     }
   }
 
-  private static func compare<Root: Record>(_ kind: Root.Type, old: String, new: String, format: OutputFormat)
-    -> Result<([UInt8], Bool), FileDiffFailure>
-  {
+  private static func compare<Root: Record>(
+    _ kind: Root.Type, old: String, new: String, chooser: (path: String, loaded: DataFile<Root>.Loaded?),
+    format: OutputFormat
+  ) -> Result<([UInt8], Bool), FileDiffFailure> {
     func records(_ path: String) throws(SessionError) -> [Root] {
       guard path != "/dev/null" else { return [] }
+      if path == chooser.path, let loaded = chooser.loaded { return loaded.document.records }
       let fileSystem = PosixFileSystem()
       // (Opening a missing file makes a new one; comparing with one is an error.)
       do {
