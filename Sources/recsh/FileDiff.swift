@@ -109,9 +109,9 @@ enum FileDiff {
     _ kind: Root.Type, old: String, new: String, chooser: (path: String, loaded: DataFile<Root>.Loaded?),
     format: OutputFormat
   ) -> Result<([UInt8], Bool), FileDiffFailure> {
-    func records(_ path: String) throws(SessionError) -> [Root] {
-      guard path != "/dev/null" else { return [] }
-      if path == chooser.path, let loaded = chooser.loaded { return loaded.document.records }
+    func records(_ path: String) throws(SessionError) -> Document<Root> {
+      guard path != "/dev/null" else { return Document() }
+      if path == chooser.path, let loaded = chooser.loaded { return loaded.document }
       let fileSystem = PosixFileSystem()
       // (Opening a missing file makes a new one; comparing with one is an error.)
       do {
@@ -119,7 +119,7 @@ enum FileDiff {
       } catch {
         throw .storage(.failed(.read, path: path, cause: error))
       }
-      return try DataFile<Root>.load(path, using: fileSystem).document.records
+      return try DataFile<Root>.load(path, using: fileSystem).document
     }
     do {
       let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))

@@ -115,29 +115,38 @@ public struct RecordChanges<Root: Record>: Sendable {
     self.changes = changes
   }
 
-  /// The difference between two files' records, matched by key: a record of both whose
+  /// The difference between two files' documents, matched by key: a record of both whose
   /// key is the same is the same record, wherever it is; a kind without a key matches
   /// them by position. In the order of `new`, then the records only `old` has, as the
-  /// states' difference is. O(n log n).
-  public init(matchingKeysOf old: [Root], _ new: [Root]) {
-    var numbers: [String: Int] = [:]
+  /// states' difference is. One pass over `new` with a lookup in `old`'s id index, and
+  /// one over `old`: O(records), no copy of a record that did not change.
+  @inlinable
+  public init(matchingKeysOf old: Document<Root>, _ new: Document<Root>) {
     let keyed = Root.fields.key != nil
-    if keyed {
-      numbers.reserveCapacity(old.count)
-      for (position, record) in old.enumerated() { numbers[record.id] = position }
+    var matched = [Bool](repeating: false, count: old.count)
+    var changes: [Change] = []
+    old.records.withUnsafeBufferPointer { before in
+      new.records.withUnsafeBufferPointer { after in
+        for position in after.indices {
+          let earlier =
+            keyed ? old.position(ofID: after[position].id) : (position < before.count ? position : nil)
+          guard let earlier else {
+            changes.append(.added(after[position], position: position))
+            continue
+          }
+          matched[earlier] = true
+          guard before[earlier] != after[position] else { continue }
+          let fields = Self.fieldChanges(
+            Root.fields.encode(before[earlier]), Root.fields.encode(after[position]), path: "")
+          if !fields.isEmpty { changes.append(.changed(id: after[position].id, position: position, fields)) }
+        }
+        for position in before.indices where !matched[position] {
+          changes.append(.deleted(before[position], position: position))
+        }
+      }
     }
-    let before = old.enumerated().map {
-      Snapshot(number: Self.number($0.offset), position: $0.offset, record: $0.element)
-    }
-    var after = new.enumerated().map { position, record in
-      let number = keyed ? numbers[record.id] ?? old.count + position : position
-      return Snapshot(number: Self.number(number), position: position, record: record)
-    }
-    after.sort { $0.number < $1.number }
-    self.init(before: before, after: after)
+    self.changes = changes
   }
-
-  private static func number(_ value: Int) -> RecordNumber { RecordNumber(UInt32(truncatingIfNeeded: value)) }
 
   /// The snapshots of two states paired by record number (both lists ascending by
   /// number): each record's index in `before` and in `after`, `nil` where its state does
