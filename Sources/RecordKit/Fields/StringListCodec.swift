@@ -54,7 +54,7 @@ public struct StringListCodec: ListFieldCodec {
     return a.count - b.count
   }
   public var isOrdered: Bool { false }
-  public func sameElement(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+  public func sameElement(_ a: String, _ b: String) -> Bool { JSONValue.sameBytes(a, b) }
 
   public func elements(of value: [String]) -> [String] { value }
   public func value(from elements: [String]) -> [String] { elements }

@@ -28,7 +28,7 @@ struct JSONKeySet {
     let utf8 = key.utf8
     let keyClass: UInt64 = 1 &<< UInt64(truncatingIfNeeded: utf8.count &* 7 &+ Int(utf8.first ?? 0))
     if classes & keyClass != 0 {
-      for index in base..<stack.count where Self.same(stack[index], key) {
+      for index in base..<stack.count where JSONValue.sameBytes(stack[index], key) {
         return false
       }
     }
@@ -45,21 +45,13 @@ struct JSONKeySet {
     stack.removeSubrange(base...)
   }
 
-  /// Byte counts first (stored, so free), then `==`, which is fast for strings that
-  /// differ; canonically different strings never have the same bytes. Only an equal
-  /// pair pays for the byte-by-byte comparison.
-  @inline(__always)
-  static func same(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.count == rhs.utf8.count && lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
-  }
-
   private struct UTF8Key: Hashable {
     let string: String
 
     init(_ string: String) { self.string = string }
 
     static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool {
-      JSONKeySet.same(lhs.string, rhs.string)
+      JSONValue.sameBytes(lhs.string, rhs.string)
     }
 
     func hash(into hasher: inout Hasher) {

@@ -26,37 +26,16 @@ extension JSONObject.Member {
 
 extension JSONValue {
   /// Whether two strings hold the same UTF-8 bytes: the counts first (stored), then the
-  /// bytes in place, eight at a time, where both are contiguous (native strings are), else
-  /// one by one. A diff compares every unchanged field so; the byte-at-a-time
-  /// `elementsEqual` of the two `utf8` views was a tenth of its time.
+  /// bytes in place where both are contiguous (native strings are), else through the
+  /// views. A diff compares every unchanged field so; the `elementsEqual` of the two
+  /// `utf8` views, a step of their iterators per byte, was a tenth of its time.
   @inlinable
   public static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
     let (left, right) = (lhs.utf8, rhs.utf8)
     guard left.count == right.count else { return false }
     let inPlace = left.withContiguousStorageIfAvailable { leftBytes in
-      right.withContiguousStorageIfAvailable { rightBytes in
-        sameBytes(UnsafeRawBufferPointer(leftBytes), UnsafeRawBufferPointer(rightBytes))
-      }
+      right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
     }
     return (inPlace ?? nil) ?? left.elementsEqual(right)
-  }
-
-  /// Two byte buffers of one count compared, eight bytes at a time.
-  @inlinable
-  static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset + 8 <= left.count {
-      if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      {
-        return false
-      }
-      offset += 8
-    }
-    while offset < left.count {
-      if left[offset] != right[offset] { return false }
-      offset += 1
-    }
-    return true
   }
 }
