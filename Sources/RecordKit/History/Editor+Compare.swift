@@ -46,10 +46,10 @@ extension Editor {
 
   /// One move of the document: a command applied or reverted, with its step number when
   /// it is a step's (so that a step read back from a log is checked first).
-  private typealias Move = (command: Command<Root>, back: Bool, step: Int?)
+  typealias Move = (command: Command<Root>, back: Bool, step: Int?)
 
   /// The moves that take the document from now to `point`.
-  private func way(to point: EditorPoint) throws(HistoryError) -> [Move] {
+  func way(to point: EditorPoint) throws(HistoryError) -> [Move] {
     guard case .state(let state) = point else { return [] }
     guard state >= history.start, state < history.nextNumber else {
       throw .noSuchStep(state, newest: history.nextNumber - 1)
@@ -77,13 +77,19 @@ extension Editor {
       }
     }
     for move in moves {
-      try Self.take(
-        move.command, number: move.step ?? Int.max, back: move.back,
-        checkedBelow: move.step == nil ? 0 : checkedBelow,
-        in: &document)
+      try take(move, in: &document)
       made += 1
     }
     return (snapshot(numbers), document.count)
+  }
+
+  /// Makes one move on `document` (`Editor.take`: a step read back from a log is checked
+  /// first; an open group's command, which has no step, is not).
+  func take(_ move: Move, in document: inout Document<Root>) throws(HistoryError) {
+    try Self.take(
+      move.command, number: move.step ?? Int.max, back: move.back,
+      checkedBelow: move.step == nil ? 0 : checkedBelow,
+      in: &document)
   }
 
   /// The records numbered `numbers` that the document holds, with their positions.

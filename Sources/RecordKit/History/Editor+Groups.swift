@@ -270,23 +270,12 @@ extension Editor {
 
 extension Editor {
   /// The document as it is at `state` (a state of the tree), made on a copy: the open
-  /// groups' changes taken back, then the way from the current state walked, each step
-  /// read back from a log checked first. The editor is not changed. O(records) for the
-  /// copy, and the steps on the way.
+  /// groups' changes taken back, then the way from the current state walked
+  /// (`Editor.compare`'s way), each step read back from a log checked first. The editor is
+  /// not changed. O(records) for the copy, and the steps on the way.
   public func document(atState state: Int) throws(HistoryError) -> Document<Root> {
     var copy = document
-    for group in history.openGroups.reversed() {
-      for command in group.commands.reversed() { command.revert(in: &copy) }
-    }
-    guard state != history.current else { return copy }
-    guard state >= history.start, state < history.nextNumber else {
-      throw .noSuchStep(state, newest: history.nextNumber - 1)
-    }
-    guard let (revert, apply) = history.route(to: state) else { throw .stepDropped(state) }
-    for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
-      guard let command = history.command(number) else { continue }
-      try Self.take(command, number: number, back: back, checkedBelow: checkedBelow, in: &copy)
-    }
+    for move in try way(to: .state(state)) { try take(move, in: &copy) }
     return copy
   }
 }

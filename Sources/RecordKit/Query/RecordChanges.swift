@@ -35,23 +35,10 @@ public struct RecordChanges<Root: Record>: Sendable {
   /// first.
   public let changes: [Change]
 
+  /// The difference between two states of one history: records matched by number.
+  @inlinable
   public init(from old: Document<Root>, to new: Document<Root>) {
-    var changes: [Change] = []
-    for (position, record) in new.records.enumerated() {
-      guard let before = old.position(of: new.number(at: position)) else {
-        changes.append(.added(record, position: position))
-        continue
-      }
-      let previous = old.records[before]
-      guard previous != record else { continue }
-      let fields = Self.fieldChanges(Root.fields.encode(previous), Root.fields.encode(record), path: "")
-      if !fields.isEmpty { changes.append(.changed(id: record.id, position: position, fields)) }
-    }
-    for (position, record) in old.records.enumerated() where new.position(of: old.number(at: position)) == nil
-    {
-      changes.append(.deleted(record, position: position))
-    }
-    self.changes = changes
+    self.init(old, new) { position in old.position(of: new.number(at: position)) }
   }
 
   /// A record of one state: its number, its position there, and itself.
@@ -123,21 +110,30 @@ public struct RecordChanges<Root: Record>: Sendable {
   @inlinable
   public init(matchingKeysOf old: Document<Root>, _ new: Document<Root>) {
     let keyed = Root.fields.key != nil
+    self.init(old, new) { position in
+      keyed ? old.position(ofID: new.id(at: position)) : (position < old.count ? position : nil)
+    }
+  }
+
+  /// The difference between two documents whose records `earlier` matches: the position
+  /// in `old` of the record at a position of `new`, `nil` for a record `old` lacks. In the
+  /// order of `new`, then the records only `old` has. One pass over each, records read in
+  /// place; no copy of a record that did not change.
+  @inlinable
+  init(_ old: Document<Root>, _ new: Document<Root>, matching earlier: (Int) -> Int?) {
     var matched = [Bool](repeating: false, count: old.count)
     var changes: [Change] = []
     old.records.withUnsafeBufferPointer { before in
       new.records.withUnsafeBufferPointer { after in
         for position in after.indices {
-          let earlier =
-            keyed ? old.position(ofID: after[position].id) : (position < before.count ? position : nil)
-          guard let earlier else {
+          guard let previous = earlier(position) else {
             changes.append(.added(after[position], position: position))
             continue
           }
-          matched[earlier] = true
-          guard before[earlier] != after[position] else { continue }
+          matched[previous] = true
+          guard before[previous] != after[position] else { continue }
           let fields = Self.fieldChanges(
-            Root.fields.encode(before[earlier]), Root.fields.encode(after[position]), path: "")
+            Root.fields.encode(before[previous]), Root.fields.encode(after[position]), path: "")
           if !fields.isEmpty { changes.append(.changed(id: after[position].id, position: position, fields)) }
         }
         for position in before.indices where !matched[position] {

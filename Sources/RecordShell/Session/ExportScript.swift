@@ -77,7 +77,7 @@ struct ExportScript<Root: Record> {
       let changes = RecordChanges<Root>.fieldChanges(
         Root.fields.encode(record), Root.fields.encode(target), path: "")
       if changes.isEmpty { continue }
-      if let commands = Self.fieldEdits(changes, of: record) {
+      if let commands = Self.fieldEdits(changes) {
         let ref = Self.ref(record, at: position)
         appendGuard(ref, changes.map { ($0.path, $0.old) })
         edits += "use ".utf8
@@ -172,7 +172,7 @@ struct ExportScript<Root: Record> {
 
   /// `; set F V …` and `; unset F` making exactly `changes`, or `nil` when a change is one
   /// they cannot make (see the type's comment).
-  private static func fieldEdits(_ changes: [RecordChanges<Root>.FieldChange], of record: Root) -> String? {
+  private static func fieldEdits(_ changes: [RecordChanges<Root>.FieldChange]) -> String? {
     var sets = ""
     var unsets = ""
     for change in changes {

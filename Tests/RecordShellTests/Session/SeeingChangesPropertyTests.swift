@@ -96,64 +96,74 @@ import Testing
     return lines
   }
 
-  @Test func exportThenRunReproducesTheStateAndAChangedCopyIsRefused() throws {
+  /// Runs `body` for each of `sessions` random sessions: its seed, its generator, a new
+  /// folder and a session over `start` there.
+  static func forEachSession(
+    _ body: (UInt64, inout SeededRandom, TestDirectory, inout Session<TaskRecord>) throws -> Void
+  ) throws {
     let base = UInt64.random(in: 0...UInt64.max >> 1)
+    for offset in 0..<UInt64(sessions) {
+      let seed = base &+ offset
+      var generator = SeededRandom(seed: seed)
+      try TestDirectory.with { folder in
+        var session = try open(folder, "t.json", start)
+        try body(seed, &generator, folder, &session)
+      }
+    }
+  }
+
+  @Test func exportThenRunReproducesTheStateAndAChangedCopyIsRefused() throws {
     var mutationsChecked = 0
     // How many scripts edit, delete and insert records.
     var scriptParts = [0, 0, 0]
-    for offset in 0..<UInt64(Self.sessions) {
-      let seed = base &+ offset
-      var g = SeededRandom(seed: seed)
-      try TestDirectory.with { folder in
-        var session = try Self.open(folder, "t.json", Self.start)
-        let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 24) + 1)
-        let context = "seed \(seed): \(lines)"
-        _ = try session.run(line: "export \(folder.path("e.rsh"))")
-        _ = try session.run(line: "save! \(folder.path("now.json"))")
-        let script = String(decoding: try folder.read("e.rsh"), as: UTF8.self)
-        let expected = try folder.read("now.json")
+    try Self.forEachSession { seed, g, folder, session in
+      let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 24) + 1)
+      let context = "seed \(seed): \(lines)"
+      _ = try session.run(line: "export \(folder.path("e.rsh"))")
+      _ = try session.run(line: "save! \(folder.path("now.json"))")
+      let script = String(decoding: try folder.read("e.rsh"), as: UTF8.self)
+      let expected = try folder.read("now.json")
 
-        var replay = try Self.open(folder, "copy.json", Self.start)
-        for line in script.split(separator: "\n") {
-          do {
-            _ = try replay.run(line: String(line))
-          } catch {
-            Issue.record("\(context)\nscript line \(line) failed: \(error)\n\(script)")
-            return
-          }
-        }
-        let replayed = try folder.read("copy.json")
-        #expect(replayed == expected, "\(context)\n\(script)")
-        for (index, part) in ["\nuse ", "\ndelete ", "\ninsert "].enumerated() where script.contains(part) {
-          scriptParts[index] += 1
-        }
-
-        // Change a value the first guard checks, in a copy saved so: the script must stop
-        // there, and the copy stay as it is.
-        guard let guardLine = script.split(separator: "\n").first(where: { $0.hasPrefix("assert ") }) else {
+      var replay = try Self.open(folder, "copy.json", Self.start)
+      for line in script.split(separator: "\n") {
+        do {
+          _ = try replay.run(line: String(line))
+        } catch {
+          Issue.record("\(context)\nscript line \(line) failed: \(error)\n\(script)")
           return
         }
-        let ref = String(guardLine.split(separator: " ")[1])
-        var changed = try Self.open(folder, "changed.json", Self.start)
-        let mutation =
-          guardLine.contains(" title== ") ? "use \(ref); set title mutated!" : "delete \(ref)"
-        _ = try changed.run(line: mutation + "; save")
-        let before = try folder.read("changed.json")
-        var failed = false
-        for line in script.split(separator: "\n") {
-          do {
-            _ = try changed.run(line: String(line))
-          } catch {
-            failed = true
-            #expect(line.hasPrefix("assert "), "\(context): failed at \(line), not at a guard")
-            break
-          }
-        }
-        #expect(failed, "\(context): the script ran on a changed copy (\(mutation))\n\(script)")
-        #expect(try folder.read("changed.json") == before, "\(context)")
-        #expect(!changed.isDirty, "\(context): the failed script changed the copy in memory")
-        mutationsChecked += 1
       }
+      let replayed = try folder.read("copy.json")
+      #expect(replayed == expected, "\(context)\n\(script)")
+      for (index, part) in ["\nuse ", "\ndelete ", "\ninsert "].enumerated() where script.contains(part) {
+        scriptParts[index] += 1
+      }
+
+      // Change a value the first guard checks, in a copy saved so: the script must stop
+      // there, and the copy stay as it is.
+      guard let guardLine = script.split(separator: "\n").first(where: { $0.hasPrefix("assert ") }) else {
+        return
+      }
+      let ref = String(guardLine.split(separator: " ")[1])
+      var changed = try Self.open(folder, "changed.json", Self.start)
+      let mutation =
+        guardLine.contains(" title== ") ? "use \(ref); set title mutated!" : "delete \(ref)"
+      _ = try changed.run(line: mutation + "; save")
+      let before = try folder.read("changed.json")
+      var failed = false
+      for line in script.split(separator: "\n") {
+        do {
+          _ = try changed.run(line: String(line))
+        } catch {
+          failed = true
+          #expect(line.hasPrefix("assert "), "\(context): failed at \(line), not at a guard")
+          break
+        }
+      }
+      #expect(failed, "\(context): the script ran on a changed copy (\(mutation))\n\(script)")
+      #expect(try folder.read("changed.json") == before, "\(context)")
+      #expect(!changed.isDirty, "\(context): the failed script changed the copy in memory")
+      mutationsChecked += 1
     }
     // Most random sessions change something; a generator that stopped doing so would
     // make the checks above vacuous.
@@ -162,117 +172,105 @@ import Testing
   }
 
   @Test func previewChangesNothingAndPrintsTheDiffOfRunningIt() throws {
-    let base = UInt64.random(in: 0...UInt64.max >> 1)
     var previewsWithChanges = 0
-    for offset in 0..<UInt64(Self.sessions) {
-      let seed = base &+ offset
-      var g = SeededRandom(seed: seed)
-      try TestDirectory.with { folder in
-        var session = try Self.open(folder, "t.json", Self.start)
-        session.format = .json
-        let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 16))
-        var serial = 100
-        var line = Self.randomLine(&g, count: session.document.count, serial: &serial)
-        // `preview` takes one command: select first.
-        if let split = line.range(of: "; ") {
-          _ = try? session.run(line: String(line[..<split.lowerBound]))
-          line = String(line[split.upperBound...])
-        }
-        let context = "seed \(seed): \(lines) then preview \(line)"
-        // A copy of the records that shares no array with the document, so that a copy of
-        // the document's own arrays during the preview would show (the address check).
-        let before = try Document(
-          records: session.document.records.map { $0 }, numbers: session.document.numbers.map { $0 })
-        let address = session.document.records.withUnsafeBufferPointer { $0.baseAddress }
-        let history = session.editor.history.keptSteps.map { "\($0.number)<\($0.parent)" }
-        let current = session.editor.history.current
-        let groups = session.editor.openGroups.map(\.commands.count)
-        let selected = session.selectedID
-        let previewed: String?
-        do {
-          previewed = try session.run(line: "preview " + line).compactMap {
-            if case .output(let text) = $0 { text } else { nil }
-          }.first
-        } catch {
-          previewed = nil
-        }
-        #expect(session.document.records == before.records, "\(context)")
-        #expect(session.document.numbers == before.numbers, "\(context)")
-        #expect(session.editor.history.keptSteps.map { "\($0.number)<\($0.parent)" } == history, "\(context)")
-        #expect(session.editor.history.current == current, "\(context)")
-        #expect(session.editor.openGroups.map(\.commands.count) == groups, "\(context)")
-        #expect(session.selectedID == selected, "\(context)")
-        // An edit moves no record in or out: the preview edited the records where they are
-        // and took the edit back, with no copy of them.
-        if ["set ", "unset ", "add ", "remove "].contains(where: line.hasPrefix) {
-          #expect(
-            session.document.records.withUnsafeBufferPointer { $0.baseAddress } == address, "\(context)")
-        }
-        guard let previewed else {
-          // A command that cannot run previews as an error, and running it fails too.
-          #expect(
-            (try? session.run(line: line)) == nil || line.hasPrefix("begin") || line.hasPrefix("end"),
-            "\(context)")
-          return
-        }
-        guard (try? session.run(line: line)) != nil else {
-          Issue.record("\(context): previewed, but running it failed")
-          return
-        }
-        let ran = DiffRenderer.render(RecordChanges(from: before, to: session.document), format: .json)
-        #expect(previewed == ran, "\(context)")
-        if previewed != "[]" { previewsWithChanges += 1 }
+    try Self.forEachSession { seed, g, folder, session in
+      session.format = .json
+      let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 16))
+      var serial = 100
+      var line = Self.randomLine(&g, count: session.document.count, serial: &serial)
+      // `preview` takes one command: select first.
+      if let split = line.range(of: "; ") {
+        _ = try? session.run(line: String(line[..<split.lowerBound]))
+        line = String(line[split.upperBound...])
       }
+      let context = "seed \(seed): \(lines) then preview \(line)"
+      // A copy of the records that shares no array with the document, so that a copy of
+      // the document's own arrays during the preview would show (the address check).
+      let before = try Document(
+        records: session.document.records.map { $0 }, numbers: session.document.numbers.map { $0 })
+      let address = session.document.records.withUnsafeBufferPointer { $0.baseAddress }
+      let history = session.editor.history.keptSteps.map { "\($0.number)<\($0.parent)" }
+      let current = session.editor.history.current
+      let groups = session.editor.openGroups.map(\.commands.count)
+      let selected = session.selectedID
+      let previewed: String?
+      do {
+        previewed = try session.run(line: "preview " + line).compactMap {
+          if case .output(let text) = $0 { text } else { nil }
+        }.first
+      } catch {
+        previewed = nil
+      }
+      #expect(session.document.records == before.records, "\(context)")
+      #expect(session.document.numbers == before.numbers, "\(context)")
+      #expect(session.editor.history.keptSteps.map { "\($0.number)<\($0.parent)" } == history, "\(context)")
+      #expect(session.editor.history.current == current, "\(context)")
+      #expect(session.editor.openGroups.map(\.commands.count) == groups, "\(context)")
+      #expect(session.selectedID == selected, "\(context)")
+      // An edit moves no record in or out: the preview edited the records where they are
+      // and took the edit back, with no copy of them.
+      if ["set ", "unset ", "add ", "remove "].contains(where: line.hasPrefix) {
+        #expect(
+          session.document.records.withUnsafeBufferPointer { $0.baseAddress } == address, "\(context)")
+      }
+      guard let previewed else {
+        // A command that cannot run previews as an error, and running it fails too.
+        #expect(
+          (try? session.run(line: line)) == nil || line.hasPrefix("begin") || line.hasPrefix("end"),
+          "\(context)")
+        return
+      }
+      guard (try? session.run(line: line)) != nil else {
+        Issue.record("\(context): previewed, but running it failed")
+        return
+      }
+      let ran = DiffRenderer.render(RecordChanges(from: before, to: session.document), format: .json)
+      #expect(previewed == ran, "\(context)")
+      if previewed != "[]" { previewsWithChanges += 1 }
     }
     #expect(previewsWithChanges > Self.sessions / 3)
   }
 
   @Test func diffAppliedToTheFirstStateGivesTheSecond() throws {
-    let base = UInt64.random(in: 0...UInt64.max >> 1)
     var nonEmpty = 0
-    for offset in 0..<UInt64(Self.sessions) {
-      let seed = base &+ offset
-      var g = SeededRandom(seed: seed)
-      try TestDirectory.with { folder in
-        var session = try Self.open(folder, "t.json", Self.start)
-        session.format = .json
-        let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 24) + 1)
-        while !session.editor.openGroups.isEmpty { _ = try session.run(line: "end") }
-        let last = session.editor.history.nextNumber - 1
-        let (a, b) = (Int(g.next() % UInt64(last + 1)), Int(g.next() % UInt64(last + 1)))
-        guard session.editor.history.isState(a), session.editor.history.isState(b) else { return }
-        let context = "seed \(seed): \(lines); diff \(a) \(b)"
-        let (held, numbers, next) =
-          (session.document.records, session.document.numbers, session.document.nextNumber)
-        let printed =
-          try session.run(line: "diff \(a) \(b)").compactMap {
-            if case .outputBytes(let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
-          }.first ?? ""
-        // The document walked to both states and back: it is as it was.
-        #expect(session.document.records == held && session.document.numbers == numbers, "\(context)")
-        #expect(session.document.nextNumber == next, "\(context)")
-        guard case .array(let rows) = try JSONValue.parse(bytes: Array(printed.utf8)) else {
-          Issue.record("\(context): not an array: \(printed)")
+    try Self.forEachSession { seed, g, folder, session in
+      session.format = .json
+      let lines = Self.runRandom(&session, &g, steps: Int(g.next() % 24) + 1)
+      while !session.editor.openGroups.isEmpty { _ = try session.run(line: "end") }
+      let last = session.editor.history.nextNumber - 1
+      let (a, b) = (Int(g.next() % UInt64(last + 1)), Int(g.next() % UInt64(last + 1)))
+      guard session.editor.history.isState(a), session.editor.history.isState(b) else { return }
+      let context = "seed \(seed): \(lines); diff \(a) \(b)"
+      let (held, numbers, next) =
+        (session.document.records, session.document.numbers, session.document.nextNumber)
+      let printed =
+        try session.run(line: "diff \(a) \(b)").compactMap {
+          if case .outputBytes(let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
+        }.first ?? ""
+      // The document walked to both states and back: it is as it was.
+      #expect(session.document.records == held && session.document.numbers == numbers, "\(context)")
+      #expect(session.document.nextNumber == next, "\(context)")
+      guard case .array(let rows) = try JSONValue.parse(bytes: Array(printed.utf8)) else {
+        Issue.record("\(context): not an array: \(printed)")
+        return
+      }
+      var records = Self.byKey(try session.editor.document(atState: a))
+      for row in rows {
+        guard case .object(let change) = row, case .string(let key)? = change["key"] else {
+          Issue.record("\(context): bad row \(row)")
           return
         }
-        var records = Self.byKey(try session.editor.document(atState: a))
-        for row in rows {
-          guard case .object(let change) = row, case .string(let key)? = change["key"] else {
-            Issue.record("\(context): bad row \(row)")
-            return
-          }
-          if case .object(let added)? = change["added"] {
-            records[key] = Self.sorted(added)
-          } else if change["deleted"] != nil {
-            records[key] = nil
-          } else if case .string(let path)? = change["field"], let record = records[key] {
-            records[key] = Self.sorted(
-              Self.setting(record, path.split(separator: ".").map(String.init), change["new"]))
-          }
+        if case .object(let added)? = change["added"] {
+          records[key] = Self.sorted(added)
+        } else if change["deleted"] != nil {
+          records[key] = nil
+        } else if case .string(let path)? = change["field"], let record = records[key] {
+          records[key] = Self.sorted(
+            Self.setting(record, path.split(separator: ".").map(String.init), change["new"]))
         }
-        #expect(records == Self.byKey(try session.editor.document(atState: b)), "\(context)\n\(printed)")
-        if !rows.isEmpty { nonEmpty += 1 }
       }
+      #expect(records == Self.byKey(try session.editor.document(atState: b)), "\(context)\n\(printed)")
+      if !rows.isEmpty { nonEmpty += 1 }
     }
     #expect(nonEmpty > Self.sessions / 3)
   }
