@@ -18,7 +18,8 @@ enum Inference {
     let read = RunTimeKind.$current.withValue(.unbound) {
       bytes.withUnsafeBufferPointer { buffer in
         Result { () throws(RecordFileError) in
-          try RecordFile<RunTimeRecord>.decodeRecords(buffer, passing: { _ in })
+          try RecordFile<RunTimeRecord>.decodeRecords(
+            buffer, layout: RecordLayout(path: input), passing: { _ in })
         }
       }
     }

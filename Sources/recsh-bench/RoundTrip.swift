@@ -6,7 +6,8 @@ import RecordShell
 #endif
 
 /// Opens a task file and saves it again without edits, as the shell does, timing each
-/// phase: the bench's measure of recsh's open + save.
+/// phase: the bench's measure of recsh's open + save. Each file's name decides its layout
+/// (`RecordLayout(path:)`): `.jsonl` in and out times JSON Lines.
 ///
 /// It checks nothing: the script compares the output with the input. Like the shell, it
 /// maps the input and lets its pages go as the records are made (`FileReader.scanFile`),
@@ -57,7 +58,7 @@ enum RoundTrip {
         size = bytes.count
         read = clock.now
         return Result { () throws(RecordFileError) in
-          try RecordFile<TaskRecord>.decode(bytes, passing: passed)
+          try RecordFile<TaskRecord>.decode(bytes, layout: RecordLayout(path: input), passing: passed)
         }
       }
     }
@@ -73,7 +74,8 @@ enum RoundTrip {
     var saveHasher = ContentHasher()
     _ = try storage { () throws(StorageError) in
       try AtomicFile.save(to: output, using: fileSystem) { (write) throws(SystemCallError) in
-        try RecordFile<TaskRecord>.encode(loaded.document.records) { (chunk) throws(SystemCallError) in
+        try RecordFile<TaskRecord>.encode(loaded.document.records, layout: RecordLayout(path: output)) {
+          (chunk) throws(SystemCallError) in
           saveHasher.combine(chunk)
           let before = clock.now
           try write(chunk)

@@ -11,7 +11,8 @@ import RecordShell
 /// OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE`), it prints the same under a header naming
 /// PATH and exits 0, as git requires of a difference found; `/dev/null` (a file added or
 /// deleted) is a file of no records. PATH, the file's place in the work tree, decides the
-/// kind where it has a schema beside it (git's temporary files have no name of their own).
+/// kind where it has a schema beside it, and whether the files hold JSON Lines (git's
+/// temporary files have no name of their own).
 ///
 /// The kind is chosen as opening the new file would choose it (`KindChoice`, the old file
 /// when the new one is `/dev/null`), and both files are read as that kind: an old file
@@ -58,7 +59,9 @@ enum FileDiff {
       let beside = KindChoice.schemaPath(besideDataFile: paths[0])
       if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
     }
-    let result = compare(old: old, new: new, kind: kind, schema: schema, format: format)
+    // git's files are temporary: PATH's name says how they hold their records.
+    let layout = forGit ? RecordLayout(path: paths[0]) : nil
+    let result = compare(old: old, new: new, layout: layout, kind: kind, schema: schema, format: format)
     switch result {
     case .failure(let failure):
       streams.err(failure.message)
@@ -77,13 +80,13 @@ enum FileDiff {
 
   /// The difference as the format prints it, and whether there is one; or why a file
   /// could not be read.
-  private static func compare(old: String, new: String, kind: String?, schema: String?, format: OutputFormat)
-    -> Result<([UInt8], Bool), FileDiffFailure>
-  {
+  private static func compare(
+    old: String, new: String, layout: RecordLayout?, kind: String?, schema: String?, format: OutputFormat
+  ) -> Result<([UInt8], Bool), FileDiffFailure> {
     let chooser = new == "/dev/null" ? old : new
     let choice: KindChoice
     do {
-      choice = try KindChoice.choose(file: chooser, kindFlag: kind, schemaPath: schema)
+      choice = try KindChoice.choose(file: chooser, layout: layout, kindFlag: kind, schemaPath: schema)
     } catch {
       return .failure(FileDiffFailure(Shell.loadFailure(error)))
     }
@@ -91,23 +94,25 @@ enum FileDiff {
     switch choice.kind {
     case .shipped(TaskRecord.kind, let preloaded):
       return compare(
-        TaskRecord.self, old: old, new: new, chooser: (chooser, preloaded as? DataFile<TaskRecord>.Loaded),
-        format: format)
+        TaskRecord.self, old: old, new: new, layout: layout,
+        chooser: (chooser, preloaded as? DataFile<TaskRecord>.Loaded), format: format)
     case .shipped(ContactRecord.kind, let preloaded):
       return compare(
-        ContactRecord.self, old: old, new: new,
+        ContactRecord.self, old: old, new: new, layout: layout,
         chooser: (chooser, preloaded as? DataFile<ContactRecord>.Loaded), format: format)
     case .shipped(let name, _): return .failure(FileDiffFailure("recsh: no kind \"\(name)\""))
     case .runTime(let runTime, let preloaded):
       return RunTimeKind.$current.withValue(runTime) {
-        compare(RunTimeRecord.self, old: old, new: new, chooser: (chooser, preloaded), format: format)
+        compare(
+          RunTimeRecord.self, old: old, new: new, layout: layout, chooser: (chooser, preloaded),
+          format: format)
       }
     }
   }
 
   private static func compare<Root: Record>(
-    _ kind: Root.Type, old: String, new: String, chooser: (path: String, loaded: DataFile<Root>.Loaded?),
-    format: OutputFormat
+    _ kind: Root.Type, old: String, new: String, layout: RecordLayout?,
+    chooser: (path: String, loaded: DataFile<Root>.Loaded?), format: OutputFormat
   ) -> Result<([UInt8], Bool), FileDiffFailure> {
     func records(_ path: String) throws(SessionError) -> Document<Root> {
       guard path != "/dev/null" else { return Document() }
@@ -119,7 +124,7 @@ enum FileDiff {
       } catch {
         throw .storage(.failed(.read, path: path, cause: error))
       }
-      return try DataFile<Root>.load(path, using: fileSystem).document
+      return try DataFile<Root>.load(path, layout: layout, using: fileSystem).document
     }
     do {
       let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))

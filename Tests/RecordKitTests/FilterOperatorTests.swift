@@ -255,7 +255,7 @@ import Testing
     let schema: RecordSchema? =
       source == .schema ? try RecordSchema(reading: JSONValue.parse(bytes: Array(thingsSchema.utf8))) : nil
     let loaded = try Array(things.utf8).withUnsafeBufferPointer {
-      try RunTimeFile.decode($0, schema: schema, name: "things")
+      try RunTimeFile.decode($0, layout: .array, schema: schema, name: "things")
     }
     return try RunTimeKind.$current.withValue(loaded.kind) { try body(loaded.document) }
   }

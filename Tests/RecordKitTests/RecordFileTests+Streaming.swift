@@ -121,14 +121,16 @@ extension RecordFileTests {
 }
 
 extension RecordFileTests {
-  @Test(arguments: [1, 7, 300, 4096, RecordFile<TaskRecord>.defaultChunkSize])
-  func savingInChunksWritesTheSameBytes(chunkSize: Int) throws {
+  @Test(arguments: [1, 7, 300, 4096, RecordFile<TaskRecord>.defaultChunkSize], RecordLayout.allCases)
+  func savingInChunksWritesTheSameBytes(chunkSize: Int, layout: RecordLayout) throws {
     var generator = SplitMix64(seed: 0xC4_0001)
     let records = (0..<300).map { Self.randomTask($0, using: &generator) }
     var chunks: [[UInt8]] = []
-    RecordFile<TaskRecord>.encode(records, chunkSize: chunkSize) { chunks.append(Array($0)) }
-    #expect(chunks.joined().elementsEqual(RecordFile<TaskRecord>.encode(records)))
+    RecordFile<TaskRecord>.encode(records, layout: layout, chunkSize: chunkSize) { chunks.append(Array($0)) }
+    let whole = RecordFile<TaskRecord>.encode(records, layout: layout)
+    #expect(chunks.joined().elementsEqual(whole))
     #expect(chunks.dropLast().allSatisfy { $0.count >= chunkSize })
-    #expect(chunks.count <= max(1, RecordFile<TaskRecord>.encode(records).count / chunkSize + 1))
+    #expect(chunks.count <= max(1, whole.count / chunkSize + 1))
+    #expect(try RecordFile<TaskRecord>.decode(whole, layout: layout).document.records == records)
   }
 }

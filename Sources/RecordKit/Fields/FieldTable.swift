@@ -43,7 +43,8 @@ public struct FieldTable<Root: Record>: Sendable {
   /// A run-time kind's check of the records of a file it reads (`open FILE` too): its
   /// schema's rules, the violations thrown with their places in the bytes; `nil` for a
   /// shipped kind, whose types its loading checks.
-  package let checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
+  package let checkRecords:
+    (@Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void)?
 
   /// A shipped kind's table: `id` first, then `fields`.
   public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
@@ -58,7 +59,8 @@ public struct FieldTable<Root: Record>: Sendable {
   package init(
     runTime fields: [any FieldAccessor<Root>], key: RecordKey?, allowsCustomFields: Bool,
     defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue,
-    checkRecords: @escaping @Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void
+    checkRecords:
+      @escaping @Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void
   ) {
     self.init(
       allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true,
@@ -70,7 +72,9 @@ public struct FieldTable<Root: Record>: Sendable {
     allFields fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>], key: RecordKey?,
     keepsAllMembers: Bool, allowsCustomFields: Bool, defaults: [(field: String, value: JSONValue)],
     required: [String], schema: JSONValue?,
-    checkRecords: (@Sendable ([Root], UnsafeBufferPointer<UInt8>) throws(RecordFileError) -> Void)?
+    checkRecords: (
+      @Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void
+    )?
   ) {
     self.schema = schema
     self.checkRecords = checkRecords

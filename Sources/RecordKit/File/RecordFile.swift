@@ -1,5 +1,5 @@
-/// The file format: a JSON array of objects, one per record, mapped through
-/// the kind's field table. Pure bytes in, bytes out; reading and writing the
+/// The file format: a JSON array of objects, one per record, or JSON Lines, one object
+/// per line (`RecordLayout`), mapped through the kind's field table. Pure bytes in, bytes out; reading and writing the
 /// file itself is the shell's storage layer.
 ///
 /// - Reading streams the array: one record's object is parsed, checked and
@@ -9,6 +9,9 @@
 ///   (`id`, declared fields in table order, then custom keys in file order) and
 ///   a final newline, so a file written by recsh and saved again without edits
 ///   is byte-identical, and diffs stay small.
+/// - JSON Lines are written one compact object per line, each line ended by a line
+///   break, keys in the same order; read, lines of only whitespace are skipped and the
+///   last line may lack its line break (`JSONReader.readLines`).
 /// - A file of zero bytes is an empty collection (a `touch`ed file opens);
 ///   anything else must be strict JSON.
 public enum RecordFile<Root: Record> {
@@ -18,33 +21,36 @@ public enum RecordFile<Root: Record> {
     public var warnings: [String]
   }
 
-  public static func decode(_ bytes: [UInt8]) throws(RecordFileError) -> Loaded {
-    try decode(bytes, streaming: true)
+  public static func decode(_ bytes: [UInt8], layout: RecordLayout = .array) throws(RecordFileError) -> Loaded
+  {
+    try decode(bytes, layout: layout, streaming: true)
   }
 
   /// Decodes `bytes`, front to back, calling `passed` after each record with the offset
   /// the reader has reached: the bytes before it are not read again unless there is an
   /// error to place, so a caller that maps the file can let their memory go.
-  public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, passing passed: (Int) -> Void)
-    throws(RecordFileError) -> Loaded
-  {
-    try decode(bytes, streaming: true, passing: passed)
+  public static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> Loaded {
+    try decode(bytes, layout: layout, streaming: true, passing: passed)
   }
 
   /// `decode(_:)`; with `streaming` false every record goes the slow way, through a
   /// tree, so that tests and the fuzz targets can check that both ways load and
   /// refuse files alike.
-  package static func decode(_ bytes: [UInt8], streaming: Bool) throws(RecordFileError) -> Loaded {
+  package static func decode(_ bytes: [UInt8], layout: RecordLayout = .array, streaming: Bool)
+    throws(RecordFileError) -> Loaded
+  {
     try bytes.withUnsafeBufferPointer { (buffer) throws(RecordFileError) in
-      try decode(buffer, streaming: streaming, passing: { _ in })
+      try decode(buffer, layout: layout, streaming: streaming, passing: { _ in })
     }
   }
 
   private static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool, passing passed: (Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> Loaded {
-    let records = try decodeRecords(bytes, streaming: streaming, passing: passed)
-    try Root.fields.checkRecords?(records, bytes)
+    let records = try decodeRecords(bytes, layout: layout, streaming: streaming, passing: passed)
+    try Root.fields.checkRecords?(records, bytes, layout)
     let document: Document<Root>
     do {
       document = try Document(records: records)
@@ -52,7 +58,8 @@ public enum RecordFile<Root: Record> {
       guard case .duplicateID(let id, let first, let second) = error else {
         preconditionFailure("records read from a file are numbered in order: \(error)")
       }
-      throw .duplicateID(id, first: first, second: second, at: position(ofRecord: second, in: bytes))
+      throw .duplicateID(
+        id, first: first, second: second, at: position(ofRecord: second, in: bytes, layout: layout))
     }
     return Loaded(document: document, warnings: kindWarnings(records))
   }
@@ -60,18 +67,21 @@ public enum RecordFile<Root: Record> {
   /// The records of the file, in order, without the document's index of their ids (a
   /// run-time kind gives its records their identities after reading them all).
   package static func decodeRecords(
-    _ bytes: UnsafeBufferPointer<UInt8>, streaming: Bool = true, passing passed: (Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
+    passing passed: (Int) -> Void
   ) throws(RecordFileError) -> [Root] {
     if bytes.isEmpty { return [] }
     let table = Root.fields
     var records: [Root] = []
     do {
       var reader = JSONReader(unsafeBytes: bytes)
-      let kind = try reader.peek()
-      guard kind == .array else {
-        throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
+      if layout == .array {
+        let kind = try reader.peek()
+        guard kind == .array else {
+          throw RecordFileError.notAnArray(found: kind.description, at: reader.position)
+        }
       }
-      try reader.readArray { element in
+      try reader.readRecords(layout) { element in
         defer { passed(element.index) }
         let start = element.tokenStart
         let mark = element.mark
@@ -106,11 +116,15 @@ public enum RecordFile<Root: Record> {
   /// Where record `number` (1-based) starts, for the one error that names a record after
   /// all were read. Found by reading the array again: keeping every record's start would
   /// cost a word per record for an error that is rare.
-  private static func position(ofRecord number: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONPosition {
+  private static func position(
+    ofRecord number: Int, in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
+  )
+    -> JSONPosition
+  {
     var reader = JSONReader(unsafeBytes: bytes)
     var count = 0
     var start = 0
-    try? reader.readArray { element in
+    try? reader.readRecords(layout) { element in
       count += 1
       if count == number { start = element.tokenStart }
       try element.skipValue()
@@ -118,10 +132,10 @@ public enum RecordFile<Root: Record> {
     return reader.position(at: start)
   }
 
-  /// Encodes the records: the bytes `save` writes, in one array.
-  public static func encode(_ records: [Root]) -> [UInt8] {
+  /// Encodes the records: the bytes `save` writes, in one array or as lines.
+  public static func encode(_ records: [Root], layout: RecordLayout = .array) -> [UInt8] {
     var bytes: [UInt8] = []
-    encode(records) { chunk in bytes.append(contentsOf: chunk) }
+    encode(records, layout: layout) { chunk in bytes.append(contentsOf: chunk) }
     return bytes
   }
 
@@ -158,12 +172,13 @@ public enum RecordFile<Root: Record> {
   /// (a record is never split; the last chunk may be shorter), so that a save holds
   /// one chunk in memory instead of the whole new file beside the records.
   public static func encode<Failure: Error>(
-    _ records: [Root], chunkSize: Int = defaultChunkSize,
+    _ records: [Root], layout: RecordLayout, chunkSize: Int = defaultChunkSize,
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
     let table = Root.fields
-    var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4)
-    writer.beginArray()
+    let lines = layout == .lines
+    var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4, compact: lines)
+    if !lines { writer.beginArray() }
     try records.withUnsafeBufferPointer { (records) throws(Failure) in
       guard let base = records.baseAddress else { return }
       // Each record through a pointer's `pointee` (an addressor): `records[index]` or
@@ -172,11 +187,14 @@ public enum RecordFile<Root: Record> {
         writer.beginObject()
         table.write(base + index, to: &writer)
         writer.endObject()
+        if lines { writer.lineBreak() }
         if writer.byteCount >= chunkSize { try writer.drain(into: sink) }
       }
     }
-    writer.endArray()
-    writer.finish()
+    if !lines {
+      writer.endArray()
+      writer.finish()
+    }
     try writer.drain(into: sink)
   }
 

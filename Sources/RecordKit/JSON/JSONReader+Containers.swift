@@ -128,3 +128,78 @@ extension JSONReader {
     }
   }
 }
+
+/// JSON Lines: one value per line.
+extension JSONReader {
+  /// Reads the document as JSON Lines, calling `body` once per value with the reader on
+  /// it; a value `body` leaves unread is skipped, after being checked.
+  ///
+  /// Lines that hold only whitespace are skipped; the last line may lack its line break.
+  /// A value must start and end on one line, with only spaces, tabs and a carriage return
+  /// after it: a pretty-printed value across lines is refused at its first line, and a
+  /// last line cut off in the middle of its value is refused as such (not as an
+  /// "unexpected end of input", which would not say which line was lost). Values are read
+  /// at nesting depth 0, one level less than an array's elements.
+  public mutating func readLines(_ body: (inout JSONReader) throws -> Void) throws {
+    hasStarted = true
+    while true {
+      skipWhitespace()
+      guard index < bytes.count else { return }
+      let start = index
+      tokenStart = start
+      do {
+        try body(&self)
+        if index == start { try skipValue() }
+      } catch let error as JSONSyntaxError {
+        throw lineError(error, valueStart: start)
+      }
+      if firstLineBreak(from: start, to: index) != nil {
+        throw syntaxError(.valueSpansLines(endLine: position(at: index).line), at: start)
+      }
+      while index < bytes.count,
+        bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D
+      {
+        index += 1
+      }
+      guard index == bytes.count || bytes[index] == 0x0A else {
+        guard let found = UTF8Validation.scalar(in: bytes, at: index) else {
+          throw syntaxError(.invalidUTF8(offset: index), at: index)
+        }
+        throw syntaxError(.expectedLineBreak(found), at: index)
+      }
+    }
+  }
+
+  /// The offset of the first line feed in `start..<end`, if any. Eight bytes at a time:
+  /// in `x = word ^ 0x0A…0A` a line feed is a zero byte, and `(x - 0x01…01) & ~x & 0x80…80`
+  /// sets the high bit of the lowest zero byte (a byte above it may be marked falsely,
+  /// never one below), so its trailing zero count finds it.
+  private func firstLineBreak(from start: Int, to end: Int) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var offset = start
+    while offset &+ 8 <= end {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+      let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
+      let found = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+      if found != 0 { return offset &+ found.trailingZeroBitCount &>> 3 }
+      offset &+= 8
+    }
+    while offset < end {
+      if base[offset] == 0x0A { return offset }
+      offset &+= 1
+    }
+    return nil
+  }
+
+  /// `error`, raised while reading the value that starts at `valueStart`, said in terms
+  /// of lines where it lies past that value's line: the value did not end on its line.
+  private mutating func lineError(_ error: JSONSyntaxError, valueStart: Int) -> JSONSyntaxError {
+    let lineEnd = firstLineBreak(from: valueStart, to: bytes.count) ?? bytes.count
+    let offset = error.position.offset
+    if offset == bytes.count, lineEnd == bytes.count, case .unexpectedEndOfInput = error.reason {
+      return syntaxError(.unfinishedLastLine, at: valueStart)
+    }
+    guard offset > lineEnd else { return error }
+    return syntaxError(.valueSpansLines(endLine: error.position.line), at: valueStart)
+  }
+}

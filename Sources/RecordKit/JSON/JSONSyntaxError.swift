@@ -43,6 +43,12 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     case tooDeep(limit: Int)
     /// A pull-API caller asked for one kind of value and the document has another.
     case typeMismatch(expected: JSONReader.Kind, found: JSONReader.Kind)
+    /// JSON Lines: a value that goes on past the end of its line, to line `endLine`.
+    case valueSpansLines(endLine: Int)
+    /// JSON Lines: the last line, with no line break, ends inside its value.
+    case unfinishedLastLine
+    /// JSON Lines: something other than whitespace after a line's value.
+    case expectedLineBreak(Unicode.Scalar)
   }
 
   /// What the reader was inside when the input ended.
@@ -112,6 +118,12 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
       "nesting deeper than \(limit) levels"
     case .typeMismatch(let expected, let found):
       "expected \(expected), found \(found)"
+    case .valueSpansLines(let endLine):
+      "the value goes on to line \(endLine); JSON Lines holds each value on one line"
+    case .unfinishedLastLine:
+      "the last line ends inside its value (the file ends with no line break, mid-value)"
+    case .expectedLineBreak(let found):
+      "expected the end of the line after the value, found \(Self.describe(found))"
     }
   }
 

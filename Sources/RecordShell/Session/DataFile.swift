@@ -13,15 +13,22 @@ public enum DataFile<Root: Record> {
   }
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
-  /// its bytes are not all held in memory while the records are made.
-  package static func load(_ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil)
+  /// its bytes are not all held in memory while the records are made. `layout`: how the
+  /// file holds its records, when its name does not say (`RecordLayout(path:)`).
+  package static func load(
+    _ path: String, layout: RecordLayout? = nil, using fileSystem: any FileSystem,
+    progress: ProgressHandler? = nil
+  )
     throws(SessionError) -> Loaded
   {
+    let layout = layout ?? RecordLayout(path: path)
     let scanned:
       (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        Result { () throws(RecordFileError) in try RecordFile<Root>.decode(bytes, passing: passed) }
+        Result { () throws(RecordFileError) in
+          try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+        }
       }
     } catch {
       if case .notFound = error {
@@ -38,7 +45,8 @@ public enum DataFile<Root: Record> {
     }
   }
 
-  /// Saves `records` atomically to `path`, encoding them a chunk at a time straight into
+  /// Saves `records` atomically to `path`, laid out as `layout` (by default as the
+  /// name says, `RecordLayout(path:)`), encoding them a chunk at a time straight into
   /// the temporary file, so that a save needs one chunk of memory beside the records,
   /// not the whole new file. Returns the outcome and the `ContentHash` of the bytes
   /// written, which the journal starts again from.
@@ -50,15 +58,16 @@ public enum DataFile<Root: Record> {
   /// file is replaced: the history log notes the save then, so that no crash can leave a
   /// new file that the log knows nothing of.
   static func save(
-    _ records: [Root], to path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
-    estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
+    _ records: [Root], to path: String, layout: RecordLayout? = nil, using fileSystem: any FileSystem,
+    progress: ProgressHandler? = nil, estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
+    let layout = layout ?? RecordLayout(path: path)
     var hasher = ContentHasher()
     var written = 0
     progress?(.began(.saving, path: path, totalBytes: estimatedBytes))
     defer { progress?(.ended) }
     let outcome = try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
-      try RecordFile<Root>.encode(records) { (chunk) throws(SystemCallError) in
+      try RecordFile<Root>.encode(records, layout: layout) { (chunk) throws(SystemCallError) in
         hasher.combine(chunk)
         try write(chunk)
         written += chunk.count
@@ -74,14 +83,15 @@ extension DataFile where Root == RunTimeRecord {
   /// Reads the file at `path` as records of `schema`'s kind, or of a kind inferred from
   /// them (`RunTimeFile`), in one pass over its bytes. A missing file is an empty one.
   package static func loadRunTime(
-    _ path: String, schema: RecordSchema?, name: String, using fileSystem: any FileSystem,
-    progress: ProgressHandler? = nil
+    _ path: String, layout: RecordLayout? = nil, schema: RecordSchema?, name: String,
+    using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
+    let layout = layout ?? RecordLayout(path: path)
     let scanned: (result: Result<RunTimeFile.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
         Result { () throws(RecordFileError) in
-          try RunTimeFile.decode(bytes, schema: schema, name: name, passing: passed)
+          try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
         }
       }
     } catch {

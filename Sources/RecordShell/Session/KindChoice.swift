@@ -32,18 +32,21 @@ package struct KindChoice {
   /// "contact: every record fits it and they hold 6 of its 6 fields".
   package var note: String
 
-  /// The choice for `file` (nil: no file), given `--kind` and `--schema`.
+  /// The choice for `file` (nil: no file), given `--kind` and `--schema`; `layout`: how
+  /// the file holds its records when its name does not say (`RecordLayout(path:)`).
   package static func choose(
-    file: String?, kindFlag: String?, schemaPath: String?, fileSystem: any FileSystem = PosixFileSystem(),
-    progress: ProgressHandler? = nil
+    file: String?, layout: RecordLayout? = nil, kindFlag: String?, schemaPath: String?,
+    fileSystem: any FileSystem = PosixFileSystem(), progress: ProgressHandler? = nil
   ) throws(SessionError) -> KindChoice {
+    let layout = file.map { layout ?? RecordLayout(path: $0) } ?? .array
     if let kindFlag {
       return KindChoice(
         kind: .shipped(kindFlag, preloaded: nil), note: "kind \(kindFlag) (--kind \(kindFlag))")
     }
     if let schemaPath {
       return try runTime(
-        file: file, schemaPath: schemaPath, why: "--schema", fileSystem: fileSystem, progress: progress)
+        file: file, layout: layout, schemaPath: schemaPath, why: "--schema", fileSystem: fileSystem,
+        progress: progress)
     }
     guard let file else {
       return KindChoice(
@@ -54,10 +57,11 @@ package struct KindChoice {
     let beside = Self.schemaPath(besideDataFile: file)
     if let size = try fileSize(beside, fileSystem), size > 0 {
       return try runTime(
-        file: file, schemaPath: beside, why: "the schema beside the file", fileSystem: fileSystem,
-        progress: progress)
+        file: file, layout: layout, schemaPath: beside, why: "the schema beside the file",
+        fileSystem: fileSystem, progress: progress)
     }
-    if let remembered = try remembered(file: file, fileSystem: fileSystem, progress: progress) {
+    if let remembered = try remembered(file: file, layout: layout, fileSystem: fileSystem, progress: progress)
+    {
       return remembered
     }
     let size: Int64
@@ -73,18 +77,18 @@ package struct KindChoice {
       return KindChoice(
         kind: .shipped(KindRegistry.defaultKind.kind, preloaded: nil), note: "kind task (the file is empty)")
     }
-    return try fitOrInfer(file, fileSystem: fileSystem, progress: progress)
+    return try fitOrInfer(file, layout: layout, fileSystem: fileSystem, progress: progress)
   }
 
-  /// `books.schema.json` for `books.json`, `books.jsonl` or `books`.
+  /// `books.schema.json` for `books.json`, `books.jsonl`, `books.ndjson` or `books`.
   package static func schemaPath(besideDataFile file: String) -> String {
     stem(file) + ".schema.json"
   }
 
-  /// `path` without its `.jsonl` or `.json` ending.
+  /// `path` without its `.jsonl`, `.ndjson` or `.json` ending.
   private static func stem(_ path: String) -> String {
     var stem = path
-    for suffix in [".jsonl", ".json"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+    for suffix in [".jsonl", ".ndjson", ".json"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
       stem.removeLast(suffix.count)
       break
     }
@@ -112,16 +116,17 @@ package struct KindChoice {
 
   /// The kind the log beside `file` names, loaded; `nil` when there is no log, or the
   /// records do not fit that kind any more (the next rules decide then).
-  private static func remembered(file: String, fileSystem: any FileSystem, progress: ProgressHandler?)
-    throws(SessionError) -> KindChoice?
-  {
+  private static func remembered(
+    file: String, layout: RecordLayout, fileSystem: any FileSystem, progress: ProgressHandler?
+  ) throws(SessionError) -> KindChoice? {
     guard let header = Journal.peekHeader(forDataFile: file, fileSystem: fileSystem) else { return nil }
     let note = "kind \(header.kind), remembered from the file's history"
     if let document = header.schema {
       guard let schema = try? RecordSchema(reading: document) else { return nil }
       do {
         let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
-          file, schema: schema, name: kindName(forDataFile: file), using: fileSystem, progress: progress)
+          file, layout: layout, schema: schema, name: kindName(forDataFile: file), using: fileSystem,
+          progress: progress)
         guard kind.name == header.kind else { return nil }
         return KindChoice(kind: .runTime(kind, preloaded: loaded), note: note)
       } catch {
@@ -132,7 +137,8 @@ package struct KindChoice {
     guard let kind = shipped.first(where: { $0.name == header.kind }) else { return nil }
     do {
       return KindChoice(
-        kind: .shipped(kind.name, preloaded: try kind.load(file, fileSystem, progress).loaded), note: note)
+        kind: .shipped(kind.name, preloaded: try kind.load(file, layout, fileSystem, progress).loaded),
+        note: note)
     } catch {
       guard case .file = error else { throw error }
       return nil
@@ -142,7 +148,8 @@ package struct KindChoice {
   // MARK: Rules 1 and 2: a schema
 
   private static func runTime(
-    file: String?, schemaPath: String, why: String, fileSystem: any FileSystem, progress: ProgressHandler?
+    file: String?, layout: RecordLayout, schemaPath: String, why: String, fileSystem: any FileSystem,
+    progress: ProgressHandler?
   ) throws(SessionError) -> KindChoice {
     let schema = try readSchema(schemaPath, fileSystem: fileSystem)
     let name = kindName(forDataFile: file)
@@ -152,7 +159,7 @@ package struct KindChoice {
         kind: .runTime(RunTimeFile.kind(ofNoRecords: schema, name: name), preloaded: nil), note: note)
     }
     let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
-      file, schema: schema, name: name, using: fileSystem, progress: progress)
+      file, layout: layout, schema: schema, name: name, using: fileSystem, progress: progress)
     return KindChoice(kind: .runTime(kind, preloaded: loaded), note: note)
   }
 
@@ -191,14 +198,14 @@ package struct KindChoice {
     /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`), the
     /// top-level keys its records hold, and how many records it has.
     var load:
-      @Sendable (String, any FileSystem, ProgressHandler?) throws(SessionError) -> (
+      @Sendable (String, RecordLayout, any FileSystem, ProgressHandler?) throws(SessionError) -> (
         loaded: Any, held: Set<String>, count: Int
       )
 
     static func of<R: Record>(_ type: R.Type) -> Shipped {
       Shipped(name: R.kind, declared: topLevelNames(R.fields.names.dropFirst())) {
-        (path, fileSystem, progress) throws(SessionError) in
-        let loaded = try DataFile<R>.load(path, using: fileSystem, progress: progress)
+        (path, layout, fileSystem, progress) throws(SessionError) in
+        let loaded = try DataFile<R>.load(path, layout: layout, using: fileSystem, progress: progress)
         return (loaded, heldKeys(loaded.document.records), loaded.document.count)
       }
     }
@@ -237,9 +244,9 @@ package struct KindChoice {
     return held
   }
 
-  private static func fitOrInfer(_ file: String, fileSystem: any FileSystem, progress: ProgressHandler?)
-    throws(SessionError) -> KindChoice
-  {
+  private static func fitOrInfer(
+    _ file: String, layout: RecordLayout, fileSystem: any FileSystem, progress: ProgressHandler?
+  ) throws(SessionError) -> KindChoice {
     var refusals: [String: String] = [:]
     var loads: [String: Any] = [:]
     var held: Set<String>?
@@ -247,7 +254,7 @@ package struct KindChoice {
     // tells which keys they hold, and so which kinds they hold enough of.
     for kind in shipped where held == nil {
       do {
-        let result = try kind.load(file, fileSystem, progress)
+        let result = try kind.load(file, layout, fileSystem, progress)
         // A file of no records (`[]`) is an empty file: the default kind (rule 4).
         if result.count == 0, kind.name == KindRegistry.defaultKind.kind {
           return KindChoice(
@@ -273,7 +280,7 @@ package struct KindChoice {
         if refusals[kind.name] != nil { continue }
         if loads[kind.name] == nil {
           do {
-            loads[kind.name] = try kind.load(file, fileSystem, progress).loaded
+            loads[kind.name] = try kind.load(file, layout, fileSystem, progress).loaded
           } catch {
             guard case .file(_, let fileError) = error else { throw error }
             refusals[kind.name] = fileError.description
@@ -290,7 +297,7 @@ package struct KindChoice {
     loads = [:]
     let name = kindName(forDataFile: file)
     let (kind, loaded) = try DataFile<RunTimeRecord>.loadRunTime(
-      file, schema: nil, name: name, using: fileSystem, progress: progress)
+      file, layout: layout, schema: nil, name: name, using: fileSystem, progress: progress)
     let why = shipped.map { "not \($0.name): \(refusals[$0.name] ?? "does not fit")" }.joined(separator: "; ")
     return KindChoice(
       kind: .runTime(kind, preloaded: loaded), note: "kind \(name), inferred from the records (\(why))")

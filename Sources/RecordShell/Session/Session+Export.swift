@@ -23,7 +23,7 @@ extension Session {
     do {
       record = try table.decode(object, identity: identity)
       try bytes.withUnsafeBufferPointer { (buffer) throws(RecordFileError) in
-        try table.checkRecords?([record], buffer)
+        try table.checkRecords?([record], buffer, .lines)
       }
     } catch let error as RecordDecodingError {
       throw .badRecord(error.description)

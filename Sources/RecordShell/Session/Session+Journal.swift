@@ -380,7 +380,9 @@ extension Session {
         throw .badEntry(record: 1, reason: "its start records are damaged (their content hash differs)")
       }
       do {
-        let loaded = try RecordFile<Root>.decode(Array(parts.records))
+        // The data file's bytes, or records encoded as an array: either layout.
+        let loaded = try RecordFile<Root>.decode(
+          Array(parts.records), layout: RecordLayout(sniffing: parts.records))
         document = loaded.document
         if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
       } catch {

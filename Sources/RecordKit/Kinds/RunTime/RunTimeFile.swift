@@ -20,12 +20,12 @@ package enum RunTimeFile {
   /// `schema` is `nil`; `name` names an inferred kind (a schema's `title` names its own).
   /// `passed` hears the offset reached after each record, as `RecordFile.decode` says.
   package static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, schema: RecordSchema?, name: String,
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, schema: RecordSchema?, name: String,
     passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
-        try RecordFile<RunTimeRecord>.decodeRecords(bytes, passing: passed)
+        try RecordFile<RunTimeRecord>.decodeRecords(bytes, layout: layout, passing: passed)
       }
     }
     let records = try read.get()
@@ -33,8 +33,8 @@ package enum RunTimeFile {
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
-    if let schema { try check(records, against: schema, key: key, in: bytes) }
-    let keyed = try rekeyed(records, by: kind, in: bytes)
+    if let schema { try check(records, against: schema, key: key, in: bytes, layout: layout) }
+    let keyed = try rekeyed(records, by: kind, in: bytes, layout: layout)
     return Loaded(kind: kind, document: keyed, warnings: warnings)
   }
 
@@ -73,7 +73,7 @@ package enum RunTimeFile {
   /// `violationLimit` violations with their places, and counting them all.
   package static func check(
     _ records: [RunTimeRecord], against schema: RecordSchema, key: RecordKey?,
-    in bytes: UnsafeBufferPointer<UInt8>
+    in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
   )
     throws(RecordFileError)
   {
@@ -86,7 +86,7 @@ package enum RunTimeFile {
       for violation in violations where found.count < violationLimit { found.append((index, violation)) }
     }
     guard !found.isEmpty else { return }
-    let places = positions(of: found.map { ($0.record, $0.violation.pointer) }, in: bytes)
+    let places = positions(of: found.map { ($0.record, $0.violation.pointer) }, in: bytes, layout: layout)
     let listed = zip(found, places).map { entry, place in
       RecordViolation(
         record: entry.record + 1, id: key.flatMap { keyText(records[entry.record], $0) },
@@ -98,7 +98,8 @@ package enum RunTimeFile {
 
   /// The records with their keys as identities; two with one key are refused.
   private static func rekeyed(
-    _ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>
+    _ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>,
+    layout: RecordLayout
   )
     throws(RecordFileError) -> Document<RunTimeRecord>
   {
@@ -112,7 +113,8 @@ package enum RunTimeFile {
         } catch {
           var id: String?
           if case .string(let text)? = object[key.name] { id = text }
-          throw .record(index + 1, id: id, error, at: position(of: .root, inRecord: index, in: bytes))
+          throw .record(
+            index + 1, id: id, error, at: position(of: .root, inRecord: index, in: bytes, layout: layout))
         }
       }
     }
@@ -123,7 +125,8 @@ package enum RunTimeFile {
         preconditionFailure("records read from a file are numbered in order: \(error)")
       }
       throw .duplicateID(
-        id, first: first, second: second, at: position(of: .root, inRecord: second - 1, in: bytes))
+        id, first: first, second: second,
+        at: position(of: .root, inRecord: second - 1, in: bytes, layout: layout))
     }
   }
 
@@ -137,16 +140,19 @@ package enum RunTimeFile {
 
   /// Where the value at `pointer` in record `index` (0-based) starts; where the record
   /// starts when the pointer leads nowhere (a missing required member).
-  static func position(of pointer: JSONPointer, inRecord index: Int, in bytes: UnsafeBufferPointer<UInt8>)
+  static func position(
+    of pointer: JSONPointer, inRecord index: Int, in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
+  )
     -> JSONPosition
   {
-    positions(of: [(index, pointer)], in: bytes)[0]
+    positions(of: [(index, pointer)], in: bytes, layout: layout)[0]
   }
 
   /// `position(of:inRecord:in:)` for each of `places`, which are in record order, found
   /// in one read of the array (a refused file lists up to 20 places).
   static func positions(
-    of places: [(record: Int, pointer: JSONPointer)], in bytes: UnsafeBufferPointer<UInt8>
+    of places: [(record: Int, pointer: JSONPointer)], in bytes: UnsafeBufferPointer<UInt8>,
+    layout: RecordLayout
   )
     -> [JSONPosition]
   {
@@ -154,7 +160,7 @@ package enum RunTimeFile {
     var offsets = [Int](repeating: 0, count: places.count)
     var next = 0
     var count = 0
-    try? reader.readArray { element in
+    try? reader.readRecords(layout) { element in
       defer { count += 1 }
       guard next < places.count, places[next].record == count else { return }
       let mark = element.mark

@@ -73,8 +73,9 @@ public final class RunTimeKind: @unchecked Sendable {
       runTime: accessors, key: key, allowsCustomFields: self.recordSchema.allowsOtherFields,
       defaults: defaults,
       required: required, schema: document,
-      checkRecords: { [rules = SchemaRules(recordSchema, key)] (records, bytes) throws(RecordFileError) in
-        try RunTimeFile.check(records, against: rules.schema, key: rules.key, in: bytes)
+      checkRecords: {
+        [rules = SchemaRules(recordSchema, key)] (records, bytes, layout) throws(RecordFileError) in
+        try RunTimeFile.check(records, against: rules.schema, key: rules.key, in: bytes, layout: layout)
       })
     summaryFields = Self.summary(table, key: key)
   }
