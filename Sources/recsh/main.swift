@@ -14,10 +14,14 @@ var inheritedMask = sigset_t()
 sigemptyset(&inheritedMask)
 for blocked in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&inheritedMask, blocked) }
 sigprocmask(SIG_UNBLOCK, &inheritedMask, nil)
-// `recsh diff A B` compares two files (a file named `diff` is opened as `./diff`).
-// (Its paths are read as text: a name that is not UTF-8 is not found.)
+// `recsh diff A B` compares two files and `recsh merge BASE OURS THEIRS` merges three (a
+// file named `diff` or `merge` is opened as `./diff`, `./merge`). (Their paths are read
+// as text: a name that is not UTF-8 is not found.)
 if CommandLine.arguments.dropFirst().first == "diff" {
   exit(FileDiff.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "merge" {
+  exit(FileMerge.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 let options: Options
 do {

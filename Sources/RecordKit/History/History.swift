@@ -319,6 +319,10 @@ public struct History<Root: Record>: Sendable {
     return (revert, apply.reversed())
   }
 
+  /// Whether step `number` is applied in the current state: the state it made is on the
+  /// path from the start to the current one. O(log steps) at most.
+  public func isApplied(_ number: Int) -> Bool { number != start && isOnPath(number) }
+
   /// Whether `state` is on the path from the start to the current state: a binary search,
   /// since the path's numbers increase, within the only places `state` can be. Numbers on
   /// the path differ by at least one a place, so `state` is at most `state - start` places

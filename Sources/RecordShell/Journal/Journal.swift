@@ -53,10 +53,16 @@ public final class Journal {
 
   /// `.NAME.recsh-journal` in the data file's folder.
   public static func path(forDataFile dataPath: String) -> String {
+    sidePath(forDataFile: dataPath, ending: ".recsh-journal")
+  }
+
+  /// `.NAME` + `ending` in the data file's folder: where recsh keeps what belongs to a
+  /// data file (its log, a merge's conflicts), hidden beside it.
+  package static func sidePath(forDataFile dataPath: String, ending: String) -> String {
     let slash = dataPath.lastIndex(of: "/")
     let folder = slash.map { String(dataPath[...$0]) } ?? ""
     let name = slash.map { String(dataPath[dataPath.index(after: $0)...]) } ?? dataPath
-    return folder + "." + name + ".recsh-journal"
+    return folder + "." + name + ending
   }
 
   /// How many records the log holds (written or not).

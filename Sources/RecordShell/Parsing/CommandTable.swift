@@ -199,6 +199,31 @@ public enum CommandTable {
       return .diff(from: from, to: to)
     },
     CommandSpec(
+      name: "conflicts", aliases: [], usage: "conflicts",
+      summary: "the open conflicts recsh merge left: key field: base → ours | theirs (the file holds ours)",
+      examples: ["conflicts"], arguments: [.none], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      try args.end()
+      return .conflicts
+    },
+    CommandSpec(
+      name: "resolve", aliases: [], usage: "resolve REF FIELD ours|theirs|VALUE",
+      summary:
+        "settle a merge conflict with ours', theirs' or a new value (one undo step); FIELD * is the record",
+      examples: ["resolve k3x9p2aa title theirs", "resolve k3x due 2026-12-24", "resolve k3x * ours"],
+      arguments: [.ref, .field, .keyword(["ours", "theirs"])], hasForceForm: false
+    ) { (args, _) throws(ParseError) in
+      let ref = try args.word()
+      let field = try args.word()
+      let value = try args.value()
+      try args.end()
+      switch value {
+      case .word("ours"): return .resolve(ref: ref, field: field, choice: .ours)
+      case .word("theirs"): return .resolve(ref: ref, field: field, choice: .theirs)
+      default: return .resolve(ref: ref, field: field, choice: .value(value))
+      }
+    },
+    CommandSpec(
       name: "history", aliases: [], usage: "history [all|clear]",
       summary:
         "the undo steps of the current branch (all: the whole tree) with number, name and time; clear: drop them",

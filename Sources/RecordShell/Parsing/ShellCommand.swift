@@ -60,6 +60,18 @@ public enum ShellCommand: Equatable, Sendable {
   case schema
   case help(command: String?)
   case quit(force: Bool)
+  /// The open conflicts of a merge (`recsh merge`).
+  case conflicts
+  /// Settles the merge conflict of a record's field: ours' value, theirs', or a value.
+  case resolve(ref: String, field: String, choice: ResolveChoice)
+}
+
+/// How `resolve` settles a conflict.
+public enum ResolveChoice: Equatable, Sendable {
+  case ours
+  case theirs
+  /// A value typed as `set` takes it.
+  case value(ValueToken)
 }
 
 /// One filter, `FIELD OP VALUE` (`priority>=3`, `tags=work`, `due=null`): what it means
@@ -123,7 +135,7 @@ extension ShellCommand {
     switch self {
     case .new, .insert, .delete, .set, .unset, .listEdit, .bulk, .deleteWhere, .undo, .redo, .goto, .earlier,
       .later,
-      .rollback:
+      .rollback, .resolve:
       true
     default: false
     }

@@ -57,7 +57,7 @@ public enum DataFile<Root: Record> {
   /// `beforeReplacing` hears the new bytes' hash once they are all written, before the
   /// file is replaced: the history log notes the save then, so that no crash can leave a
   /// new file that the log knows nothing of.
-  static func save(
+  package static func save(
     _ records: [Root], to path: String, layout: RecordLayout? = nil, using fileSystem: any FileSystem,
     progress: ProgressHandler? = nil, estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {

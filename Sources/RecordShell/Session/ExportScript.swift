@@ -121,7 +121,7 @@ struct ExportScript<Root: Record> {
     }
     out += guards
     out += "begin ".utf8
-    out += Self.quoted(groupName).utf8
+    out += ScriptWords.quoted(groupName).utf8
     out.append(Self.lineFeed)
     out += edits
     for (position, record) in deletions.reversed() {
@@ -138,7 +138,7 @@ struct ExportScript<Root: Record> {
       out += "insert @".utf8
       JSONValue.appendDecimal(position + 1, to: &out)
       out.append(UInt8(ascii: " "))
-      out += Self.quoted(JSONValue.object(Root.fields.encode(record)).compactText).utf8
+      out += ScriptWords.quoted(JSONValue.object(Root.fields.encode(record)).compactText).utf8
       out.append(Self.lineFeed)
     }
     out += "end\nsave\n".utf8
@@ -155,7 +155,7 @@ struct ExportScript<Root: Record> {
     for (path, value) in values {
       guard let field = Self.field(path) else { continue }
       // A custom name is quoted: a bare one near a declared name reads as its typo.
-      let name = field.isCustom ? Self.quoted(path) : Self.word(path)
+      let name = field.isCustom ? ScriptWords.quoted(path) : ScriptWords.word(path)
       if let value {
         guard let token = Self.token(for: value, field, filter: true) else { continue }
         filters += " " + name + "== " + token
@@ -179,13 +179,13 @@ struct ExportScript<Root: Record> {
       guard let field = field(change.path), !field.isReadOnly else { return nil }
       if Root.fields.key?.name == change.path { return nil }
       guard let new = change.new else {
-        unsets += "; unset " + word(change.path)
+        unsets += "; unset " + ScriptWords.word(change.path)
         continue
       }
       // A custom field `set` would make is put last, where the target may not have it.
       if change.old == nil, field.isCustom || Root.fields.keepsAllMembers { return nil }
       guard let token = token(for: new, field, filter: false) else { return nil }
-      sets += " " + word(change.path) + " " + token
+      sets += " " + ScriptWords.word(change.path) + " " + token
     }
     return (sets.isEmpty ? "" : "; set" + sets) + unsets
   }
@@ -201,7 +201,7 @@ struct ExportScript<Root: Record> {
     for member in object.members {
       if member.key == table.key?.name {
         guard let spelling = candidates(member.value).first?.1 else { return nil }
-        text += " " + word(member.key) + " " + spelling
+        text += " " + ScriptWords.word(member.key) + " " + spelling
         continue
       }
       guard let field = table.field(named: member.key), !field.isCustom,
@@ -209,7 +209,7 @@ struct ExportScript<Root: Record> {
           (try? field.parseCheckedJSON(candidate.0)) == member.value
         })
       else { return nil }
-      text += " " + word(member.key) + " " + spelling
+      text += " " + ScriptWords.word(member.key) + " " + spelling
       assignments.append(FieldAssignment(member.key, token, createsCustomField: false))
     }
     var editor = Editor<Root>()
@@ -252,7 +252,7 @@ struct ExportScript<Root: Record> {
 
   /// How the script names a record: its key, or `@N` (`position` 0-based) without one.
   private static func ref(_ record: Root, at position: Int) -> String {
-    Root.fields.key == nil ? "@\(position + 1)" : word(record.id)
+    Root.fields.key == nil ? "@\(position + 1)" : ScriptWords.word(record.id)
   }
 
   /// The value as the command line types it for `field`, such that the field reads it back
@@ -265,11 +265,19 @@ struct ExportScript<Root: Record> {
     return nil
   }
 
+  /// The token that types `value` for `field` as exactly that value, if one does (a JSON
+  /// object does not, nor a list of them).
+  static func valueToken(for value: JSONValue, _ field: any FieldAccessor<Root>) -> ValueToken? {
+    candidates(value).first { (try? field.parseCheckedJSON($0.0)) == value }?.0
+  }
+
   /// The tokens that may type `value`, the plainest first, with their text.
   private static func candidates(_ value: JSONValue) -> [(ValueToken, String)] {
     switch value {
     case .string(let text):
-      return (isPlain(text) ? [(.word(text), text)] : []) + [(.quoted(text), quoted(text))]
+      return (ScriptWords.isPlain(text) ? [(.word(text), text)] : []) + [
+        (.quoted(text), ScriptWords.quoted(text))
+      ]
     case .number(let spelling): return [(.word(spelling), spelling)]
     case .bool(let flag): return [(.word(flag ? "true" : "false"), flag ? "true" : "false")]
     case .null: return [(.word("null"), "null")]
@@ -284,36 +292,5 @@ struct ExportScript<Root: Record> {
       return [(.list(tokens), "[" + texts.joined(separator: ", ") + "]")]
     case .object: return []
     }
-  }
-
-  /// A name as a word, quoted unless it is plain.
-  static func word(_ text: String) -> String { isPlain(text) ? text : quoted(text) }
-
-  /// Whether the text reads back as itself typed bare, anywhere in a command: letters,
-  /// digits and `_ . : / -`, not first a `-` or `+`.
-  private static func isPlain(_ text: String) -> Bool {
-    guard let first = text.utf8.first, first != UInt8(ascii: "-"), first != UInt8(ascii: "+") else {
-      return false
-    }
-    return text.utf8.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"),
-        UInt8(ascii: "/"), UInt8(ascii: "-"):
-        true
-      default: false
-      }
-    } && text != "null" && text != "true" && text != "false" && text != "where"
-  }
-
-  /// The text in single quotes (raw) when it holds no `'` and nothing a terminal would not
-  /// show, else in double quotes: `\` and `"` escaped, then the rest as `TextCell` escapes
-  /// it (`\n`, `\t`, `\r`, `\u{…}`), which are the escapes a double-quoted word reads.
-  static func quoted(_ text: String) -> String {
-    if !text.unicodeScalars.contains(where: { $0 == "'" || TextCell.needsEscape($0) }) {
-      return "'" + text + "'"
-    }
-    let backslashed = text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
-    return "\"" + TextCell.escaped(backslashed) + "\""
   }
 }

@@ -64,10 +64,10 @@ extension Session {
       if exists { throw .fileExists(path: path, command: "export") }
     }
     let states = "\(Self.describe(fromPoint)) to \(Self.describe(toPoint))"
-    let source = filePath.map(ExportScript<Root>.quoted) ?? "a document never saved"
+    let source = filePath.map(ScriptWords.quoted) ?? "a document never saved"
     let comments = [
       "recsh script: the edits to \(source) from \(states), exported \(HistoryRenderer.date(editor.clock()))",
-      "Run it on the file as it was then: recsh -s \(ExportScript<Root>.word(path)) FILE. Every value it",
+      "Run it on the file as it was then: recsh -s \(ScriptWords.word(path)) FILE. Every value it",
       "replaces is checked first; on a file changed since, it stops at the first mismatch, changing nothing.",
     ]
     let bytes = script.text(comments: comments, groupName: "Replay of \(states)")

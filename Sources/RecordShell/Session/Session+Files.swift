@@ -51,6 +51,7 @@ extension Session {
     let count = editor.document.count
     var replies: [Reply] = [.info("Saved \(count) record\(count == 1 ? "" : "s") to \(target)")]
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
+    if !savedAs { replies += saveConflicts(fileHash: hash) }
     return replies + journalWarnings.map(Reply.warning)
   }
 
@@ -133,8 +134,10 @@ extension Session {
       // The same file again: its log is closed, then read back as the next session's would be.
       close()
     }
+    opened.pendingConflicts = nil
     var journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: .refuse)
     journalWarnings += opened.removeStaleTemporaryFiles(of: path)
+    journalWarnings += opened.readConflicts()
     if path != filePath { close() }
     self = opened
     let count = loaded.document.count

@@ -50,6 +50,9 @@ public struct Session<Root: Record> {
   /// The file's bytes per record when last read or written: a save's progress estimates
   /// its total from it before it knows.
   var bytesPerRecord = 100
+  /// The conflicts a merge left beside the file, as this session settles them; `nil`
+  /// when there are none.
+  var pendingConflicts: PendingConflicts?
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
@@ -73,7 +76,8 @@ public struct Session<Root: Record> {
       bytesPerRecord: bytesPerRecord(loaded))
     let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
     let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
-    return (session, loaded.warnings + journalWarnings + stale)
+    let conflicts = session.readConflicts()
+    return (session, loaded.warnings + journalWarnings + stale + conflicts)
   }
 
   /// The bytes per record of a file just read (100 for an empty or missing one).
@@ -200,6 +204,8 @@ public struct Session<Root: Record> {
     case .help(let topic):
       return [.output(try HelpRenderer.help(topic, fields: Root.fields, width: outputWidth()))]
     case .quit(let force): return try quit(force: force)
+    case .conflicts: return [.output(conflictList())]
+    case .resolve(let ref, let field, let choice): return try resolve(ref, field: field, choice: choice)
     }
   }
 

@@ -44,6 +44,10 @@ public enum SessionError: Error, Equatable, Sendable {
   case journalUnreadable(path: String, SystemCallError)
   /// Where the log of a "save as" target goes there is something else (a directory…).
   case journalNotAFile(path: String, FileStatus.Kind)
+  /// `resolve` naming no open merge conflict: the record reference and the field.
+  case noConflict(ref: String, field: String, open: Int)
+  /// `resolve` with a choice that cannot settle this conflict.
+  case badResolution(String)
 }
 
 extension SessionError: CustomStringConvertible {
@@ -100,6 +104,11 @@ extension SessionError: CustomStringConvertible {
     case .journalNotAFile(let path, let kind):
       "cannot save as \"\(path)\": its history log's place, \"\(Journal.path(forDataFile: path))\", is "
         + "\(kind.description); move it away first"
+    case .noConflict(let ref, let field, let open):
+      open == 0
+        ? "no merge conflicts are open"
+        : "no open merge conflict for \(ref) \(field); 'conflicts' lists the \(open) open"
+    case .badResolution(let why): why
     case .journalPending(let path):
       "\"\(path)\" has a journal from a session that ended abnormally; "
         + "restart recsh with --recover or --discard-journal to open it"

@@ -1,0 +1,183 @@
+import Glibc
+import RecordKit
+import RecordShell
+
+/// `recsh merge [--path PATH] [--kind K | --schema S] BASE OURS THEIRS [-o OUT]`: a three-way
+/// merge by record and field (`RecordMerge`), made to be git's merge driver (`recsh merge
+/// --path %P %O %A %B`).
+///
+/// - The kind is chosen as opening OURS would choose it (`KindChoice`), BASE and THEIRS are
+///   read as that kind; a file whose records carry none of its fields is of another kind,
+///   an error. PATH, the file's place in the work tree (git's files are temporary and have
+///   no extension), decides JSON or JSON Lines and where a schema beside the file is.
+/// - The result is written atomically over OURS (or to OUT), laid out as PATH (else OUT,
+///   else OURS) says; when it is exactly OURS, OURS is not written at all.
+/// - Exit 0: merged. Exit 1: conflicts, each listed on standard output (`key field: base →
+///   ours | theirs`); the file holds ours' value of each, and the conflicts are kept beside
+///   the work-tree file (PATH, else OUT, else OURS) in `.NAME.recsh-conflicts`, where
+///   opening the file finds them. Exit 3: a file cannot be read or written, the files are
+///   of different kinds, or the kind has no key (records cannot be matched; git then keeps
+///   its own conflict markers). Exit 2: bad usage.
+enum FileMerge {
+  static let usage =
+    "usage: recsh merge [--path PATH] [--kind KIND | --schema FILE] BASE OURS THEIRS [-o OUT]"
+
+  struct Paths {
+    var base: String
+    var ours: String
+    var theirs: String
+    var output: String?
+    /// Where the file is in the work tree, when not OURS itself.
+    var workTree: String?
+
+    /// The path that names the file: PATH, else OUT, else OURS.
+    var naming: String { workTree ?? output ?? ours }
+  }
+
+  /// Runs it for `arguments` (those after `merge`) and returns the exit status.
+  static func run(_ arguments: [String]) -> Int32 {
+    var streams = StandardStreams()
+    defer { streams.flush() }
+    var kind: String?
+    var schema: String?
+    var workTree: String?
+    var output: String?
+    var files: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      switch argument {
+      case "--path", "--kind", "--schema", "-o":
+        guard index < arguments.count else { return usageError("\(argument) needs a value", &streams) }
+        let value = arguments[index]
+        index += 1
+        switch argument {
+        case "--path": workTree = value
+        case "--kind": kind = value
+        case "--schema": schema = value
+        default: output = value
+        }
+      default: files.append(argument)
+      }
+    }
+    guard files.count == 3 else {
+      return usageError("'merge' takes three files: BASE OURS THEIRS", &streams)
+    }
+    if kind != nil, schema != nil { return usageError("--kind and --schema exclude each other", &streams) }
+    let paths = Paths(base: files[0], ours: files[1], theirs: files[2], output: output, workTree: workTree)
+    if schema == nil, kind == nil, let workTree {
+      let beside = KindChoice.schemaPath(besideDataFile: workTree)
+      if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
+    }
+    let layout = RecordLayout(path: paths.naming)
+    let choice: KindChoice
+    do {
+      choice = try KindChoice.choose(file: paths.ours, layout: layout, kindFlag: kind, schemaPath: schema)
+    } catch {
+      streams.err(Shell.loadFailure(error))
+      return 3
+    }
+    let result: Result<[MergeConflict], MergeFailure>
+    switch choice.kind {
+    case .shipped(TaskRecord.kind, let preloaded):
+      result = merge(TaskRecord.self, paths, layout, preloaded as? DataFile<TaskRecord>.Loaded)
+    case .shipped(ContactRecord.kind, let preloaded):
+      result = merge(ContactRecord.self, paths, layout, preloaded as? DataFile<ContactRecord>.Loaded)
+    case .shipped(let name, _):
+      result = .failure(MergeFailure("recsh: no kind \"\(name)\""))
+    case .runTime(let runTime, let preloaded):
+      result = RunTimeKind.$current.withValue(runTime) {
+        merge(RunTimeRecord.self, paths, layout, preloaded)
+      }
+    }
+    switch result {
+    case .failure(let failure):
+      streams.err(failure.message)
+      return 3
+    case .success(let conflicts) where conflicts.isEmpty:
+      return 0
+    case .success(let conflicts):
+      for conflict in conflicts { streams.out(conflict.line) }
+      let count = conflicts.count
+      let where_ = ConflictFile.path(forDataFile: paths.naming)
+      streams.err(
+        "recsh merge: \(count) conflict\(count == 1 ? "" : "s") in \(paths.naming); the file holds ours' "
+          + "value\(count == 1 ? "" : "s") and \"\(where_)\" keeps the conflicts: open the file in recsh, "
+          + "'conflicts' lists them, 'resolve REF FIELD ours|theirs|VALUE' settles each")
+      return 1
+    }
+  }
+
+  private static func usageError(_ message: String, _ streams: inout StandardStreams) -> Int32 {
+    streams.err("recsh: \(message)\n\(usage)")
+    return 2
+  }
+
+  /// Merges the three files as records of `Root` and writes the result; returns the
+  /// conflicts, or why it could not.
+  private static func merge<Root: Record>(
+    _ kind: Root.Type, _ paths: Paths, _ layout: RecordLayout, _ preloaded: DataFile<Root>.Loaded?
+  ) -> Result<[MergeConflict], MergeFailure> {
+    let fileSystem = PosixFileSystem()
+    func load(_ path: String, _ role: String) throws(MergeFailure) -> DataFile<Root>.Loaded {
+      if path == paths.ours, let preloaded { return preloaded }
+      do throws(SessionError) {
+        // (Opening a missing file makes a new one; merging one is an error.)
+        do {
+          _ = try fileSystem.stat(path)
+        } catch {
+          throw SessionError.storage(.failed(.read, path: path, cause: error))
+        }
+        let loaded = try DataFile<Root>.load(path, layout: layout, using: fileSystem)
+        if path != paths.ours, let warning = loaded.warnings.first {
+          throw SessionError.badRecord(
+            "\(role) \"\(path)\" holds records of another kind than OURS (read as \(Root.kind): \(warning))")
+        }
+        return loaded
+      } catch {
+        if case .badRecord(let why) = error { throw MergeFailure("recsh: \(why)") }
+        throw MergeFailure(Shell.loadFailure(error))
+      }
+    }
+    do throws(MergeFailure) {
+      let ours = try load(paths.ours, "OURS")
+      let base = try load(paths.base, "BASE")
+      let theirs = try load(paths.theirs, "THEIRS")
+      let merged: RecordMerge<Root>
+      do {
+        merged = try RecordMerge(base: base.document, ours: ours.document, theirs: theirs.document)
+      } catch {
+        throw MergeFailure("recsh: cannot merge \(paths.naming): \(error.description)")
+      }
+      var hash = ours.hash ?? ""
+      if !merged.isOurs || paths.output != nil {
+        let target = paths.output ?? paths.ours
+        do {
+          hash = try DataFile<Root>.save(merged.records, to: target, layout: layout, using: fileSystem).hash
+        } catch {
+          throw MergeFailure("recsh: \(error.description); \(target) is unchanged")
+        }
+      }
+      if !merged.conflicts.isEmpty {
+        let file = ConflictFile(hash: hash, conflicts: merged.conflicts)
+        let path = ConflictFile.path(forDataFile: paths.naming)
+        do {
+          try AtomicFile.save(bytes: file.encoded(), to: path, using: fileSystem)
+        } catch {
+          throw MergeFailure(
+            "recsh: the merge was written, but its conflicts could not be kept: \(error.description)")
+        }
+      }
+      return .success(merged.conflicts)
+    } catch {
+      return .failure(error)
+    }
+  }
+}
+
+/// Why `recsh merge` could not merge: the message, as opening a file would say it.
+struct MergeFailure: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
