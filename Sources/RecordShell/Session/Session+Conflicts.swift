@@ -72,8 +72,8 @@ extension Session {
   /// `conflicts`: one line per open conflict (`key field: base → ours | theirs`), or rows
   /// of `key`, `field`, `base`, `ours`, `theirs` in the other formats.
   func conflictList() -> String {
-    let open = openConflicts
-    let conflicts = open.map { pendingConflicts!.file.conflicts[$0] }
+    let all = pendingConflicts?.file.conflicts ?? []
+    let conflicts = openConflicts.map { all[$0] }
     guard format == .table else {
       let rows: [[JSONValue?]] = conflicts.map { conflict in
         [.string(conflict.key), .string(conflict.field), conflict.base, conflict.ours, conflict.theirs]
