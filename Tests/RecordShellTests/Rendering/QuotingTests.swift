@@ -21,7 +21,7 @@ import Testing
     ("a\u{202E}b", #""a\u{202e}b""#),
   ])
   func aScriptStringReadsBackAsItself(_ text: String, _ expected: String) throws {
-    let quoted = ExportScript<TaskRecord>.quoted(text)
+    let quoted = ScriptWords.quoted(text)
     #expect(quoted == expected)
     // The tokenizer reads it back as the same text.
     let commands = try Tokenizer.tokenize("set title " + quoted)

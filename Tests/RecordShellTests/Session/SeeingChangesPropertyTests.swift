@@ -38,7 +38,7 @@ import Testing
       "back\\slash",
     ]
     let word = words[Int(g.next() % UInt64(words.count))]
-    let text = ExportScript<TaskRecord>.quoted(word)
+    let text = ScriptWords.quoted(word)
     switch g.next() % 100 {
     case 0..<12: return "use \(ref); set title \(text)"
     case 12..<17: return "use \(ref); set priority \(g.next() % 6)"
@@ -57,7 +57,7 @@ import Testing
     case 46..<49:
       serial += 1
       return "insert \(ref) "
-        + ExportScript<TaskRecord>.quoted(#"{"id": "i\#(serial)", "z": {"a": 1.0}, "title": "ins"}"#)
+        + ScriptWords.quoted(#"{"id": "i\#(serial)", "z": {"a": 1.0}, "title": "ins"}"#)
     case 49..<54: return "delete \(ref)"
     case 54..<58: return "set priority \(g.next() % 6) where title=\(text)"
     case 58..<60: return "delete where priority=\(g.next() % 6)"
