@@ -137,7 +137,11 @@ enum FileMerge {
         return loaded
       } catch {
         if case .badRecord(let why) = error { throw MergeFailure("recsh: \(why)") }
-        throw MergeFailure(Shell.loadFailure(error))
+        guard case .file = error else { throw MergeFailure(Shell.loadFailure(error)) }
+        throw MergeFailure(
+          Shell.loadFailure(error)
+            + "\nrecsh: \(role) \"\(path)\" does not read as kind \(Root.kind), the kind of OURS \"\(paths.ours)\""
+        )
       }
     }
     do throws(MergeFailure) {

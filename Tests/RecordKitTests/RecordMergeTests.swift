@@ -16,7 +16,8 @@ import Testing
       String(decoding: RecordFile<TaskRecord>.encode(merged.records, layout: .lines), as: UTF8.self),
       merged.conflicts.map { conflict in
         func text(_ value: JSONValue?) -> String { value.map(\.compactText) ?? "-" }
-        return "\(conflict.key) \(conflict.field): \(text(conflict.base)) → \(text(conflict.ours)) | \(text(conflict.theirs))"
+        return
+          "\(conflict.key) \(conflict.field): \(text(conflict.base)) → \(text(conflict.ours)) | \(text(conflict.theirs))"
       }
     )
   }
@@ -44,7 +45,8 @@ import Testing
       merged: lines(#"{"id":"a","title":"uno","priority":1}"#, b)),
     Case(
       name: "different fields of one record on the two sides: both", base: lines(a),
-      ours: lines(#"{"id":"a","title":"uno","priority":1}"#), theirs: lines(#"{"id":"a","title":"one","priority":5}"#),
+      ours: lines(#"{"id":"a","title":"uno","priority":1}"#),
+      theirs: lines(#"{"id":"a","title":"one","priority":5}"#),
       merged: lines(#"{"id":"a","title":"uno","priority":5}"#)),
     Case(
       name: "changed alike on both: once", base: lines(a, b), ours: lines(a, #"{"id":"b","title":"deux"}"#),
@@ -55,7 +57,8 @@ import Testing
       merged: lines(a, #"{"id":"b","title":"dos"}"#), conflicts: [#"b title: "two" → "dos" | "deux""#]),
     Case(
       name: "a field removed on one side, unchanged on the other: removed", base: lines(a),
-      ours: lines(#"{"id":"a","title":"one"}"#), theirs: lines(a), merged: lines(#"{"id":"a","title":"one"}"#)),
+      ours: lines(#"{"id":"a","title":"one"}"#), theirs: lines(a), merged: lines(#"{"id":"a","title":"one"}"#)
+    ),
     Case(
       name: "a field removed on one side, changed on the other: a conflict", base: lines(a),
       ours: lines(#"{"id":"a","title":"one"}"#), theirs: lines(#"{"id":"a","title":"one","priority":2}"#),
@@ -65,7 +68,8 @@ import Testing
       theirs: lines(a, b, c), merged: lines(a, c)),
     Case(
       name: "deleted by theirs, edited by ours: a conflict, ours' record kept", base: lines(a, b),
-      ours: lines(a, #"{"id":"b","title":"dos"}"#), theirs: lines(a), merged: lines(a, #"{"id":"b","title":"dos"}"#),
+      ours: lines(a, #"{"id":"b","title":"dos"}"#), theirs: lines(a),
+      merged: lines(a, #"{"id":"b","title":"dos"}"#),
       conflicts: [#"b *: {"id": "b", "title": "two"} → {"id": "b", "title": "dos"} | -"#]),
     Case(
       name: "deleted by ours, edited by theirs: a conflict, the record stays deleted", base: lines(a, b),
@@ -97,7 +101,8 @@ import Testing
       ours: lines(#"{"id":"a","meta":{"x":2,"y":1}}"#), theirs: lines(#"{"id":"a","meta":{"x":1,"y":3}}"#),
       merged: lines(#"{"id":"a","meta":{"x":2,"y":3}}"#)),
     Case(
-      name: "a conflict inside a custom object is one of the whole member", base: lines(#"{"id":"a","meta":{"x":1,"y":1}}"#),
+      name: "a conflict inside a custom object is one of the whole member",
+      base: lines(#"{"id":"a","meta":{"x":1,"y":1}}"#),
       ours: lines(#"{"id":"a","meta":{"x":2,"y":5}}"#), theirs: lines(#"{"id":"a","meta":{"x":3,"y":1}}"#),
       merged: lines(#"{"id":"a","meta":{"x":2,"y":5}}"#),
       conflicts: [#"a meta: {"x": 1, "y": 1} → {"x": 2, "y": 5} | {"x": 3, "y": 1}"#]),
@@ -106,7 +111,8 @@ import Testing
       ours: lines(#"{"id":"a","tags":["x","y"]}"#), theirs: lines(#"{"id":"a","tags":["x","z"]}"#),
       merged: lines(#"{"id":"a","tags":["x","y","z"]}"#)),
     Case(
-      name: "a list element removed on one side, one added on the other", base: lines(#"{"id":"a","tags":["x","y"]}"#),
+      name: "a list element removed on one side, one added on the other",
+      base: lines(#"{"id":"a","tags":["x","y"]}"#),
       ours: lines(#"{"id":"a","tags":["y"]}"#), theirs: lines(#"{"id":"a","tags":["x","y","z"]}"#),
       merged: lines(#"{"id":"a","tags":["y","z"]}"#)),
     Case(
@@ -120,7 +126,8 @@ import Testing
       conflicts: [#"a tags: ["x", "y"] → ["p", "y"] | ["q", "y"]"#]),
     Case(
       name: "a key changed on one side is a deletion and an addition", base: lines(a, b),
-      ours: lines(#"{"id":"a2","title":"one","priority":1}"#, b), theirs: lines(a, #"{"id":"b","title":"deux"}"#),
+      ours: lines(#"{"id":"a2","title":"one","priority":1}"#, b),
+      theirs: lines(a, #"{"id":"b","title":"deux"}"#),
       merged: lines(#"{"id":"a2","title":"one","priority":1}"#, #"{"id":"b","title":"deux"}"#)),
     Case(name: "all three empty", base: "", ours: "", theirs: "", merged: ""),
   ]
