@@ -146,9 +146,10 @@ struct Options: Equatable {
   static let usage = """
     usage: recsh [options] [FILE]
            recsh diff [--format FORMAT] [--kind KIND | --schema SCHEMA] OLD NEW
+           recsh merge [--path PATH] [--kind KIND | --schema SCHEMA] BASE OURS THEIRS [-o OUT]
 
     A record shell: edit the records of a JSON file (an array of objects: tasks,
-    contacts, books, anything), with undo.
+    contacts, books, anything; or JSON Lines, FILE.jsonl), with undo.
 
       FILE                   the JSON file to edit (missing: starts empty and is
                              created on the first save; none: an unnamed document
@@ -200,5 +201,10 @@ struct Options: Equatable {
     'recsh diff OLD NEW' prints the records added, deleted and changed between two
     files, matched by key; it exits 0 when they are equal, 1 when they differ and 3
     when one cannot be read (a file named diff is opened as ./diff).
+
+    'recsh merge BASE OURS THEIRS' merges two versions of a file by record and
+    field into OURS (git's merge driver: recsh merge --path %P %O %A %B); it exits
+    0 when merged, 1 with conflicts (kept beside the file: open it in recsh,
+    'conflicts', 'resolve'), 3 when a file cannot be read or written.
     """
 }

@@ -42,6 +42,7 @@ import Testing
     Scenario(commands: ["use a1", "set title q", "quit!", "show"]),
     Scenario(commands: ["use a1", "set titel x", "set title y", "save", "show a1"]),
     Scenario(commands: ["use zz", "show", "delete zz", "list"]),
+    Scenario(commands: ["conflicts", "resolve a1 title ours", "conflicts", "list"]),
     Scenario(commands: ["undo", "redo", "end", "rollback", "history"]),
     Scenario(commands: ["use a1", "set priority 9", "set priority 3", "show"]),
     Scenario(commands: ["use a1", "begin g", "undo", "open t.json", "end", "quit", "show"]),

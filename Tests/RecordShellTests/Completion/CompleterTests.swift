@@ -104,7 +104,7 @@ import Testing
     Case("open \"exams/|", ["\"exams/2024.json\""], "open \"exams/2024.json\" |"),
     // Command names after help.
     Case("help hi|", ["history"], "help history |"),
-    Case("help re|", ["redo", "remove"]),
+    Case("help re|", ["redo", "remove", "resolve"]),
     // list FIELD= filters.
     Case("list do|", ["done="], "list done=|"),
     Case("list d|", ["detail=", "done=", "due="]),
