@@ -140,20 +140,25 @@ extension JSONReader {
   /// last line cut off in the middle of its value is refused as such (not as an
   /// "unexpected end of input", which would not say which line was lost). Values are read
   /// at nesting depth 0, one level less than an array's elements.
+  ///
+  /// The bytes are read front to back only: each line's end is found before its value is
+  /// read, not looked for in the value's bytes after `body`, which may have let the pages
+  /// it passed go (`FileReader.scanFile`); a look back would map them in again.
   public mutating func readLines(_ body: (inout JSONReader) throws -> Void) throws {
     hasStarted = true
     while true {
       skipWhitespace()
       guard index < bytes.count else { return }
       let start = index
+      let lineEnd = firstLineBreak(from: start, to: bytes.count) ?? bytes.count
       tokenStart = start
       do {
         try body(&self)
         if index == start { try skipValue() }
       } catch let error as JSONSyntaxError {
-        throw lineError(error, valueStart: start)
+        throw lineError(error, valueStart: start, lineEnd: lineEnd)
       }
-      if firstLineBreak(from: start, to: index) != nil {
+      if index > lineEnd {
         throw syntaxError(.valueSpansLines(endLine: position(at: index).line), at: start)
       }
       while index < bytes.count,
@@ -191,10 +196,11 @@ extension JSONReader {
     return nil
   }
 
-  /// `error`, raised while reading the value that starts at `valueStart`, said in terms
-  /// of lines where it lies past that value's line: the value did not end on its line.
-  private mutating func lineError(_ error: JSONSyntaxError, valueStart: Int) -> JSONSyntaxError {
-    let lineEnd = firstLineBreak(from: valueStart, to: bytes.count) ?? bytes.count
+  /// `error`, raised while reading the value that starts at `valueStart` on the line that
+  /// ends at `lineEnd` (its line feed, or the end of the input), said in terms of lines
+  /// where it lies past that line: the value did not end on its line.
+  private mutating func lineError(_ error: JSONSyntaxError, valueStart: Int, lineEnd: Int) -> JSONSyntaxError
+  {
     let offset = error.position.offset
     if offset == bytes.count, lineEnd == bytes.count, case .unexpectedEndOfInput = error.reason {
       return syntaxError(.unfinishedLastLine, at: valueStart)
