@@ -173,6 +173,9 @@ enum FileMerge {
             "recsh: the merge was written, but its conflicts could not be kept: \(error.description)")
         }
       }
+      // recsh exits with its records alive, as a session does: the kernel takes the
+      // memory back at once, where freeing a million records one by one takes a while.
+      keptUntilExit = (base, ours, theirs, merged)
       return .success(merged.conflicts)
     } catch {
       return .failure(error)
@@ -185,3 +188,6 @@ struct MergeFailure: Error {
   var message: String
   init(_ message: String) { self.message = message }
 }
+
+/// The documents of a merge, kept until the process exits (see `FileMerge.merge`).
+nonisolated(unsafe) private var keptUntilExit: Any?

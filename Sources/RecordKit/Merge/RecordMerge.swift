@@ -28,8 +28,10 @@
 /// record before it there (at the start when none is). Both sides reordering differently
 /// is no conflict: ours' order wins.
 ///
-/// Cost: one pass over each file with a lookup by key in the two others (O(records)),
-/// records compared typed, in place; only a record changed on both sides is encoded.
+/// Cost: one pass over each file, each record found in the two others where the one after
+/// the last found is (else by the id index): O(records), ids compared in place for files
+/// that hold their records in one order; records compared typed, in place; only a record
+/// changed on both sides is encoded.
 public struct RecordMerge<Root: Record>: Sendable {
   /// The merged records, in order.
   public let records: [Root]
@@ -45,7 +47,7 @@ public struct RecordMerge<Root: Record>: Sendable {
     try merger.run()
     records = merger.result
     conflicts = merger.conflicts
-    isOurs = merger.result.count == ours.count && merger.result == ours.records
+    isOurs = merger.isOurs && merger.result.count == ours.count
   }
 }
 
@@ -98,10 +100,20 @@ private struct Merger<Root: Record> {
   let ours: Document<Root>
   let theirs: Document<Root>
   var result: [Root] = []
+  /// Whether every record of `result` so far is ours' record at the same position.
+  var isOurs = true
   var conflicts: [MergeConflict] = []
 
-  /// How a record came out: merged (`record`), or deleted (`nil`), with its conflicts.
-  typealias Outcome = (record: Root?, conflicts: [MergeConflict])
+  /// Where a merged record comes from: one of the two sides as it is (by position:
+  /// nothing copied until the result is made), or made by merging fields.
+  enum Source {
+    case ours(Int)
+    case theirs(Int)
+    case merged(Root)
+  }
+
+  /// How a record came out: from a source, or deleted (`nil`), with its conflicts.
+  typealias Outcome = (record: Source?, conflicts: [MergeConflict])
 
   init(base: Document<Root>, ours: Document<Root>, theirs: Document<Root>) {
     self.base = base
@@ -115,37 +127,39 @@ private struct Merger<Root: Record> {
     let (lead, other) = theirsLeads ? (theirs, ours) : (ours, theirs)
     // Records only `other` has that are kept, by the key of the record before them
     // there that the file holds ("" for the start), in `other`'s order.
-    var placedAfter: [String: [Root]] = [:]
-    var kept: [String: Bool] = [:]
+    var placedAfter: [String: [(key: String, source: Source)]] = [:]
+    var kept = [Bool](repeating: false, count: lead.count)
     var leading: [Outcome] = []
     leading.reserveCapacity(lead.count)
+    var cursors = Cursors()
     for position in 0..<lead.count {
-      let key = lead.id(at: position)
-      let outcome = try merge(key: key)
+      let outcome = try merge(key: lead.id(at: position), &cursors)
       leading.append(outcome)
-      kept[key] = outcome.record != nil
+      kept[position] = outcome.record != nil
     }
     var previous = ""
     var otherConflicts: [MergeConflict] = []
+    var inLead = Cursor()
+    cursors = Cursors()
     for position in 0..<other.count {
       let key = other.id(at: position)
-      if lead.position(ofID: key) != nil {
-        if kept[key] == true { previous = key }
+      if let found = inLead.find(key, in: lead) {
+        if kept[found] { previous = key }
         continue
       }
-      let outcome = try merge(key: key)
+      let outcome = try merge(key: key, &cursors)
       otherConflicts += outcome.conflicts
-      guard let record = outcome.record else { continue }
-      placedAfter[previous, default: []].append(record)
+      guard let source = outcome.record else { continue }
+      placedAfter[previous, default: []].append((key, source))
       previous = key
     }
     result.reserveCapacity(lead.count + placedAfter.count)
     emit(after: "", &placedAfter)
-    for outcome in leading {
+    for (position, outcome) in leading.enumerated() {
       conflicts += outcome.conflicts
-      guard let record = outcome.record else { continue }
-      result.append(record)
-      emit(after: record.id, &placedAfter)
+      guard let source = outcome.record else { continue }
+      append(source)
+      if !placedAfter.isEmpty { emit(after: lead.id(at: position), &placedAfter) }
     }
     // (A record of the base that neither side holds was deleted by both: gone.)
     conflicts += otherConflicts
@@ -153,19 +167,63 @@ private struct Merger<Root: Record> {
 
   /// Appends the records placed after `key`, and after each of them those placed after
   /// it, recursively.
-  private mutating func emit(after key: String, _ placedAfter: inout [String: [Root]]) {
+  private mutating func emit(
+    after key: String, _ placedAfter: inout [String: [(key: String, source: Source)]]
+  ) {
     guard let records = placedAfter.removeValue(forKey: key) else { return }
     for record in records {
-      result.append(record)
-      emit(after: record.id, &placedAfter)
+      append(record.source)
+      emit(after: record.key, &placedAfter)
     }
+  }
+
+  /// Appends the record `source` names to the result.
+  private mutating func append(_ source: Source) {
+    switch source {
+    case .ours(let position):
+      isOurs = isOurs && position == result.count
+      result.append(ours.records[position])
+    case .theirs(let position):
+      isOurs = false
+      result.append(theirs.records[position])
+    case .merged(let record):
+      isOurs = false
+      result.append(record)
+    }
+  }
+
+  /// Finds records by key in one document, in the order they were asked for: where the
+  /// record after the last one found is, when that is the one asked for (the files of a
+  /// merge mostly hold the same records in the same order), else by the id index. So a
+  /// merge of three like files compares ids in place instead of hashing them.
+  struct Cursor {
+    var next = 0
+
+    mutating func find(_ key: String, in document: Document<Root>) -> Int? {
+      let found: Int?
+      if next < document.count, document.id(at: next) == key {
+        found = next
+      } else {
+        found = document.position(ofID: key)
+      }
+      if let found { next = found + 1 }
+      return found
+    }
+  }
+
+  /// A cursor in each of the three documents.
+  struct Cursors {
+    var base = Cursor()
+    var ours = Cursor()
+    var theirs = Cursor()
   }
 
   /// Whether `side` holds the records it shares with `base` in another order than `base`.
   private static func reorders(_ side: Document<Root>, _ base: Document<Root>) -> Bool {
     var last = -1
+    var cursor = Cursor()
     for position in 0..<side.count {
-      guard let earlier = base.position(ofID: side.id(at: position)) else { continue }
+      guard let earlier = cursor.find(side.id(at: position), in: base) else { continue }
       if earlier < last { return true }
       last = earlier
     }
@@ -173,26 +231,28 @@ private struct Merger<Root: Record> {
   }
 
   /// The record with `key` merged from the three documents.
-  private func merge(key: String) throws(RecordMergeError) -> Outcome {
-    let b = base.position(ofID: key)
-    let o = ours.position(ofID: key)
-    let t = theirs.position(ofID: key)
+  private func merge(key: String, _ cursors: inout Cursors) throws(RecordMergeError) -> Outcome {
+    let b = cursors.base.find(key, in: base)
+    let o = cursors.ours.find(key, in: ours)
+    let t = cursors.theirs.find(key, in: theirs)
     switch (b, o, t) {
     case (_, nil, nil): return (nil, [])
-    case (nil, let o?, nil): return (ours.records[o], [])
-    case (nil, nil, let t?): return (theirs.records[t], [])
+    case (nil, let o?, nil): return (.ours(o), [])
+    case (nil, nil, let t?): return (.theirs(t), [])
     case (nil, let o?, let t?):
-      if Self.same(ours, o, theirs, t) { return (ours.records[o], []) }
+      if Self.same(ours, o, theirs, t) { return (.ours(o), []) }
       return try mergeFields(key: key, base: nil, ours: ours.records[o], theirs: theirs.records[t])
     case (let b?, nil, let t?):
       if Self.same(base, b, theirs, t) { return (nil, []) }
       return (nil, [wholeRecordConflict(key, base: b, ours: nil, theirs: t)])
     case (let b?, let o?, nil):
       if Self.same(base, b, ours, o) { return (nil, []) }
-      return (ours.records[o], [wholeRecordConflict(key, base: b, ours: o, theirs: nil)])
+      return (.ours(o), [wholeRecordConflict(key, base: b, ours: o, theirs: nil)])
     case (let b?, let o?, let t?):
-      if Self.same(base, b, ours, o) { return (theirs.records[t], []) }
-      if Self.same(base, b, theirs, t) || Self.same(ours, o, theirs, t) { return (ours.records[o], []) }
+      // Alike on both sides (unchanged, mostly) is one comparison.
+      if Self.same(ours, o, theirs, t) { return (.ours(o), []) }
+      if Self.same(base, b, ours, o) { return (.theirs(t), []) }
+      if Self.same(base, b, theirs, t) { return (.ours(o), []) }
       return try mergeFields(
         key: key, base: base.records[b], ours: ours.records[o], theirs: theirs.records[t])
     }
@@ -224,7 +284,7 @@ private struct Merger<Root: Record> {
       path: "", base: base.map(table.encode), ours: table.encode(ours), theirs: table.encode(theirs),
       conflicts: &found)
     do {
-      return (try table.decode(merged), found)
+      return (.merged(try table.decode(merged)), found)
     } catch {
       throw .mergedRecord(key: key, error)
     }
