@@ -17,6 +17,9 @@ import RecordShell
 ///   a tree that every move through (undo all, redo all, goto each state) either makes
 ///   or refuses with an error, never a trap: the steps are checked against the document
 ///   (`Editor.checkedBelow`), as they are when a session reads a log back.
+/// - The same bytes as a merge's conflicts file (kept beside the data file like the
+///   log, and as open to damage): read or refused, never a trap; one that reads writes
+///   bytes that read back the same.
 enum JournalCheck {
   static let header = Array(#"{"header": {"base": null, "pid": 0, "time": 0, "kind": "task"}}"#.utf8)
 
@@ -37,6 +40,7 @@ enum JournalCheck {
       control & 1 == 0
       ? Array(rest) : framed(rest, withHeader: control & 2 != 0, cut: Int(control >> 2))
     checkFraming(bytes)
+    checkConflictFile(bytes)
     let leftover: LeftoverJournal?
     do {
       leftover = try Journal.leftover(bytes, modificationTime: 0)
@@ -69,6 +73,12 @@ enum JournalCheck {
     }
     bytes.removeLast(min(cut, bytes.count))
     return bytes
+  }
+
+  static func checkConflictFile(_ bytes: [UInt8]) {
+    guard let file = try? ConflictFile.decode(bytes) else { return }
+    let again = try? ConflictFile.decode(file.encoded())
+    precondition(again == file, "a conflicts file reads back as \(String(describing: again)), not \(file)")
   }
 
   static func checkFraming(_ bytes: [UInt8]) {
