@@ -36,6 +36,17 @@ import Testing
     #expect(RecordLayout(path: path) == layout, "\(path)")
   }
 
+  @Test func bytesThatLoadedTellTheirLayoutByTheirFirstByte() {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    #expect(RecordLayout(sniffing: Array("[]\n".utf8)) == .array)
+    #expect(RecordLayout(sniffing: Array(" \n\t[\n  {}\n]".utf8)) == .array)
+    #expect(RecordLayout(sniffing: bom + Array("[]".utf8)) == .array)
+    #expect(RecordLayout(sniffing: [UInt8]()) == .array)
+    #expect(RecordLayout(sniffing: Array("{\"id\":\"a\"}\n".utf8)) == .lines)
+    #expect(RecordLayout(sniffing: Array("\n\n  {\"id\":\"a\"}".utf8)) == .lines)
+    #expect(RecordLayout(sniffing: bom + Array("{}".utf8)) == .lines)
+  }
+
   @Test func aFileRecshWroteSavesByteForByte() throws {
     let records = try Self.load(Self.sample)
     #expect(records.count == 3)

@@ -21,14 +21,16 @@ public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
     self = hasStem && (extensionName == "jsonl" || extensionName == "ndjson") ? .lines : .array
   }
 
-  /// The layout of bytes that one of the two layouts wrote, told by their first byte that
-  /// is not whitespace: `[` an array, anything else lines (no bytes: an array, as either
-  /// reads them as no records). Only for bytes recsh keeps itself (the history's copy of
-  /// the records it starts from, which is the data file's bytes); a file a user names is
-  /// read as its name says.
+  /// The layout of bytes known to hold records in one of the two layouts (they loaded, or
+  /// recsh wrote them), told by their first byte that is not whitespace or a byte-order
+  /// mark: `[` opens an array, anything else (`{`) is a line's record; no bytes read as no
+  /// records either way. For the history's copy of the records it starts from, which is
+  /// the data file's bytes as read or records recsh encoded; a file a user names is read
+  /// as its name says.
   package init(sniffing bytes: some Collection<UInt8>) {
-    let first = bytes.first {
-      $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
+    let first = bytes.first { byte in
+      byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 && byte != 0xEF && byte != 0xBB
+        && byte != 0xBF
     }
     self = first == nil || first == UInt8(ascii: "[") ? .array : .lines
   }
