@@ -6,9 +6,9 @@ import RecordShell
 /// merge by record and field (`RecordMerge`), made to be git's merge driver (`recsh merge
 /// --path %P %O %A %B`).
 ///
-/// - The kind is chosen as opening OURS would choose it (`KindChoice`), BASE and THEIRS are
-///   read as that kind; a file whose records carry none of its fields is of another kind,
-///   an error. PATH, the file's place in the work tree (git's files are temporary and have
+/// - The kind is chosen as opening OURS would choose it (`KindChoice`; THEIRS' or BASE's
+///   when OURS is empty), the other files are read as that kind: one that does not read
+///   so (or whose records carry none of its fields) is of another kind, an error. PATH, the file's place in the work tree (git's files are temporary and have
 ///   no extension), decides JSON or JSON Lines and where a schema beside the file is.
 /// - The result is written atomically over OURS (or to OUT), laid out as PATH (else OUT,
 ///   else OURS) says; when it is exactly OURS, OURS is not written at all.
@@ -71,9 +71,14 @@ enum FileMerge {
       if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
     }
     let layout = RecordLayout(path: paths.naming)
+    // The kind is OURS'; when OURS holds nothing (emptied, or new), THEIRS' or BASE's.
+    let fileSystem = PosixFileSystem()
+    let chooser =
+      [paths.ours, paths.theirs, paths.base].first { ((try? fileSystem.stat($0))?.size ?? 0) > 0 }
+      ?? paths.ours
     let choice: KindChoice
     do {
-      choice = try KindChoice.choose(file: paths.ours, layout: layout, kindFlag: kind, schemaPath: schema)
+      choice = try KindChoice.choose(file: chooser, layout: layout, kindFlag: kind, schemaPath: schema)
     } catch {
       streams.err(Shell.loadFailure(error))
       return 3
@@ -81,14 +86,15 @@ enum FileMerge {
     let result: Result<[MergeConflict], MergeFailure>
     switch choice.kind {
     case .shipped(TaskRecord.kind, let preloaded):
-      result = merge(TaskRecord.self, paths, layout, preloaded as? DataFile<TaskRecord>.Loaded)
+      result = merge(TaskRecord.self, paths, layout, (chooser, preloaded as? DataFile<TaskRecord>.Loaded))
     case .shipped(ContactRecord.kind, let preloaded):
-      result = merge(ContactRecord.self, paths, layout, preloaded as? DataFile<ContactRecord>.Loaded)
+      result = merge(
+        ContactRecord.self, paths, layout, (chooser, preloaded as? DataFile<ContactRecord>.Loaded))
     case .shipped(let name, _):
       result = .failure(MergeFailure("recsh: no kind \"\(name)\""))
     case .runTime(let runTime, let preloaded):
       result = RunTimeKind.$current.withValue(runTime) {
-        merge(RunTimeRecord.self, paths, layout, preloaded)
+        merge(RunTimeRecord.self, paths, layout, (chooser, preloaded))
       }
     }
     switch result {
@@ -117,11 +123,13 @@ enum FileMerge {
   /// Merges the three files as records of `Root` and writes the result; returns the
   /// conflicts, or why it could not.
   private static func merge<Root: Record>(
-    _ kind: Root.Type, _ paths: Paths, _ layout: RecordLayout, _ preloaded: DataFile<Root>.Loaded?
+    _ kind: Root.Type, _ paths: Paths, _ layout: RecordLayout,
+    _ chosen: (path: String, loaded: DataFile<Root>.Loaded?)
   ) -> Result<[MergeConflict], MergeFailure> {
     let fileSystem = PosixFileSystem()
+    let chosenRole = chosen.path == paths.ours ? "OURS" : chosen.path == paths.theirs ? "THEIRS" : "BASE"
     func load(_ path: String, _ role: String) throws(MergeFailure) -> DataFile<Root>.Loaded {
-      if path == paths.ours, let preloaded { return preloaded }
+      if path == chosen.path, let loaded = chosen.loaded { return loaded }
       do throws(SessionError) {
         // (Opening a missing file makes a new one; merging one is an error.)
         do {
@@ -130,9 +138,10 @@ enum FileMerge {
           throw SessionError.storage(.failed(.read, path: path, cause: error))
         }
         let loaded = try DataFile<Root>.load(path, layout: layout, using: fileSystem)
-        if path != paths.ours, let warning = loaded.warnings.first {
+        if path != chosen.path, let warning = loaded.warnings.first {
           throw SessionError.badRecord(
-            "\(role) \"\(path)\" holds records of another kind than OURS (read as \(Root.kind): \(warning))")
+            "\(role) \"\(path)\" holds records of another kind than \(chosenRole) (read as \(Root.kind): \(warning))"
+          )
         }
         return loaded
       } catch {
@@ -140,7 +149,7 @@ enum FileMerge {
         guard case .file = error else { throw MergeFailure(Shell.loadFailure(error)) }
         throw MergeFailure(
           Shell.loadFailure(error)
-            + "\nrecsh: \(role) \"\(path)\" does not read as kind \(Root.kind), the kind of OURS \"\(paths.ours)\""
+            + "\nrecsh: \(role) \"\(path)\" does not read as kind \(Root.kind), the kind of \(chosenRole) \"\(chosen.path)\""
         )
       }
     }

@@ -200,6 +200,19 @@ import Testing
     #expect(try folder.read("o.json") == "")
   }
 
+  @Test func anEmptiedOursTakesTheKindOfTheOthers() throws {
+    let folder = try TempFolder()
+    let contacts = #"[{"id": "p1", "name": "Ann", "email": "ann@example.com", "phone": "1"}]"#
+    try folder.write("b.json", contacts)
+    try folder.write("o.json", "")
+    try folder.write("t.json", contacts.replacingOccurrences(of: "\"1\"", with: "\"2\""))
+    let result = try folder.recsh(["merge", "b.json", "o.json", "t.json"])
+    // ours deleted the record, theirs changed it: a conflict, and ours (nothing) stays
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("p1 *: "), "\(result.stdout)")
+    #expect(try folder.read("o.json") == "")
+  }
+
   @Test func recordsWithoutAKeyCannotBeMergedByRecord() throws {
     let folder = try TempFolder()
     for name in ["b.json", "o.json", "t.json"] {
@@ -209,8 +222,9 @@ import Testing
     #expect(result.status == 3)
     #expect(
       result.stderr
-        == "recsh: cannot merge o.json: records of kind o have no key, so they cannot be matched across the "
-        + "three files; merge them by hand (git keeps its own conflict)\n")
+        == "recsh: cannot merge o.json: the records have no key (no \"id\", nor another field unique to each), "
+        + "so they cannot be matched across the three files; merge them by hand (git keeps its own conflict)\n"
+    )
   }
 
   @Test func aReadOnlyOursIsRefusedAndASymlinkIsWrittenThrough() throws {

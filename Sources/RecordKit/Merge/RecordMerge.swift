@@ -84,9 +84,9 @@ public enum RecordMergeError: Error, Equatable, Sendable, CustomStringConvertibl
 
   public var description: String {
     switch self {
-    case .keyless(let kind):
-      "records of kind \(kind) have no key, so they cannot be matched across the three files; "
-        + "merge them by hand (git keeps its own conflict)"
+    case .keyless:
+      "the records have no key (no \"id\", nor another field unique to each), so they cannot be matched "
+        + "across the three files; merge them by hand (git keeps its own conflict)"
     case .mergedRecord(let key, let error):
       "the merged record \"\(key)\" does not fit the kind: \(error)"
     }
