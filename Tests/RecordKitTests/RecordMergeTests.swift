@@ -129,6 +129,14 @@ import Testing
       ours: lines(#"{"id":"a2","title":"one","priority":1}"#, b),
       theirs: lines(a, #"{"id":"b","title":"deux"}"#),
       merged: lines(#"{"id":"a2","title":"one","priority":1}"#, #"{"id":"b","title":"deux"}"#)),
+    Case(
+      name: "a key changed on one side while the other edits the record: a conflict of the old key",
+      base: lines(a, b), ours: lines(#"{"id":"a2","title":"one","priority":1}"#, b),
+      theirs: lines(#"{"id":"a","title":"uno","priority":1}"#, b),
+      merged: lines(#"{"id":"a2","title":"one","priority":1}"#, b),
+      conflicts: [
+        #"a *: {"id": "a", "title": "one", "priority": 1} → - | {"id": "a", "title": "uno", "priority": 1}"#
+      ]),
     Case(name: "all three empty", base: "", ours: "", theirs: "", merged: ""),
   ]
 
