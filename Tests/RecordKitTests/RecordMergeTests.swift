@@ -313,6 +313,17 @@ import Testing
       #expect(Set(merged.conflicts.map { "\($0.key) \($0.field)" }) == expected.conflicts, "\(context)")
       #expect(merged.records.map(\.id) == expected.order, "\(context)")
       if got != expected.records || merged.records.map(\.id) != expected.order { return }
+      // A side that changed nothing gives the other side, exactly, with no conflict.
+      let keepsOurs = try RecordMerge(base: document(base), ours: document(ours), theirs: document(base))
+      #expect(keepsOurs.isOurs && keepsOurs.conflicts.isEmpty, "\(context)")
+      #expect(keepsOurs.records == (try document(ours)).records, "\(context)")
+      let takesTheirs = try RecordMerge(base: document(base), ours: document(base), theirs: document(theirs))
+      #expect(
+        takesTheirs.records == (try document(theirs)).records && takesTheirs.conflicts.isEmpty, "\(context)")
+      // The conflicts do not depend on which side is ours.
+      let swapped = try RecordMerge(base: document(base), ours: document(theirs), theirs: document(ours))
+      #expect(
+        Set(swapped.conflicts.map { "\($0.key) \($0.field)" }) == expected.conflicts, "\(context)")
     }
   }
 }
