@@ -227,19 +227,40 @@ import Testing
     )
   }
 
-  @Test func aReadOnlyOursIsRefusedAndASymlinkIsWrittenThrough() throws {
+  @Test(.enabled(if: getuid() != 0, "root may write anything"))
+  func aReadOnlyOursIsRefusedAndLeftAsItWas() throws {
     let folder = try Self.folder()
     let ours = try folder.read("ours.json")
     chmod(folder.path("ours.json"), 0o444)
     defer { chmod(folder.path("ours.json"), 0o644) }
-    if getuid() != 0 {
-      let refused = try folder.recsh(["merge", "base.json", "ours.json", "theirs.json"])
-      #expect(refused.status == 3)
-      #expect(refused.stderr.contains("ours.json"), "\(refused.stderr)")
-      #expect(refused.stderr.hasSuffix("ours.json is unchanged\n"), "\(refused.stderr)")
-      #expect(try folder.read("ours.json") == ours)
-    }
-    chmod(folder.path("ours.json"), 0o644)
+    let refused = try folder.recsh(["merge", "base.json", "ours.json", "theirs.json"])
+    #expect(refused.status == 3)
+    #expect(
+      refused.stderr
+        == "recsh: cannot save \"ours.json\": EACCES: permission denied (access); ours.json is unchanged\n",
+      "\(refused.stderr)")
+    #expect(try folder.read("ours.json") == ours)
+    #expect(!folder.exists(".ours.json.recsh-conflicts"))
+  }
+
+  /// A write that fails (here past `ulimit -f`, which binds root too) leaves OURS as it was.
+  @Test func aFailedWriteLeavesOursAsItWas() throws {
+    let folder = try Self.folder()
+    let ours = try folder.read("ours.json")
+    let result = try RecshBinary.runShell(
+      "ulimit -f 0; exec \"$RECSH\" merge base.json ours.json theirs.json", directory: folder.url)
+    #expect(result.status == 3)
+    #expect(
+      result.stderr
+        == "recsh: cannot save \"ours.json\": EFBIG: file too large for this process's file size limit "
+        + "(0 bytes) (write); ours.json is unchanged\n", "\(result.stderr)")
+    #expect(try folder.read("ours.json") == ours)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(names.sorted() == ["base.json", "ours.json", "theirs.json"], "no temporary file left: \(names)")
+  }
+
+  @Test func aSymlinkedOursIsWrittenThrough() throws {
+    let folder = try Self.folder()
     try FileManager.default.createSymbolicLink(
       atPath: folder.path("link.json"), withDestinationPath: "ours.json")
     let linked = try folder.recsh(["merge", "base.json", "link.json", "theirs.json"])
@@ -247,6 +268,7 @@ import Testing
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == "ours.json")
     #expect(try folder.read("ours.json") == Self.merged)
+    #expect(folder.exists(".link.json.recsh-conflicts"))
   }
 
   @Test func thePathNamesJSONLinesForFilesWithoutAnExtension() throws {
