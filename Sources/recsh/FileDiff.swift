@@ -24,41 +24,27 @@ enum FileDiff {
   static func run(_ arguments: [String]) -> Int32 {
     var streams = StandardStreams()
     defer { streams.flush() }
-    var format = OutputFormat.table
-    var kind: String?
-    var schema: String?
-    var paths: [String] = []
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      switch argument {
-      case "--format", "--kind", "--schema":
-        guard index < arguments.count else { return usageError("\(argument) needs a value", &streams) }
-        let value = arguments[index]
-        index += 1
-        if argument == "--kind" {
-          kind = value
-        } else if argument == "--schema" {
-          schema = value
-        } else {
-          guard let chosen = OutputFormat(rawValue: value) else {
-            return usageError("unknown format '\(value)'; the formats are \(OutputFormat.names)", &streams)
-          }
-          format = chosen
-        }
-      default: paths.append(argument)
-      }
+    let parsed: FileCommandArguments
+    switch FileCommandArguments.parse(arguments, options: ["--format", "--kind", "--schema"]) {
+    case .success(let arguments): parsed = arguments
+    case .failure(let error): return usageError(error.description, &streams)
     }
+    var format = OutputFormat.table
+    if let name = parsed.values["--format"] {
+      guard let chosen = OutputFormat(rawValue: name) else {
+        return usageError("unknown format '\(name)'; the formats are \(OutputFormat.names)", &streams)
+      }
+      format = chosen
+    }
+    let kind = parsed.values["--kind"]
+    var schema = parsed.values["--schema"]
+    let paths = parsed.operands
     let forGit = paths.count == 7
     guard paths.count == 2 || forGit else {
       return usageError("'diff' takes two files (or git's seven arguments)", &streams)
     }
     let (old, new) = forGit ? (paths[1], paths[4]) : (paths[0], paths[1])
-    if forGit, schema == nil, kind == nil {
-      let beside = KindChoice.schemaPath(besideDataFile: paths[0])
-      if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
-    }
+    if forGit, schema == nil, kind == nil { schema = FileCommandArguments.schema(besideDataFile: paths[0]) }
     // git's files are temporary: PATH's name says how they hold their records.
     let layout = forGit ? RecordLayout(path: paths[0]) : nil
     let result = compare(old: old, new: new, layout: layout, kind: kind, schema: schema, format: format)

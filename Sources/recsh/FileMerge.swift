@@ -38,37 +38,22 @@ enum FileMerge {
   static func run(_ arguments: [String]) -> Int32 {
     var streams = StandardStreams()
     defer { streams.flush() }
-    var kind: String?
-    var schema: String?
-    var workTree: String?
-    var output: String?
-    var files: [String] = []
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      switch argument {
-      case "--path", "--kind", "--schema", "-o":
-        guard index < arguments.count else { return usageError("\(argument) needs a value", &streams) }
-        let value = arguments[index]
-        index += 1
-        switch argument {
-        case "--path": workTree = value
-        case "--kind": kind = value
-        case "--schema": schema = value
-        default: output = value
-        }
-      default: files.append(argument)
-      }
+    let parsed: FileCommandArguments
+    switch FileCommandArguments.parse(arguments, options: ["--path", "--kind", "--schema", "-o"]) {
+    case .success(let arguments): parsed = arguments
+    case .failure(let error): return usageError(error.description, &streams)
     }
+    let files = parsed.operands
     guard files.count == 3 else {
       return usageError("'merge' takes three files: BASE OURS THEIRS", &streams)
     }
-    if kind != nil, schema != nil { return usageError("--kind and --schema exclude each other", &streams) }
-    let paths = Paths(base: files[0], ours: files[1], theirs: files[2], output: output, workTree: workTree)
-    if schema == nil, kind == nil, let workTree {
-      let beside = KindChoice.schemaPath(besideDataFile: workTree)
-      if let status = try? PosixFileSystem().stat(beside), status.size > 0 { schema = beside }
+    let kind = parsed.values["--kind"]
+    var schema = parsed.values["--schema"]
+    let paths = Paths(
+      base: files[0], ours: files[1], theirs: files[2], output: parsed.values["-o"],
+      workTree: parsed.values["--path"])
+    if schema == nil, kind == nil, let workTree = paths.workTree {
+      schema = FileCommandArguments.schema(besideDataFile: workTree)
     }
     let layout = RecordLayout(path: paths.naming)
     // The kind is OURS'; when OURS holds nothing (emptied, or new), THEIRS' or BASE's.

@@ -92,6 +92,15 @@ import Testing
     (["diff", "a.json"], "recsh: 'diff' takes two files (or git's seven arguments)"),
     (["diff", "--format", "xml", "a.json", "b.json"], "recsh: unknown format 'xml'"),
     (["diff", "a.json", "b.json", "--kind"], "recsh: --kind needs a value"),
+    (
+      ["diff", "--kind", "task", "--schema", "s.json", "a.json", "b.json"],
+      "recsh: --kind and --schema cannot be used together"
+    ),
+    (["merge", "a.json", "b.json", "-o"], "recsh: -o needs a value"),
+    (
+      ["merge", "--kind", "task", "--schema", "s.json", "a.json", "a.json", "b.json"],
+      "recsh: --kind and --schema cannot be used together"
+    ),
   ])
   func badUsageExitsTwo(_ arguments: [String], _ message: String) throws {
     let result = try Self.folder().recsh(arguments)
