@@ -1,3 +1,4 @@
+import RecordKit
 import RecordShell
 
 /// The arguments of `recsh diff` and `recsh merge`: options that each take the argument
@@ -40,5 +41,26 @@ struct FileCommandArguments {
     let beside = KindChoice.schemaPath(besideDataFile: path)
     guard let status = try? PosixFileSystem().stat(beside), status.size > 0 else { return nil }
     return beside
+  }
+}
+
+/// Why `recsh diff` or `recsh merge` could not do its work: the message, as opening the
+/// file would say it.
+struct FileCommandFailure: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+extension DataFile {
+  /// The file at `path`, which must exist: opening a missing file makes a new one, but
+  /// comparing or merging one is an error (the `stat`'s, with the path).
+  static func loadExisting(_ path: String, layout: RecordLayout?) throws(SessionError) -> Loaded {
+    let fileSystem = PosixFileSystem()
+    do {
+      _ = try fileSystem.stat(path)
+    } catch {
+      throw .storage(.failed(.read, path: path, cause: error))
+    }
+    return try load(path, layout: layout, using: fileSystem)
   }
 }

@@ -68,61 +68,43 @@ enum FileDiff {
   /// could not be read.
   private static func compare(
     old: String, new: String, layout: RecordLayout?, kind: String?, schema: String?, format: OutputFormat
-  ) -> Result<([UInt8], Bool), FileDiffFailure> {
+  ) -> Result<([UInt8], Bool), FileCommandFailure> {
     let chooser = new == "/dev/null" ? old : new
     let choice: KindChoice
     do {
       choice = try KindChoice.choose(file: chooser, layout: layout, kindFlag: kind, schemaPath: schema)
     } catch {
-      return .failure(FileDiffFailure(Shell.loadFailure(error)))
+      return .failure(FileCommandFailure(Shell.loadFailure(error)))
     }
     // Choosing the kind may have read the file as that kind already: that load is used.
-    switch choice.kind {
-    case .shipped(TaskRecord.kind, let preloaded):
-      return compare(
-        TaskRecord.self, old: old, new: new, layout: layout,
-        chooser: (chooser, preloaded as? DataFile<TaskRecord>.Loaded), format: format)
-    case .shipped(ContactRecord.kind, let preloaded):
-      return compare(
-        ContactRecord.self, old: old, new: new, layout: layout,
-        chooser: (chooser, preloaded as? DataFile<ContactRecord>.Loaded), format: format)
-    case .shipped(let name, _): return .failure(FileDiffFailure("recsh: no kind \"\(name)\""))
-    case .runTime(let runTime, let preloaded):
-      return RunTimeKind.$current.withValue(runTime) {
-        compare(
-          RunTimeRecord.self, old: old, new: new, layout: layout, chooser: (chooser, preloaded),
-          format: format)
-      }
-    }
+    let comparison = Comparison(old: old, new: new, layout: layout, chooser: chooser, format: format)
+    return KindDispatch.run(comparison, choice)
+      ?? .failure(FileCommandFailure("recsh: no kind \"\(kind ?? "")\""))
   }
 
-  private static func compare<Root: Record>(
-    _ kind: Root.Type, old: String, new: String, layout: RecordLayout?,
-    chooser: (path: String, loaded: DataFile<Root>.Loaded?), format: OutputFormat
-  ) -> Result<([UInt8], Bool), FileDiffFailure> {
-    func records(_ path: String) throws(SessionError) -> Document<Root> {
-      guard path != "/dev/null" else { return Document() }
-      if path == chooser.path, let loaded = chooser.loaded { return loaded.document }
-      let fileSystem = PosixFileSystem()
-      // (Opening a missing file makes a new one; comparing with one is an error.)
+  /// The two files compared as records of the chosen kind.
+  private struct Comparison: KindWork {
+    var old: String
+    var new: String
+    var layout: RecordLayout?
+    /// The file the kind was chosen by (which choosing it may have loaded).
+    var chooser: String
+    var format: OutputFormat
+
+    func run<Root: Record>(_ kind: Root.Type, preloaded: DataFile<Root>.Loaded?)
+      -> Result<([UInt8], Bool), FileCommandFailure>
+    {
+      func records(_ path: String) throws(SessionError) -> Document<Root> {
+        guard path != "/dev/null" else { return Document() }
+        if path == chooser, let preloaded { return preloaded.document }
+        return try DataFile<Root>.loadExisting(path, layout: layout).document
+      }
       do {
-        _ = try fileSystem.stat(path)
+        let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))
+        return .success((DiffRenderer.renderBytes(changes, format: format), !changes.isEmpty))
       } catch {
-        throw .storage(.failed(.read, path: path, cause: error))
+        return .failure(FileCommandFailure(Shell.loadFailure(error)))
       }
-      return try DataFile<Root>.load(path, layout: layout, using: fileSystem).document
-    }
-    do {
-      let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))
-      return .success((DiffRenderer.renderBytes(changes, format: format), !changes.isEmpty))
-    } catch {
-      return .failure(FileDiffFailure(Shell.loadFailure(error)))
     }
   }
-}
-
-/// Why `recsh diff` could not compare: the message, as opening the file would say it.
-struct FileDiffFailure: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
 }

@@ -68,20 +68,9 @@ enum FileMerge {
       streams.err(Shell.loadFailure(error))
       return 3
     }
-    let result: Result<[MergeConflict], MergeFailure>
-    switch choice.kind {
-    case .shipped(TaskRecord.kind, let preloaded):
-      result = merge(TaskRecord.self, paths, layout, (chooser, preloaded as? DataFile<TaskRecord>.Loaded))
-    case .shipped(ContactRecord.kind, let preloaded):
-      result = merge(
-        ContactRecord.self, paths, layout, (chooser, preloaded as? DataFile<ContactRecord>.Loaded))
-    case .shipped(let name, _):
-      result = .failure(MergeFailure("recsh: no kind \"\(name)\""))
-    case .runTime(let runTime, let preloaded):
-      result = RunTimeKind.$current.withValue(runTime) {
-        merge(RunTimeRecord.self, paths, layout, (chooser, preloaded))
-      }
-    }
+    let merging = Merging(paths: paths, layout: layout, chooser: chooser)
+    let result =
+      KindDispatch.run(merging, choice) ?? .failure(FileCommandFailure("recsh: no kind \"\(kind ?? "")\""))
     switch result {
     case .failure(let failure):
       streams.err(failure.message)
@@ -105,82 +94,85 @@ enum FileMerge {
     return 2
   }
 
-  /// Merges the three files as records of `Root` and writes the result; returns the
+  /// The three files merged as records of the chosen kind, the result written; the
   /// conflicts, or why it could not.
-  private static func merge<Root: Record>(
-    _ kind: Root.Type, _ paths: Paths, _ layout: RecordLayout,
-    _ chosen: (path: String, loaded: DataFile<Root>.Loaded?)
-  ) -> Result<[MergeConflict], MergeFailure> {
-    let fileSystem = PosixFileSystem()
-    let chosenRole = chosen.path == paths.ours ? "OURS" : chosen.path == paths.theirs ? "THEIRS" : "BASE"
-    func load(_ path: String, _ role: String) throws(MergeFailure) -> DataFile<Root>.Loaded {
-      if path == chosen.path, let loaded = chosen.loaded { return loaded }
-      do throws(SessionError) {
-        // (Opening a missing file makes a new one; merging one is an error.)
-        do {
-          _ = try fileSystem.stat(path)
-        } catch {
-          throw SessionError.storage(.failed(.read, path: path, cause: error))
-        }
-        let loaded = try DataFile<Root>.load(path, layout: layout, using: fileSystem)
-        if path != chosen.path, let warning = loaded.warnings.first {
-          throw SessionError.badRecord(
-            "\(role) \"\(path)\" holds records of another kind than \(chosenRole) (read as \(Root.kind): \(warning))"
-          )
-        }
-        return loaded
+  private struct Merging: KindWork {
+    var paths: Paths
+    var layout: RecordLayout
+    /// The file the kind was chosen by (which choosing it may have loaded).
+    var chooser: String
+
+    private func role(_ path: String) -> String {
+      path == paths.ours ? "OURS" : path == paths.theirs ? "THEIRS" : "BASE"
+    }
+
+    /// The file at `path` (`role`) as records of `Root`: an error names the file and the
+    /// kind it was read as.
+    private func load<Root: Record>(_ path: String, _ preloaded: DataFile<Root>.Loaded?)
+      throws(FileCommandFailure)
+      -> DataFile<Root>.Loaded
+    {
+      if path == chooser, let preloaded { return preloaded }
+      let loaded: DataFile<Root>.Loaded
+      do {
+        loaded = try DataFile<Root>.loadExisting(path, layout: layout)
       } catch {
-        if case .badRecord(let why) = error { throw MergeFailure("recsh: \(why)") }
-        guard case .file = error else { throw MergeFailure(Shell.loadFailure(error)) }
-        throw MergeFailure(
+        guard case .file = error else { throw FileCommandFailure(Shell.loadFailure(error)) }
+        throw FileCommandFailure(
           Shell.loadFailure(error)
-            + "\nrecsh: \(role) \"\(path)\" does not read as kind \(Root.kind), the kind of \(chosenRole) \"\(chosen.path)\""
+            + "\nrecsh: \(role(path)) \"\(path)\" does not read as kind \(Root.kind), the kind of \(role(chooser)) \"\(chooser)\""
         )
       }
+      if path != chooser, let warning = loaded.warnings.first {
+        throw FileCommandFailure(
+          "recsh: \(role(path)) \"\(path)\" holds records of another kind than \(role(chooser)) "
+            + "(read as \(Root.kind): \(warning))")
+      }
+      return loaded
     }
-    do throws(MergeFailure) {
-      let ours = try load(paths.ours, "OURS")
-      let base = try load(paths.base, "BASE")
-      let theirs = try load(paths.theirs, "THEIRS")
-      let merged: RecordMerge<Root>
-      do {
-        merged = try RecordMerge(base: base.document, ours: ours.document, theirs: theirs.document)
+
+    func run<Root: Record>(_ kind: Root.Type, preloaded: DataFile<Root>.Loaded?)
+      -> Result<[MergeConflict], FileCommandFailure>
+    {
+      do throws(FileCommandFailure) {
+        let ours = try load(paths.ours, preloaded)
+        let base = try load(paths.base, preloaded)
+        let theirs = try load(paths.theirs, preloaded)
+        let merged: RecordMerge<Root>
+        do {
+          merged = try RecordMerge(base: base.document, ours: ours.document, theirs: theirs.document)
+        } catch {
+          throw FileCommandFailure("recsh: cannot merge \(paths.naming): \(error.description)")
+        }
+        let fileSystem = PosixFileSystem()
+        var hash = ours.hash ?? ""
+        if !merged.isOurs || paths.output != nil {
+          let target = paths.output ?? paths.ours
+          do {
+            hash = try DataFile<Root>.save(merged.records, to: target, layout: layout, using: fileSystem).hash
+          } catch {
+            throw FileCommandFailure("recsh: \(error.description); \(target) is unchanged")
+          }
+        }
+        if !merged.conflicts.isEmpty {
+          let file = ConflictFile(hash: hash, conflicts: merged.conflicts)
+          do {
+            try AtomicFile.save(
+              bytes: file.encoded(), to: ConflictFile.path(forDataFile: paths.naming), using: fileSystem)
+          } catch {
+            throw FileCommandFailure(
+              "recsh: the merge was written, but its conflicts could not be kept: \(error.description)")
+          }
+        }
+        // recsh exits with its records alive, as a session does: the kernel takes the
+        // memory back at once, where freeing a million records one by one takes a while.
+        keptUntilExit = (base, ours, theirs, merged)
+        return .success(merged.conflicts)
       } catch {
-        throw MergeFailure("recsh: cannot merge \(paths.naming): \(error.description)")
+        return .failure(error)
       }
-      var hash = ours.hash ?? ""
-      if !merged.isOurs || paths.output != nil {
-        let target = paths.output ?? paths.ours
-        do {
-          hash = try DataFile<Root>.save(merged.records, to: target, layout: layout, using: fileSystem).hash
-        } catch {
-          throw MergeFailure("recsh: \(error.description); \(target) is unchanged")
-        }
-      }
-      if !merged.conflicts.isEmpty {
-        let file = ConflictFile(hash: hash, conflicts: merged.conflicts)
-        let path = ConflictFile.path(forDataFile: paths.naming)
-        do {
-          try AtomicFile.save(bytes: file.encoded(), to: path, using: fileSystem)
-        } catch {
-          throw MergeFailure(
-            "recsh: the merge was written, but its conflicts could not be kept: \(error.description)")
-        }
-      }
-      // recsh exits with its records alive, as a session does: the kernel takes the
-      // memory back at once, where freeing a million records one by one takes a while.
-      keptUntilExit = (base, ours, theirs, merged)
-      return .success(merged.conflicts)
-    } catch {
-      return .failure(error)
     }
   }
-}
-
-/// Why `recsh merge` could not merge: the message, as opening a file would say it.
-struct MergeFailure: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
 }
 
 /// The documents of a merge, kept until the process exits (see `FileMerge.merge`).

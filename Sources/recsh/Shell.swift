@@ -11,10 +11,14 @@ enum Shell {
   /// would run as unspecialized generic code, at about half the speed of loading and
   /// editing (docs/PERFORMANCE.md). A test checks that every kind of the registry has one.
   static func launcher(forKind name: String) -> ((Options, Start) -> Int32)? {
-    switch name {
-    case TaskRecord.kind: { run(TaskRecord.self, options: $0, start: $1) }
-    case ContactRecord.kind: { run(ContactRecord.self, options: $0, start: $1) }
-    default: nil
+    KindDispatch.run(Launcher(), shipped: name, preloaded: nil)
+  }
+
+  /// The shell of a shipped kind, as `KindDispatch` makes it for its record type.
+  private struct Launcher: KindWork {
+    func run<Root: Record>(_ kind: Root.Type, preloaded: DataFile<Root>.Loaded?) -> (Options, Start) -> Int32
+    {
+      { Shell.run(Root.self, options: $0, start: $1) }
     }
   }
 

@@ -89,8 +89,7 @@ extension MergeConflict {
   /// an absent value `(not set)`, a deleted record `(deleted)`.
   package var line: String {
     func text(_ value: JSONValue?) -> String {
-      guard let value else { return field == Self.wholeRecord ? "(deleted)" : "(not set)" }
-      return TextCell.escaped(value.compactText)
+      value == nil && field == Self.wholeRecord ? "(deleted)" : DiffRenderer.value(value)
     }
     return "\(ScriptWords.word(key)) \(field): \(text(base)) → \(text(ours)) | \(text(theirs))"
   }

@@ -111,7 +111,9 @@ package enum DiffRenderer {
     return value(field.old) + " → " + value(field.new)
   }
 
-  private static func value(_ json: JSONValue?) -> String {
+  /// A field's value as a change shows it: compact JSON, terminal controls escaped;
+  /// `(not set)` when absent.
+  static func value(_ json: JSONValue?) -> String {
     guard let json else { return "(not set)" }
     return TextCell.escaped(json.compactText)
   }
