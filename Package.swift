@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// recsh: a record shell. Dependencies point one way:
-/// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`.
+/// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`, and only
+/// RecordKit's `CompiledPattern` imports `CPCRE2`.
 /// Release builds make the libraries' code available for specialization in the
 /// executables: the shell is generic over the record kind, and unspecialized it
 /// looked up generic type metadata at run time dozens of times per edit.
@@ -21,10 +22,16 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
+    // PCRE2 for schema patterns (RecordKit/Kinds/Patterns): bounded matches, JIT.
+    .systemLibrary(
+      name: "CPCRE2",
+      pkgConfig: "libpcre2-8",
+      providers: [.apt(["libpcre2-dev"])]
+    ),
     // `rounded()` and friends call the C math library, which nothing else in RecordKit
     // links: an executable that imports RecordKit alone (a fuzz target) needs it named.
     .target(
-      name: "RecordKit", swiftSettings: crossModule,
+      name: "RecordKit", dependencies: ["CPCRE2"], swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "RecordShell", dependencies: ["RecordKit"], swiftSettings: crossModule),
     .executableTarget(

@@ -146,7 +146,7 @@ import Testing
 
   /// Binding, offsetting or reinterpreting record memory happens in FieldSlot.swift only:
   /// no other file of RecordKit outside JSON/ (which works on byte buffers, never on
-  /// records) holds such a call.
+  /// records) holds such a call, but for the C handle PCRE2's owner passes as `void *`.
   @Test func noOtherFileTouchesRecordMemory() throws {
     let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Sources/RecordKit")
@@ -161,6 +161,10 @@ import Testing
       checked += 1
       let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
       for pattern in patterns where text.contains(pattern) {
+        // PCRE2's owner hands its JIT stack handle to C as a `void *`, and touches no record.
+        if file == "Kinds/Patterns/CompiledPattern.swift" && pattern == "UnsafeMutableRawPointer(" {
+          continue
+        }
         #expect(file == "Fields/FieldSlot.swift", "\(file) uses \(pattern)")
       }
     }

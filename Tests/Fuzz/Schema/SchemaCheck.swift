@@ -6,6 +6,9 @@ import RecordKit
 /// - A refusal names a pointer to a place in the document (the keyword at fault).
 /// - A schema that reads makes a kind: its table, its fields' completions and rules, a
 ///   field's check of a few values, and a whole record's check run to the end.
+/// - The bytes as a pattern and a value (split at the first line break): a pattern that
+///   compiles matches the value, and the value repeated to 10,000 bytes, within its bound
+///   (libFuzzer's `-timeout` finds a hang), and a plain-text pattern agrees with PCRE2.
 enum SchemaCheck {
   static let samples: [JSONValue] = [
     .null, .bool(true), .number("0"), .number("-1.5e3"), .number("12345678901234567890"), .string(""),
@@ -14,6 +17,7 @@ enum SchemaCheck {
   ]
 
   static func check(_ bytes: [UInt8]) {
+    checkPattern(bytes)
     guard let document = try? JSONValue.parse(bytes: bytes) else { return }
     let schema: RecordSchema
     do {
@@ -39,5 +43,19 @@ enum SchemaCheck {
       _ = kind.violations(of: RunTimeRecord(id: "#1", members: members), limit: 20)
     }
     _ = kind.table.schemaDocument(title: "fuzz")
+  }
+
+  static func checkPattern(_ bytes: [UInt8]) {
+    let split = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+    let source = String(decoding: bytes[..<split], as: UTF8.self)
+    let value = String(decoding: bytes[split...].dropFirst(), as: UTF8.self)
+    guard let pattern = try? SchemaPattern(source) else { return }
+    let long = String(repeating: value.isEmpty ? "a" : value, count: 10_000 / max(value.utf8.count, 1) + 1)
+    for text in [value, long, ""] {
+      let answer = pattern.match(text)
+      if answer != .tooCostly {
+        precondition(answer == pattern.programMatch(text), "the plain-text shortcut disagrees with PCRE2")
+      }
+    }
   }
 }

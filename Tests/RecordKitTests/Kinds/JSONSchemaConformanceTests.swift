@@ -4,8 +4,9 @@ import Testing
 @testable import RecordKit
 
 /// The official JSON Schema test suite (draft 2020-12), group by group as `expected.tsv`
-/// says: `validate` groups must agree with the suite on every test, `refuse` groups must be
-/// refused naming the unsupported keyword or form and its JSON pointer.
+/// and `expected-ecmascript-regex.tsv` (ECMA-262 patterns) say: `validate` groups must
+/// agree with the suite on every test, `refuse` groups must be refused naming the
+/// unsupported keyword or form and its JSON pointer.
 @Suite struct JSONSchemaConformanceTests {
   /// `<package root>/../shared/conformance/JSON-Schema-Test-Suite`, found from this file's path.
   static let suiteFolder = URL(fileURLWithPath: #filePath)
@@ -13,7 +14,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("shared/conformance/JSON-Schema-Test-Suite")
 
-  /// One line of `expected.tsv`.
+  /// One line of a table.
   struct Expectation: Sendable, CustomTestStringConvertible {
     var file: String
     var group: Int
@@ -22,15 +23,20 @@ import Testing
     var testDescription: String { "\(file) #\(group)" }
   }
 
-  static let expectations: [Expectation] = {
-    let url = suiteFolder.appendingPathComponent("expected.tsv")
+  /// The lines of `table` beside the suite; none when it is missing (a test says so).
+  static func expectations(in table: String) -> [Expectation] {
+    let url = suiteFolder.appendingPathComponent(table)
     guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
     return text.split(separator: "\n").dropFirst().compactMap { line in
       let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard columns.count == 4, let group = Int(columns[1]) else { return nil }
       return Expectation(file: columns[0], group: group, refuses: columns[2] == "refuse", why: columns[3])
     }
-  }()
+  }
+
+  static let keywords = expectations(in: "expected.tsv")
+  static let patterns = expectations(in: "expected-ecmascript-regex.tsv")
+  static let expectations = keywords + patterns
 
   static func group(_ expectation: Expectation) throws -> JSONObject? {
     let bytes = Array(try Data(contentsOf: suiteFolder.appendingPathComponent(expectation.file)))
@@ -51,23 +57,31 @@ import Testing
     }
   }
 
-  @Test func suiteIsPresentWithItsTable() {
-    guard !Self.expectations.isEmpty else {
-      Issue.record("JSON-Schema-Test-Suite not found: looked for \(Self.suiteFolder.path)/expected.tsv")
+  @Test func suiteIsPresentWithItsTables() {
+    guard !Self.keywords.isEmpty, !Self.patterns.isEmpty else {
+      Issue.record("JSON-Schema-Test-Suite not found: looked for \(Self.suiteFolder.path)/expected*.tsv")
       return
     }
-    #expect(Self.expectations.count == 367)
-    #expect(Self.expectations.filter(\.refuses).count == 279)
-    #expect(Self.expectations.filter { !$0.refuses }.count == 88)
+    #expect(Self.keywords.count == 367)
+    #expect(Self.keywords.filter(\.refuses).count == 279)
+    #expect(Self.keywords.filter { !$0.refuses }.count == 88)
+    #expect(Self.patterns.count == 20)
+    #expect(Self.patterns.filter(\.refuses).count == 5)
+    #expect(Self.patterns.filter { !$0.refuses }.count == 15)
   }
 
-  @Test func validateGroupsHoldFourHundredNinetyTests() throws {
+  static func testCount(of expectations: [Expectation]) throws -> Int {
     var count = 0
-    for expectation in Self.expectations where !expectation.refuses {
-      guard case .array(let tests)? = try Self.group(expectation)?["tests"] else { continue }
+    for expectation in expectations where !expectation.refuses {
+      guard case .array(let tests)? = try group(expectation)?["tests"] else { continue }
       count += tests.count
     }
-    #expect(count == 490)
+    return count
+  }
+
+  @Test func validateGroupsHoldFourHundredNinetyAndFiftySevenTests() throws {
+    #expect(try Self.testCount(of: Self.keywords) == 490)
+    #expect(try Self.testCount(of: Self.patterns) == 57)
   }
 
   @Test(arguments: expectations.filter { !$0.refuses })

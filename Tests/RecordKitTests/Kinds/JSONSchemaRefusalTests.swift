@@ -64,7 +64,7 @@ import Testing
     ),
     (
       ##"{"pattern": "[a-"}"##, "/pattern",
-      ##"pattern "[a-" is not a valid regular expression: expected ']'"##
+      ##"pattern "[a-" is not a valid regular expression: a character class is not closed by ']' at offset 0"##
     ),
     (##"{"minimum": 5, "maximum": 3}"##, "/minimum", "no value can meet both minimum 5 and maximum 3"),
     (

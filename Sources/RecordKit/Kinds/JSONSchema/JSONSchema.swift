@@ -11,7 +11,7 @@
 ///
 /// Any schema reads (the official test suite checks bare values against it); a schema
 /// for records goes on to `RecordSchema`, which needs the top level to be an object.
-/// Not `Sendable`, because `SchemaPattern` holds a `Regex`.
+/// Not `Sendable`, because `SchemaPattern` holds a compiled program with its own match data.
 package struct JSONSchema {
   /// The schema document as given.
   package let document: JSONValue

@@ -114,10 +114,16 @@ struct SchemaChecker {
           keyword: schema.nodes[index].pointer.appending("maxLength"))
       }
     }
-    if let pattern = schema.nodes[index].constraints.pattern, !pattern.matches(text) {
-      report(
-        .patternMismatch(pattern.source, found: text),
-        keyword: schema.nodes[index].pointer.appending("pattern"))
+    if let pattern = schema.nodes[index].constraints.pattern {
+      switch pattern.match(text) {
+      case .match: break
+      case .noMatch:
+        report(
+          .patternMismatch(pattern.source, found: text),
+          keyword: schema.nodes[index].pointer.appending("pattern"))
+      case .tooCostly:
+        report(.patternTooCostly(pattern.source), keyword: schema.nodes[index].pointer.appending("pattern"))
+      }
     }
     if let format = schema.nodes[index].constraints.format, !format.admits(text) {
       report(.formatMismatch(format, found: text), keyword: schema.nodes[index].pointer.appending("format"))

@@ -29,6 +29,8 @@ package struct SchemaViolation: Equatable, Sendable, CustomStringConvertible {
     case tooShort(minimum: Int, found: String, length: Int)
     case tooLong(maximum: Int, found: String, length: Int)
     case patternMismatch(String, found: String)
+    /// The match reached its bound (`CompiledPattern`): neither a match nor a mismatch.
+    case patternTooCostly(String)
     case formatMismatch(StringFormat, found: String)
     case missingRequired
     /// A member `properties` does not name, where `additionalProperties` is `false`.
@@ -64,6 +66,8 @@ package struct SchemaViolation: Equatable, Sendable, CustomStringConvertible {
       "must be at most \(maximum) \(Self.characters(maximum)) long, found \(Self.show(found)) (\(length))"
     case .patternMismatch(let pattern, let found):
       "must match pattern \(JSONValue.string(pattern).compactText), found \(Self.show(found))"
+    case .patternTooCostly(let pattern):
+      "pattern \(pattern) is too costly for this value"
     case .formatMismatch(let format, let found):
       "must be \(format.words), found \(Self.show(found))"
     case .missingRequired:
