@@ -4,7 +4,11 @@ schema, and `use`/`set` edits over them.
 
   bench_kinds.py books BYTES OUT          books (no ids) filling about BYTES, in recsh's layout
   bench_kinds.py schema OUT               a schema for them (key isbn, rules on every field)
+  bench_kinds.py patterns OUT             that schema with regular-expression patterns on isbn
+                                          and title (checked on every record) and without
+                                          them, as OUT and OUT's name with "plain" for "patterns"
   bench_kinds.py edits BOOKS K OUT        K `use ISBN` / `set year N` pairs in one group
+  bench_kinds.py title-edits BOOKS K OUT  K `use ISBN` / `set title T` pairs in one group
 
 Generated from a fixed seed, so every run measures the same files.
 """
@@ -66,6 +70,35 @@ SCHEMA = {
 }
 
 
+# Patterns no plain-text shortcut can take: each record's isbn and title go through the
+# pattern engine when the file opens, and every `set title` of the edits.
+PATTERNS = {"isbn": r"^97[89]-\d{9}-\d$", "title": r"^\S(?:.*\S)?$"}
+
+
+def pattern_schemas(out):
+    with_patterns = json.loads(json.dumps(SCHEMA))
+    plain = json.loads(json.dumps(SCHEMA))
+    del plain["properties"]["isbn"]["pattern"]
+    for field, pattern in PATTERNS.items():
+        with_patterns["properties"][field]["pattern"] = pattern
+    with open(out, "w") as f:
+        json.dump(with_patterns, f, indent=2)
+    with open(out.replace("patterns", "plain"), "w") as f:
+        json.dump(plain, f, indent=2)
+
+
+def title_edits(books_file, count, out):
+    with open(books_file) as f:
+        isbns = [record["isbn"] for record in json.load(f)]
+    rng = random.Random(3)
+    with open(out, "w") as f:
+        f.write("begin edits\n")
+        for _ in range(count):
+            title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))).capitalize()
+            f.write('use %s\nset title "%s"\n' % (rng.choice(isbns), title))
+        f.write("end\n")
+
+
 def edits(books_file, count, out):
     with open(books_file) as f:
         isbns = [record["isbn"] for record in json.load(f)]
@@ -84,8 +117,12 @@ def main():
     elif command == "schema":
         with open(sys.argv[2], "w") as f:
             json.dump(SCHEMA, f, indent=2)
+    elif command == "patterns":
+        pattern_schemas(sys.argv[2])
     elif command == "edits":
         edits(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    elif command == "title-edits":
+        title_edits(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         sys.exit("bench_kinds.py: unknown command " + command)
 

@@ -40,14 +40,22 @@ import Testing
     #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
   }
 
-  @Test func blankLinesAndAMissingFinalNewlineAreReadAndWrittenTidy() throws {
+  @Test func blankLinesAndAMissingFinalNewlineAreReadAndKept() throws {
     let folder = try TempFolder()
-    try folder.write("t.jsonl", "\n{\"id\":\"a1\",\"title\":\"one\"}\n   \n{\"id\":\"b2\",\"title\":\"two\"}")
+    let text = "\n{\"id\":\"a1\",\"title\":\"one\"}\n   \n{\"id\":\"b2\",\"title\":\"two\"}"
+    try folder.write("t.jsonl", text)
     let listed = try folder.recsh(["t.jsonl", "-c", "count"])
     #expect(listed.stdout == "2\n", "\(listed.stderr)")
     #expect(try folder.recsh(["t.jsonl", "-c", "save"]).status == 0)
+    #expect(try folder.read("t.jsonl") == text)
     #expect(
-      try folder.read("t.jsonl") == "{\"id\":\"a1\",\"title\":\"one\"}\n{\"id\":\"b2\",\"title\":\"two\"}\n")
+      try folder.recsh([
+        "t.jsonl", "-c", "use b2", "-c", "set title deux", "-c", "new id c3 title three", "-c", "save",
+      ]).status == 0)
+    #expect(
+      try folder.read("t.jsonl")
+        == "\n{\"id\":\"a1\",\"title\":\"one\"}\n   \n{\"id\":\"b2\",\"title\":\"deux\"}\n   \n{\"id\":\"c3\",\"title\":\"three\"}",
+      "a new record is set off from the one before it as that one is from its own")
   }
 
   @Test func aTornLastLineIsRefusedAndTheFileKept() throws {

@@ -35,6 +35,8 @@ import Testing
       "\(shown.suffix(200).debugDescription)")
     try PtyTests.run("use r1", on: terminal, then: "t.json r1> ")
     try PtyTests.run("set title changed", on: terminal, then: "*> ")
+    // Every record changed, so that the save writes each anew and takes its time.
+    try PtyTests.run("set done true where done=false", on: terminal, then: "*> ")
     terminal.send("save\r")
     let saving = try terminal.expect("t.json r1> ", timeout: 120)
     #expect(saving.contains("\rSaving t.json  ["), "\(saving.suffix(300).debugDescription)")

@@ -141,28 +141,11 @@ import Testing
         <command>:5: error: no record with id or id prefix '3'
 
         """)
+    // Saved in the file's own layout: one line, no final line break.
     #expect(
-      try folder.read("parts.json") == """
-        [
-          {
-            "id": 1,
-            "name": "washer"
-          },
-          {
-            "id": 12,
-            "name": "nut"
-          },
-          {
-            "id": 2,
-            "name": "gear"
-          },
-          {
-            "id": 13,
-            "name": "spring"
-          }
-        ]
-
-        """)
+      try folder.read("parts.json")
+        == #"[{"id": 1, "name": "washer"}, {"id": 12, "name": "nut"}, {"id": 2, "name": "gear"}, {"id": 13, "name": "spring"}]"#
+    )
   }
 
   @Test func twoRecordsWithOneKeyRefuseTheFileNamingBoth() throws {
@@ -444,7 +427,7 @@ import Testing
     ])
     #expect(result.status == 1)
     #expect(result.stderr == "<command>:2: error: field 'v': expected an integer, found x\n")
-    #expect(try folder.read("r.json") == "[\n  {\n    \"v\": 2\n  }\n]\n")
+    #expect(try folder.read("r.json") == "[{\"v\": 2}]\n")
   }
 
   @Test func requiredDefaultReadOnlyAdditionalPropertiesTitleAndDescription() throws {

@@ -21,6 +21,12 @@ public struct Document<Root: Record>: Sendable {
   private var positionsByNumber: [Int32]
   /// The number the next new record gets: one more than any given so far.
   public private(set) var nextNumber: RecordNumber
+  /// Which records may differ from what the document held when `lineage` began or
+  /// `markUnchanged()` was last called: written, inserted or removed since.
+  private(set) var changes: ChangeMarks
+  /// Made anew by every initializer but a renumbering, kept by every edit: a file image
+  /// made of this document (`FileImage`) reads `changes` only for the same lineage.
+  public private(set) var lineage: UInt64
 
   public init() {
     records = []
@@ -28,6 +34,8 @@ public struct Document<Root: Record>: Sendable {
     numbers = []
     positionsByNumber = []
     nextNumber = RecordNumber(0)
+    changes = ChangeMarks()
+    lineage = UInt64.random(in: 1...UInt64.max)
   }
 
   /// A document of `records`, numbered from 0 in order (or with `numbers`, one per
@@ -46,6 +54,8 @@ public struct Document<Root: Record>: Sendable {
     }
     positionsByNumber = positions
     nextNumber = RecordNumber(UInt32(truncatingIfNeeded: positions.count))
+    changes = ChangeMarks()
+    lineage = UInt64.random(in: 1...UInt64.max)
     self.records = records
     var index = IDIndex<Root>(capacity: records.count)
     let duplicate = records.withUnsafeBufferPointer { records -> (first: Int, second: Int)? in
@@ -122,6 +132,7 @@ public struct Document<Root: Record>: Sendable {
   mutating func withMutableRecord<Result, Failure: Error>(
     at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
+    if numbers.indices.contains(position) { changes.mark(numbers[position]) }
     let outcome = records.withUnsafeMutableBufferPointer { buffer -> Swift.Result<Result, Failure>? in
       guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
       return Swift.Result { () throws(Failure) in try body(base + position) }
@@ -139,7 +150,8 @@ public struct Document<Root: Record>: Sendable {
 
   /// Runs `body` over the records in place, with a lookup of a record number's position
   /// (O(1)): the bulk edits' one loop over many records. `body` must not change a record's
-  /// id (no field edit does: keys are read-only).
+  /// id (no field edit does: keys are read-only), and the caller marks the records it
+  /// changed (`markChanged(at:)`, `markChanged(numbers:)`).
   mutating func withRecordBuffer<Result>(
     _ body: (UnsafeMutableBufferPointer<Root>, (RecordNumber) -> Int?) -> Result
   ) -> Result {
@@ -153,10 +165,30 @@ public struct Document<Root: Record>: Sendable {
     }
   }
 
+  /// Marks the records at `positions` as changed (see `changes`).
+  mutating func markChanged(at positions: some Sequence<Int>) {
+    for position in positions where numbers.indices.contains(position) { changes.mark(numbers[position]) }
+  }
+
+  /// Marks the records numbered `numbers` as changed (see `changes`).
+  mutating func markChanged(numbers marked: some Sequence<RecordNumber>) {
+    for number in marked { changes.mark(number) }
+  }
+
+  /// Forgets every change mark: the document now holds what its file image holds.
+  public mutating func markUnchanged() {
+    changes = ChangeMarks()
+  }
+
+  /// Whether the record numbered `number` may differ from what it was when this lineage
+  /// began or `markUnchanged()` was last called. O(1).
+  public func mayHaveChanged(_ number: RecordNumber) -> Bool { changes.contains(number) }
+
   /// Removes the records at `positions` (ascending, each in range) and returns them with
   /// their numbers: one pass over the document and one rebuild of its id index, where
   /// removing them one by one would shift the others once per record.
   mutating func removeAll(at positions: [Int]) -> (records: [Root], numbers: [RecordNumber]) {
+    markChanged(at: positions)
     var removed: [Root] = []
     var removedNumbers: [RecordNumber] = []
     removed.reserveCapacity(positions.count)
@@ -183,6 +215,7 @@ public struct Document<Root: Record>: Sendable {
   /// Puts back records `removeAll(at:)` took: each at its old position (ascending), with
   /// its number. One pass and one rebuild, as there.
   mutating func insertAll(_ inserted: [Root], numbered insertedNumbers: [RecordNumber], at positions: [Int]) {
+    markChanged(numbers: insertedNumbers)
     var mergedRecords: [Root] = []
     var mergedNumbers: [RecordNumber] = []
     let total = records.count + inserted.count
@@ -234,6 +267,7 @@ public struct Document<Root: Record>: Sendable {
 
   /// Inserts `record`, whose id and number must be new (commands check), at `position`.
   mutating func insert(_ record: Root, numbered number: RecordNumber, at position: Int) {
+    changes.mark(number)
     records.insert(record, at: position)
     numbers.insert(number, at: position)
     // The records after it moved up one; then the new one goes in.
@@ -251,6 +285,7 @@ public struct Document<Root: Record>: Sendable {
   }
 
   mutating func remove(at position: Int) {
+    markChanged(at: [position])
     records.withUnsafeBufferPointer { index.remove(position: position, in: $0) }
     records.remove(at: position)
     let number = numbers.remove(at: position)
@@ -301,6 +336,11 @@ extension Document {
       throw .numberingMismatch(records: document.count, numbers: numbers.count)
     }
     try self.init(records: document.records, numbers: numbers)
+    // The same records: a file image of `document` still describes them.
+    lineage = document.lineage
+    for (position, number) in document.numbers.enumerated() where document.changes.contains(number) {
+      changes.mark(numbers[position])
+    }
   }
 }
 
@@ -349,5 +389,22 @@ extension DocumentError: CustomStringConvertible {
         ? "the record numbers are out of range"
         : "the record numbers cover \(numbers) records, the file has \(records)"
     }
+  }
+}
+
+/// One bit per record number: which records a document marked as changed. Grows as
+/// numbers are marked; a number never marked reads as unchanged.
+struct ChangeMarks: Sendable, Equatable {
+  private var words: [UInt64] = []
+
+  mutating func mark(_ number: RecordNumber) {
+    let word = Int(number.value >> 6)
+    if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
+    words[word] |= 1 << UInt64(number.value & 63)
+  }
+
+  func contains(_ number: RecordNumber) -> Bool {
+    let word = Int(number.value >> 6)
+    return word < words.count && words[word] & (1 << UInt64(number.value & 63)) != 0
   }
 }

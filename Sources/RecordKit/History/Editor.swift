@@ -24,6 +24,11 @@ public struct Editor<Root: Record>: Sendable {
 
   public var isDirty: Bool { !history.isClean }
 
+  /// Forgets the document's change marks (`Document.markUnchanged`): its file now holds it.
+  public mutating func markDocumentUnchanged() {
+    document.markUnchanged()
+  }
+
   // MARK: Edits
 
   /// Sets several fields of one record as one step. Each field may appear once.

@@ -51,6 +51,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
           slot.store(forward ? update.news[index] : update.olds[index], at: base + position)
         }
       }
+      document.markChanged(numbers: update.records)
     }
     checkBulk = { update, document, forward in
       for (index, number) in update.records.enumerated() {
@@ -162,6 +163,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
           }
         }
         guard !changed.isEmpty else { return nil }
+        document.markChanged(at: changed)
         return BulkUpdate(
           field: field, action: change.action, records: changed.map(document.number(at:)), olds: olds,
           news: .same(new))
@@ -212,6 +214,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
             news.append(value)
           }
         }
+        document.markChanged(at: changed)
         return BulkUpdate(
           field: field, action: change.action, records: changed.map(document.number(at:)), olds: olds,
           news: .each(news))

@@ -10,6 +10,51 @@ public enum DataFile<Root: Record> {
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
     public var hash: String?
     public var warnings: [String]
+    /// The bytes read and where each record lies in them, for saves that change only what
+    /// changed; `nil` with no file, or no record in it.
+    public var image: FileImage?
+
+    public init(
+      document: Document<Root>, identity: FileIdentity?, hash: String?, warnings: [String],
+      image: FileImage? = nil
+    ) {
+      (self.document, self.identity, self.hash, self.warnings, self.image) =
+        (document, identity, hash, warnings, image)
+    }
+  }
+
+  /// Runs `decode` over a file's mapped bytes as `FileReader.scanFile` hands them, keeping
+  /// the session's own copy of the bytes and each record's end as the decoder passes them:
+  /// the copy grows behind the decoder, so the mapping's pages can still go as they pass.
+  static func copying<Decoded>(
+    _ bytes: UnsafeBufferPointer<UInt8>, passing passed: (Int) -> Void,
+    _ decode: (UnsafeBufferPointer<UInt8>, (Int) -> Void) -> Decoded
+  ) -> (Decoded, copy: [UInt8], ends: [Int]) {
+    var copy: [UInt8] = []
+    copy.reserveCapacity(bytes.count)
+    var ends: [Int] = []
+    var copied = 0
+    let decoded = withoutActuallyEscaping(passed) { passed in
+      decode(bytes) { end in
+        if end > copied {
+          copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<end]))
+          copied = end
+        }
+        ends.append(end)
+        passed(end)
+      }
+    }
+    if copied < bytes.count { copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...])) }
+    return (decoded, copy, ends)
+  }
+
+  /// The image of a file just read, for `document` (its records in file order).
+  static func image(_ copy: [UInt8], ends: [Int], layout: RecordLayout, document: Document<Root>)
+    -> FileImage?
+  {
+    FileImage(
+      bytes: copy, layout: layout, recordEnds: ends, ids: (0..<document.count).map(document.id(at:)),
+      lineage: document.lineage)
   }
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
@@ -22,12 +67,14 @@ public enum DataFile<Root: Record> {
     throws(SessionError) -> Loaded
   {
     let layout = layout ?? RecordLayout(path: path)
-    let scanned:
-      (result: Result<RecordFile<Root>.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
+    typealias Read = (Result<RecordFile<Root>.Loaded, RecordFileError>, copy: [UInt8], ends: [Int])
+    let scanned: (result: Read, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        Result { () throws(RecordFileError) in
-          try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+        copying(bytes, passing: passed) { bytes, passed in
+          Result { () throws(RecordFileError) in
+            try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+          }
         }
       }
     } catch {
@@ -37,9 +84,11 @@ public enum DataFile<Root: Record> {
       throw .storage(error)
     }
     do {
-      let loaded = try scanned.result.get()
+      let loaded = try scanned.result.0.get()
       return Loaded(
-        document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings)
+        document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
+        image: image(
+          scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document))
     } catch {
       throw .file(path: path, error)
     }
@@ -62,16 +111,72 @@ public enum DataFile<Root: Record> {
     progress: ProgressHandler? = nil, estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
     let layout = layout ?? RecordLayout(path: path)
+    return try save(
+      to: path, using: fileSystem, progress: progress, estimatedBytes: estimatedBytes,
+      beforeReplacing: beforeReplacing
+    ) {
+      (sink) throws(SystemCallError) in
+      try RecordFile<Root>.encode(records, layout: layout, into: sink)
+    }
+  }
+
+  /// Saves `document` to `path` over `image`, the bytes the session read or last wrote
+  /// (`FileImage.rewrite`: only what changed is written anew), when `image` is of the
+  /// layout `path` takes; else as `save(_:to:…)` writes records, in recsh's own layout (a
+  /// new file, a conversion). Returns, besides what that returns, the image of the bytes
+  /// written, for the next save.
+  package static func save(
+    _ document: Document<Root>, over image: FileImage?, to path: String, layout: RecordLayout? = nil,
+    using fileSystem: any FileSystem, progress: ProgressHandler? = nil, estimatedBytes: Int = 0,
+    beforeReplacing: (String) -> Void = { _ in }
+  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, image: FileImage?) {
+    let layout = layout ?? RecordLayout(path: path)
+    let newImage: FileImage?
+    if let image, image.layout == layout {
+      // The bar counts the bytes made, then (from nothing again) the bytes written.
+      progress?(.began(.saving, path: path, totalBytes: image.byteCount))
+      newImage = image.rewrite(document) { made in progress?(.advanced(bytes: made)) }
+      progress?(.ended)
+    } else {
+      newImage = FileImage(
+        written: RecordFile<Root>.encode(document.records, layout: layout), layout: layout,
+        ids: (0..<document.count).map(document.id(at:)),
+        lineage: document.lineage)
+      if newImage == nil {
+        let saved = try save(
+          document.records, to: path, layout: layout, using: fileSystem, progress: progress,
+          estimatedBytes: estimatedBytes, beforeReplacing: beforeReplacing)
+        return (saved.0, saved.hash, saved.bytes, nil)
+      }
+    }
+    guard let newImage else { preconditionFailure("an image was made or the records were saved") }
+    let saved = try save(
+      to: path, using: fileSystem, progress: progress, estimatedBytes: newImage.byteCount,
+      beforeReplacing: beforeReplacing
+    ) { (sink) throws(SystemCallError) in
+      try newImage.write(chunkSize: RecordFile<Root>.defaultChunkSize, into: sink)
+    }
+    return (saved.0, saved.hash, saved.bytes, newImage)
+  }
+
+  /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.
+  private static func save(
+    to path: String, using fileSystem: any FileSystem, progress: ProgressHandler?, estimatedBytes: Int,
+    beforeReplacing: (String) -> Void,
+    produce: ((UnsafeBufferPointer<UInt8>) throws(SystemCallError) -> Void) throws(SystemCallError) -> Void
+  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
     var hasher = ContentHasher()
     var written = 0
     progress?(.began(.saving, path: path, totalBytes: estimatedBytes))
     defer { progress?(.ended) }
     let outcome = try AtomicFile.save(to: path, using: fileSystem) { (write) throws(SystemCallError) in
-      try RecordFile<Root>.encode(records, layout: layout) { (chunk) throws(SystemCallError) in
-        hasher.combine(chunk)
-        try write(chunk)
-        written += chunk.count
-        progress?(.advanced(bytes: written))
+      try withoutActuallyEscaping(write) { (write) throws(SystemCallError) in
+        try produce { (chunk) throws(SystemCallError) in
+          hasher.combine(chunk)
+          try write(chunk)
+          written += chunk.count
+          progress?(.advanced(bytes: written))
+        }
       }
       beforeReplacing(hasher.finalize())
     }
@@ -87,11 +192,14 @@ extension DataFile where Root == RunTimeRecord {
     using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
     let layout = layout ?? RecordLayout(path: path)
-    let scanned: (result: Result<RunTimeFile.Loaded, RecordFileError>, identity: FileIdentity, hash: String)
+    typealias Read = (Result<RunTimeFile.Loaded, RecordFileError>, copy: [UInt8], ends: [Int])
+    let scanned: (result: Read, identity: FileIdentity, hash: String)
     do {
       scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        Result { () throws(RecordFileError) in
-          try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
+        copying(bytes, passing: passed) { bytes, passed in
+          Result { () throws(RecordFileError) in
+            try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
+          }
         }
       }
     } catch {
@@ -104,11 +212,14 @@ extension DataFile where Root == RunTimeRecord {
       throw .storage(error)
     }
     do {
-      let loaded = try scanned.result.get()
+      let loaded = try scanned.result.0.get()
       return (
         loaded.kind,
         Loaded(
-          document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings
+          document: loaded.document, identity: scanned.identity, hash: scanned.hash,
+          warnings: loaded.warnings,
+          image: image(
+            scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document)
         )
       )
     } catch {

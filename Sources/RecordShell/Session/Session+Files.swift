@@ -18,10 +18,11 @@ extension Session {
     do {
       let written: Int
       let logged = target == filePath ? journal : nil
-      (outcome, hash, written) = try DataFile<Root>.save(
-        editor.document.records, to: target, using: fileSystem, progress: progress,
+      (outcome, hash, written, image) = try DataFile<Root>.save(
+        editor.document, over: image, to: target, using: fileSystem, progress: progress,
         estimatedBytes: bytesPerRecord * editor.document.count
       ) { hash in logWillSave(hash: hash, in: logged) }
+      editor.markDocumentUnchanged()
       if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
     } catch {
       newJournal?.remove()
@@ -128,6 +129,7 @@ extension Session {
     opened.filePath = path
     opened.identity = loaded.identity
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
+    opened.image = loaded.image
     opened.selectedID = nil
     opened.journal = nil
     if path == filePath {

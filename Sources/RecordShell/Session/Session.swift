@@ -53,6 +53,9 @@ public struct Session<Root: Record> {
   /// The conflicts a merge left beside the file, as this session settles them; `nil`
   /// when there are none.
   var pendingConflicts: PendingConflicts?
+  /// The file's bytes as read or last saved, which a save writes over (`FileImage`);
+  /// `nil` with no file or no record in it.
+  var image: FileImage?
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
@@ -73,7 +76,7 @@ public struct Session<Root: Record> {
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
       undoLimit: undoLimit, journal: nil, keepsHistory: keepsHistory, progress: progress,
-      bytesPerRecord: bytesPerRecord(loaded))
+      bytesPerRecord: bytesPerRecord(loaded), image: loaded.image)
     let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
     let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
     let conflicts = session.readConflicts()

@@ -1,0 +1,241 @@
+/// A data file's bytes as recsh last read or wrote them, and where each record lies in
+/// them: what lets a save change only the bytes of what changed.
+///
+/// A save through the image (`rewrite`) writes, record by record in the document's order:
+/// - a record the document has not changed since the image was made (its change mark,
+///   `Document.mayHaveChanged`), or changed and changed back, as the bytes it was read from;
+/// - a changed record over its own bytes, member by member (`ValuePatch`);
+/// - a new record in the style of the record before it (after it, when it goes first);
+/// and between two records that stood side by side, the bytes that stood between them; a
+/// removed record takes one adjacent separator with it (`SpanSplice`). So undoing every
+/// edit gives back the bytes that were read, and saving after a few edits costs about a
+/// copy of the file.
+///
+/// The bytes are the session's own copy, made as the file was read: another program
+/// rewriting the file in place changes nothing here. Costs the file's size in memory, plus
+/// a range and an id per record.
+public struct FileImage: Sendable {
+  /// The file's bytes.
+  let bytes: [UInt8]
+  public let layout: RecordLayout
+  /// Each record's bytes, in file order.
+  let spans: [Range<Int>]
+  /// Each record's id, in file order: how a record of the document finds its bytes.
+  let ids: [String]
+  /// After the array's `[` and before its `]`; the whole file for JSON Lines.
+  let inner: Range<Int>
+  /// The file's style, read off its first record.
+  let style: JSONLayoutStyle
+  /// The document lineage (`Document.lineage`) whose change marks say what differs from
+  /// these bytes; a document of another lineage is compared record by record.
+  public let lineage: UInt64
+
+  /// The image of `bytes`, a file of `layout` that loaded as records with `ids` (in file
+  /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
+  /// the file holds no record (a new record then has no style to follow: the file is
+  /// written as recsh writes new files) or the ends do not fit the bytes.
+  public init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: [String], lineage: UInt64) {
+    guard !ids.isEmpty, recordEnds.count == ids.count else { return nil }
+    let found = bytes.withUnsafeBufferPointer { buffer -> (Range<Int>, [Range<Int>])? in
+      Self.locate(in: buffer, layout: layout, recordEnds: recordEnds)
+    }
+    guard let (inner, spans) = found else { return nil }
+    self.bytes = bytes
+    self.layout = layout
+    self.spans = spans
+    self.ids = ids
+    self.inner = inner
+    self.lineage = lineage
+    style = bytes.withUnsafeBufferPointer { buffer in
+      JSONLayoutStyle(
+        of: spans[0], in: buffer, base: layout == .lines ? .lines : .recsh, layout: layout)
+    }
+  }
+
+  /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
+  /// layout): the records are found by reading the bytes once. `nil` as above.
+  public init?(written bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+    var ends: [Int] = []
+    ends.reserveCapacity(ids.count)
+    let read: Void? = bytes.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(unsafeBytes: buffer)
+      return try? reader.readRecords(layout) { element in
+        try element.skipValue()
+        ends.append(element.index)
+      }
+    }
+    guard read != nil else { return nil }
+    self.init(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: lineage)
+  }
+
+  private init(
+    bytes: [UInt8], layout: RecordLayout, spans: [Range<Int>], ids: [String], inner: Range<Int>,
+    style: JSONLayoutStyle, lineage: UInt64
+  ) {
+    (self.bytes, self.layout, self.spans, self.ids, self.inner) = (bytes, layout, spans, ids, inner)
+    (self.style, self.lineage) = (style, lineage)
+  }
+
+  /// The file's size in bytes.
+  public var byteCount: Int { bytes.count }
+
+  /// The inside of the records' container and each record's range, from the records' ends.
+  private static func locate(in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, recordEnds: [Int])
+    -> (Range<Int>, [Range<Int>])?
+  {
+    var cursor = 0
+    var innerEnd = bytes.count
+    if layout == .array {
+      cursor = skipSpace(bytes, from: 0)
+      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "[") else { return nil }
+      cursor += 1
+      innerEnd = bytes.count - 1
+      while innerEnd > cursor, bytes[innerEnd] != UInt8(ascii: "]") { innerEnd -= 1 }
+      guard bytes[innerEnd] == UInt8(ascii: "]") else { return nil }
+    }
+    let innerStart = cursor
+    var spans: [Range<Int>] = []
+    spans.reserveCapacity(recordEnds.count)
+    for rawEnd in recordEnds {
+      var start = skipSpace(bytes, from: cursor)
+      if layout == .array, spans.count > 0 {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: ",") else { return nil }
+        start = skipSpace(bytes, from: start + 1)
+      }
+      var end = min(rawEnd, innerEnd)
+      while end > start, JSONSpan.isWhitespace(bytes[end - 1]) { end -= 1 }
+      guard start < end, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}") else {
+        return nil
+      }
+      spans.append(start..<end)
+      cursor = end
+    }
+    return (innerStart..<innerEnd, spans)
+  }
+
+  /// The first byte at or after `offset` that is not white space or a byte-order mark.
+  private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+    var index = offset
+    while index < bytes.count {
+      let byte = bytes[index]
+      if JSONSpan.isWhitespace(byte) {
+        index += 1
+      } else if index == 0, byte == 0xEF, bytes.count >= 3, bytes[1] == 0xBB, bytes[2] == 0xBF {
+        index = 3
+      } else {
+        break
+      }
+    }
+    return index
+  }
+
+  /// The file for `document`, written over these bytes as the type describes, and the
+  /// image of it (for `lineage`, whose marks the caller clears once the file is written).
+  /// O(bytes written), plus O(bytes) of each record the document may have changed.
+  /// `progress` hears the bytes made so far now and then (every 4,096 records).
+  public func rewrite<Root: Record>(_ document: Document<Root>, progress: ((Int) -> Void)? = nil) -> FileImage
+  {
+    let trustMarks = document.lineage == lineage
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 16 + 64)
+    var newSpans: [Range<Int>] = []
+    var newIDs: [String] = []
+    newSpans.reserveCapacity(document.count)
+    newIDs.reserveCapacity(document.count)
+    bytes.withUnsafeBufferPointer { bytes in
+      let splice = self.splice(bytes)
+      var byID: [String: Int]?
+      var expected = 0
+      var previous: Int?
+      out += bytes[..<inner.lowerBound]
+      for position in 0..<document.count {
+        let id = document.id(at: position)
+        var ordinal: Int?
+        if expected < ids.count, ids[expected] == id {
+          ordinal = expected
+        } else {
+          if byID == nil { byID = Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first } }
+          ordinal = byID?[id]
+        }
+        if let ordinal { expected = ordinal + 1 }
+        if position == 0 {
+          splice.opening(into: &out)
+        } else {
+          splice.separator(between: previous, and: ordinal, into: &out)
+        }
+        let start = out.count
+        let unchanged = trustMarks && !document.mayHaveChanged(document.number(at: position))
+        if let ordinal, unchanged {
+          out += bytes[spans[ordinal]]
+        } else {
+          document.withRecord(at: position) { record in
+            write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
+          }
+        }
+        newSpans.append(start..<out.count)
+        newIDs.append(id)
+        previous = ordinal
+        if position & 4095 == 4095 { progress?(out.count) }
+      }
+      if document.count > 0 { splice.closing(into: &out) }
+      out += bytes[inner.upperBound...]
+    }
+    let innerEnd = out.count - (bytes.count - inner.upperBound)
+    return FileImage(
+      bytes: out, layout: layout, spans: newSpans, ids: newIDs, inner: inner.lowerBound..<innerEnd,
+      style: style,
+      lineage: document.lineage)
+  }
+
+  /// The records' container as a splice: its separators, opening and closing; for a file
+  /// whose records all went, nothing between `[` and `]`.
+  private func splice(_ bytes: UnsafeBufferPointer<UInt8>) -> SpanSplice {
+    var splice = SpanSplice(bytes: bytes, inner: inner, parts: spans)
+    splice.freshSeparator =
+      layout == .lines ? style.lineEnding : [UInt8(ascii: ",")] + style.lineEnding + style.recordIndent
+    return splice
+  }
+
+  /// `record` over the bytes of original record `ordinal` (compared as recsh reads them,
+  /// so a record changed and changed back keeps its bytes), or as a new record in the style
+  /// of original record `neighbour` (the file's when `nil`).
+  private func write<Root: Record>(
+    _ record: Root, over ordinal: Int?, following neighbour: Int?, in bytes: UnsafeBufferPointer<UInt8>,
+    into out: inout [UInt8]
+  ) {
+    let table = Root.fields
+    let new = JSONValue.object(table.encode(record))
+    let reference = neighbour ?? ordinal
+    let recordStyle =
+      reference.map { JSONLayoutStyle(of: spans[$0], in: bytes, base: style, layout: layout) } ?? style
+    guard let ordinal else {
+      recordStyle.write(
+        new, indent: recordStyle.recordIndent, multiline: recordStyle.recordsMultiline, into: &out)
+      return
+    }
+    let span = JSONSpan.scan(bytes, at: spans[ordinal].lowerBound)
+    var old: JSONValue?
+    if case .object(let object)? = try? JSONValue.parse(bytes: Array(bytes[spans[ordinal]])) {
+      let decoded = try? table.decode(object, position: ordinal, identity: record.id)
+      old = decoded.map { JSONValue.object(table.encode($0)) } ?? .object(object)
+    }
+    let patch = ValuePatch(bytes: bytes, style: recordStyle)
+    let ownIndent = JSONLayoutStyle.indent(before: spans[ordinal].lowerBound, in: bytes)
+    patch.write(
+      span, old: old, new: new, indent: ownIndent, multiline: recordStyle.recordsMultiline, into: &out)
+  }
+
+  /// Hands `bytes` to `sink` in pieces of about `chunkSize`.
+  public func write<Failure: Error>(
+    chunkSize: Int, into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) in
+      var start = 0
+      while start < buffer.count {
+        let end = min(buffer.count, start + chunkSize)
+        try sink(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        start = end
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/// A changed value written over its original bytes, changing only what changed: the members
+/// of an object and the elements of a list whose values are equal keep their bytes, a set
+/// member has only its value written anew, an unset one goes with one adjacent separator,
+/// a new one goes after the last in its siblings' style (`SpanSplice`).
+///
+/// `old` is the original value as recsh reads it, `new` the value to write; where they are
+/// equal the original bytes stand. O(bytes of the value).
+struct ValuePatch {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let style: JSONLayoutStyle
+
+  /// The bytes for `new` in place of the value at `span` (`old`), whose line is indented
+  /// `indent`; `multiline`: whether new lists and objects may spread over lines.
+  func write(
+    _ span: JSONSpan, old: JSONValue?, new: JSONValue, indent: [UInt8], multiline: Bool,
+    into out: inout [UInt8]
+  ) {
+    if let old, old == new {
+      out += bytes[span.range]
+      return
+    }
+    switch (span.content, old, new) {
+    case (.object(let inner, let members), .object(let oldObject)?, .object(let newObject)):
+      out.append(UInt8(ascii: "{"))
+      writeObject(
+        inner, members, old: oldObject, new: newObject, indent: indent, multiline: multiline, into: &out)
+      out.append(UInt8(ascii: "}"))
+    case (.array(let inner, let elements), .array(let oldItems)?, .array(let newItems))
+    where oldItems.count == elements.count:
+      out.append(UInt8(ascii: "["))
+      writeArray(
+        inner, elements, old: oldItems, new: newItems, indent: indent, multiline: multiline, into: &out)
+      out.append(UInt8(ascii: "]"))
+    default:
+      style.write(new, indent: indent, multiline: multiline, into: &out)
+    }
+  }
+
+  /// A splice of `inner` with `parts`, its fresh pieces for an inside that had no parts
+  /// (over lines at one more indent than `indent`, or on one line).
+  private func splice(_ inner: Range<Int>, _ parts: [Range<Int>], indent: [UInt8], multiline: Bool)
+    -> SpanSplice
+  {
+    var splice = SpanSplice(bytes: bytes, inner: inner, parts: parts)
+    if multiline {
+      splice.freshOpening = style.lineEnding + indent + style.indentUnit
+      splice.freshSeparator = [UInt8(ascii: ",")] + style.lineEnding + indent + style.indentUnit
+      splice.freshClosing = style.lineEnding + indent
+    } else {
+      splice.freshSeparator = style.inlineSeparator
+    }
+    return splice
+  }
+
+  /// Whether the parts of a container stand on lines of their own, and at what indent.
+  private func layout(of splice: SpanSplice, indent: [UInt8], multiline: Bool) -> (Bool, [UInt8]) {
+    if splice.parts.isEmpty { return (multiline, indent + style.indentUnit) }
+    let over = splice.isMultiline && multiline
+    return (over, over ? splice.partIndent : indent)
+  }
+
+  private func writeObject(
+    _ inner: Range<Int>, _ members: [JSONSpan.Member], old: JSONObject, new: JSONObject, indent: [UInt8],
+    multiline: Bool, into out: inout [UInt8]
+  ) {
+    let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
+    let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
+    let nested = over && style.nestedMultiline
+    var parts: [SpanSplice.Part] = []
+    var present = Set<String>()
+    for (position, member) in members.enumerated() {
+      present.insert(member.key)
+      let oldValue = old[member.key]
+      guard let newValue = new[member.key] else {
+        // Unset (or a member recsh's reading drops, still absent): kept only if it was absent.
+        if oldValue == nil { parts.append(.kept(position)) }
+        continue
+      }
+      if oldValue == newValue {
+        parts.append(.kept(position))
+        continue
+      }
+      var written = Array(bytes[member.keyStart..<member.value.start])
+      write(member.value, old: oldValue, new: newValue, indent: partIndent, multiline: nested, into: &written)
+      parts.append(.written(written, replacing: position))
+    }
+    let keySeparator =
+      members.last.map { Array(bytes[JSONLayoutStyle.keyEnd(of: $0, in: bytes)..<$0.value.start]) }
+      ?? style.keySeparator
+    for member in new.members where !present.contains(member.key) {
+      var written: [UInt8] = []
+      JSONLayoutStyle.writeScalar(.string(member.key), into: &written)
+      written += keySeparator
+      style.write(member.value, indent: partIndent, multiline: nested, into: &written)
+      parts.append(.written(written, replacing: nil))
+    }
+    splice.write(parts, into: &out)
+  }
+
+  /// Lists: the elements alike at the start and at the end keep their bytes; those between
+  /// are written anew (one for one, patched, where the counts agree).
+  private func writeArray(
+    _ inner: Range<Int>, _ elements: [JSONSpan], old: [JSONValue], new: [JSONValue], indent: [UInt8],
+    multiline: Bool, into out: inout [UInt8]
+  ) {
+    let splice = splice(inner, elements.map(\.range), indent: indent, multiline: multiline)
+    let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
+    let nested = over && style.nestedMultiline
+    var prefix = 0
+    while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < old.count - prefix, suffix < new.count - prefix,
+      old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+    {
+      suffix += 1
+    }
+    var parts: [SpanSplice.Part] = (0..<prefix).map { .kept($0) }
+    let oldMiddle = prefix..<(old.count - suffix)
+    let newMiddle = prefix..<(new.count - suffix)
+    for index in newMiddle {
+      var written: [UInt8] = []
+      if oldMiddle.count == newMiddle.count {
+        write(
+          elements[index], old: old[index], new: new[index], indent: partIndent, multiline: nested,
+          into: &written)
+        parts.append(.written(written, replacing: index))
+      } else {
+        style.write(new[index], indent: partIndent, multiline: nested, into: &written)
+        parts.append(.written(written, replacing: nil))
+      }
+    }
+    parts += ((old.count - suffix)..<old.count).map { .kept($0) }
+    splice.write(parts, into: &out)
+  }
+}
