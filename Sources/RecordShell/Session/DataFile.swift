@@ -125,14 +125,21 @@ public enum DataFile<Root: Record> {
   /// layout `path` takes; else as `save(_:to:…)` writes records, in recsh's own layout (a
   /// new file, a conversion). Returns, besides what that returns, the image of the bytes
   /// written, for the next save.
+  ///
+  /// `exactly`: bytes known to hold exactly the document's records in `path`'s layout (the
+  /// file as first opened, when every edit was undone), written as they are.
   package static func save(
-    _ document: Document<Root>, over image: FileImage?, to path: String, layout: RecordLayout? = nil,
-    using fileSystem: any FileSystem, progress: ProgressHandler? = nil, estimatedBytes: Int = 0,
-    beforeReplacing: (String) -> Void = { _ in }
+    _ document: Document<Root>, over image: FileImage?, exactly exact: [UInt8]? = nil, to path: String,
+    layout: RecordLayout? = nil, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
+    estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, image: FileImage?) {
     let layout = layout ?? RecordLayout(path: path)
     let newImage: FileImage?
-    if let image, image.layout == layout {
+    if let exact {
+      newImage = FileImage(
+        written: exact, layout: layout, ids: (0..<document.count).map(document.id(at:)),
+        lineage: document.lineage)
+    } else if let image, image.layout == layout {
       // The bar counts the bytes made, then (from nothing again) the bytes written.
       progress?(.began(.saving, path: path, totalBytes: image.byteCount))
       newImage = image.rewrite(document) { made in progress?(.advanced(bytes: made)) }

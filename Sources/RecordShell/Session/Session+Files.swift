@@ -19,8 +19,8 @@ extension Session {
       let written: Int
       let logged = target == filePath ? journal : nil
       (outcome, hash, written, image) = try DataFile<Root>.save(
-        editor.document, over: image, to: target, using: fileSystem, progress: progress,
-        estimatedBytes: bytesPerRecord * editor.document.count
+        editor.document, over: image, exactly: startBytes(for: target), to: target, using: fileSystem,
+        progress: progress, estimatedBytes: bytesPerRecord * editor.document.count
       ) { hash in logWillSave(hash: hash, in: logged) }
       editor.markDocumentUnchanged()
       if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
@@ -54,6 +54,28 @@ extension Session {
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
     if !savedAs { replies += saveConflicts(fileHash: hash) }
     return replies + journalWarnings.map(Reply.warning)
+  }
+
+  /// The bytes the history starts from, when the document is back at that state and
+  /// they are records of `target`'s layout that read as exactly the document's: every edit
+  /// undone, in this session or a later one, a save writes the file that was opened, byte
+  /// for byte. `nil` otherwise (then the save writes over the bytes read or last saved).
+  /// Reads the log only when the document is back at the history's start and the file
+  /// holds another state.
+  func startBytes(for target: String) -> [UInt8]? {
+    // The file already holding the start state, the bytes read or saved give it back.
+    guard let journal, editor.history.current == editor.history.start, editor.openGroups.isEmpty,
+      editor.history.savedState != editor.history.start,
+      let read = try? FileReader.readFile(journal.path, using: fileSystem),
+      let log = try? Journal.leftover(read.bytes, modificationTime: 0), let payload = log.basePayload,
+      let parts = JournalEntry.baseParts(payload)
+    else { return nil }
+    let bytes = Array(parts.records)
+    guard ContentHash.of(bytes) == parts.hash, RecordLayout(sniffing: bytes) == RecordLayout(path: target),
+      let loaded = try? RecordFile<Root>.decode(bytes, layout: RecordLayout(path: target)),
+      loaded.document.records == editor.document.records
+    else { return nil }
+    return bytes
   }
 
   /// Removes the temporary files that saves of `path` killed midway left beside it, when

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+
+/// A save changes only the bytes of what changed, in the file's own layout: each layout of
+/// the table, each edit, through the binary. The expected files are written here by hand,
+/// as replacements of exact pieces of the input, so that a save that re-derived one style
+/// and rewrote everything (or rewrote any byte it did not have to) fails.
+@Suite struct LayoutKeepingTests {
+  /// One layout: the file, and for each edit the piece of it that changes and what it
+  /// becomes (each piece must occur exactly once in the file).
+  struct Layout: Sendable, CustomTestStringConvertible {
+    var name: String
+    var text: String
+    var set: (String, String)
+    var unset: (String, String)
+    var member: (String, String)
+    var record: (String, String)
+    var delete: (String, String)
+    /// a1 moved after b2: the whole expected file.
+    var moved: String
+    /// Record a1 on one line, as `insert` takes it back after `delete`.
+    var a1 = #"{"id": "a1", "n": 1, "tags": ["x", "y"]}"#
+    var testDescription: String { name }
+  }
+
+  /// The edits, as recsh commands, and how many steps each makes.
+  enum Edit: String, CaseIterable, Sendable {
+    case set, unset, member, record, delete, move
+
+    func commands(_ layout: Layout) -> [String] {
+      switch self {
+      case .set: ["use a1", "set n 7"]
+      case .unset: ["use a1", "unset tags"]
+      case .member: ["use b2", "set +c true"]
+      case .record: ["new id c3 n 3"]
+      case .delete: ["delete a1"]
+      case .move: ["delete a1", "insert '\(layout.a1)'"]
+      }
+    }
+
+    var steps: Int { self == .move ? 2 : 1 }
+  }
+
+  static let layouts: [Layout] = [
+    Layout(
+      name: "two spaces",
+      text:
+        "[\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"x\", \"y\"]\n  },\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  }\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (",\n    \"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2\n", "\"n\": 2,\n    \"c\": true\n"),
+      record: ("\"n\": 2\n  }\n", "\"n\": 2\n  },\n  {\n    \"id\": \"c3\",\n    \"n\": 3\n  }\n"),
+      delete: ("{\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"x\", \"y\"]\n  },\n  ", ""),
+      moved:
+        "[\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  },\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"x\", \"y\"]\n  }\n]\n"
+    ),
+    Layout(
+      name: "four spaces, lists over lines",
+      text:
+        "[\n    {\n        \"id\": \"a1\",\n        \"n\": 1,\n        \"tags\": [\n            \"x\",\n            \"y\"\n        ]\n    },\n    {\n        \"id\": \"b2\",\n        \"n\": 2\n    }\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (",\n        \"tags\": [\n            \"x\",\n            \"y\"\n        ]", ""),
+      member: ("\"n\": 2\n", "\"n\": 2,\n        \"c\": true\n"),
+      record: (
+        "\"n\": 2\n    }\n", "\"n\": 2\n    },\n    {\n        \"id\": \"c3\",\n        \"n\": 3\n    }\n"
+      ),
+      delete: (
+        "{\n        \"id\": \"a1\",\n        \"n\": 1,\n        \"tags\": [\n            \"x\",\n            \"y\"\n        ]\n    },\n    ",
+        ""
+      ),
+      moved:
+        "[\n    {\n        \"id\": \"b2\",\n        \"n\": 2\n    },\n    {\n        \"id\": \"a1\",\n        \"n\": 1,\n        \"tags\": [\n            \"x\",\n            \"y\"\n        ]\n    }\n]\n"
+    ),
+    Layout(
+      name: "three spaces and \":\"",
+      text:
+        "[\n   {\n      \"id\":\"a1\",\n      \"n\":1,\n      \"tags\":[\"x\",\"y\"]\n   },\n   {\n      \"id\":\"b2\",\n      \"n\":2\n   }\n]",
+      set: ("\"n\":1", "\"n\":7"),
+      unset: (",\n      \"tags\":[\"x\",\"y\"]", ""),
+      member: ("\"n\":2\n", "\"n\":2,\n      \"c\":true\n"),
+      record: ("\"n\":2\n   }\n", "\"n\":2\n   },\n   {\n      \"id\":\"c3\",\n      \"n\":3\n   }\n"),
+      delete: ("{\n      \"id\":\"a1\",\n      \"n\":1,\n      \"tags\":[\"x\",\"y\"]\n   },\n   ", ""),
+      moved:
+        "[\n   {\n      \"id\":\"b2\",\n      \"n\":2\n   },\n   {\n      \"id\":\"a1\",\n      \"n\":1,\n      \"tags\":[\"x\",\"y\"]\n   }\n]"
+    ),
+    Layout(
+      name: "tabs",
+      text:
+        "[\n\t{\n\t\t\"id\": \"a1\",\n\t\t\"n\": 1,\n\t\t\"tags\": [\"x\", \"y\"]\n\t},\n\t{\n\t\t\"id\": \"b2\",\n\t\t\"n\": 2\n\t}\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (",\n\t\t\"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2\n", "\"n\": 2,\n\t\t\"c\": true\n"),
+      record: ("\"n\": 2\n\t}\n", "\"n\": 2\n\t},\n\t{\n\t\t\"id\": \"c3\",\n\t\t\"n\": 3\n\t}\n"),
+      delete: ("{\n\t\t\"id\": \"a1\",\n\t\t\"n\": 1,\n\t\t\"tags\": [\"x\", \"y\"]\n\t},\n\t", ""),
+      moved:
+        "[\n\t{\n\t\t\"id\": \"b2\",\n\t\t\"n\": 2\n\t},\n\t{\n\t\t\"id\": \"a1\",\n\t\t\"n\": 1,\n\t\t\"tags\": [\"x\", \"y\"]\n\t}\n]\n"
+    ),
+    Layout(
+      name: "CRLF",
+      text:
+        "[\r\n  {\r\n    \"id\": \"a1\",\r\n    \"n\": 1,\r\n    \"tags\": [\"x\", \"y\"]\r\n  },\r\n  {\r\n    \"id\": \"b2\",\r\n    \"n\": 2\r\n  }\r\n]\r\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (",\r\n    \"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2\r\n", "\"n\": 2,\r\n    \"c\": true\r\n"),
+      record: (
+        "\"n\": 2\r\n  }\r\n", "\"n\": 2\r\n  },\r\n  {\r\n    \"id\": \"c3\",\r\n    \"n\": 3\r\n  }\r\n"
+      ),
+      delete: ("{\r\n    \"id\": \"a1\",\r\n    \"n\": 1,\r\n    \"tags\": [\"x\", \"y\"]\r\n  },\r\n  ", ""),
+      moved:
+        "[\r\n  {\r\n    \"id\": \"b2\",\r\n    \"n\": 2\r\n  },\r\n  {\r\n    \"id\": \"a1\",\r\n    \"n\": 1,\r\n    \"tags\": [\"x\", \"y\"]\r\n  }\r\n]\r\n"
+    ),
+    Layout(
+      name: "one line",
+      text: "[{\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}, {\"id\": \"b2\", \"n\": 2}]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (", \"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2}", "\"n\": 2, \"c\": true}"),
+      record: ("\"n\": 2}]", "\"n\": 2}, {\"id\": \"c3\", \"n\": 3}]"),
+      delete: ("{\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}, ", ""),
+      moved: "[{\"id\": \"b2\", \"n\": 2}, {\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}]\n"
+    ),
+    Layout(
+      name: "one line, compact, no final line break",
+      text: "[{\"id\":\"a1\",\"n\":1,\"tags\":[\"x\",\"y\"]},{\"id\":\"b2\",\"n\":2}]",
+      set: ("\"n\":1", "\"n\":7"),
+      unset: (",\"tags\":[\"x\",\"y\"]", ""),
+      member: ("\"n\":2}", "\"n\":2,\"c\":true}"),
+      record: ("\"n\":2}]", "\"n\":2},{\"id\":\"c3\",\"n\":3}]"),
+      delete: ("{\"id\":\"a1\",\"n\":1,\"tags\":[\"x\",\"y\"]},", ""),
+      moved: "[{\"id\":\"b2\",\"n\":2},{\"id\":\"a1\",\"n\":1,\"tags\":[\"x\",\"y\"]}]"
+    ),
+    Layout(
+      name: "escapes kept",
+      text:
+        "[\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"caf\\u00e9\", \"y\"],\n    \"w\": \"\\u00e9t\\u00e9\"\n  },\n  {\n    \"id\": \"b2\",\n    \"n\": 2,\n    \"v\": \"\\/\"\n  }\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: ("\n    \"tags\": [\"caf\\u00e9\", \"y\"],", ""),
+      member: ("\"v\": \"\\/\"\n", "\"v\": \"\\/\",\n    \"c\": true\n"),
+      record: (
+        "\"v\": \"\\/\"\n  }\n", "\"v\": \"\\/\"\n  },\n  {\n    \"id\": \"c3\",\n    \"n\": 3\n  }\n"
+      ),
+      delete: (
+        "{\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"caf\\u00e9\", \"y\"],\n    \"w\": \"\\u00e9t\\u00e9\"\n  },\n  ",
+        ""
+      ),
+      moved:
+        "[\n  {\n    \"id\": \"b2\",\n    \"n\": 2,\n    \"v\": \"\\/\"\n  },\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"tags\": [\"caf\\u00e9\", \"y\"],\n    \"w\": \"\\u00e9t\\u00e9\"\n  }\n]\n",
+      a1: #"{"id": "a1", "n": 1, "tags": ["café", "y"], "w": "été"}"#
+    ),
+    Layout(
+      name: "nested objects",
+      text:
+        "[\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"at\": {\n      \"city\": \"Oslo\",\n      \"zip\": \"0150\"\n    },\n    \"tags\": [\"x\", \"y\"]\n  },\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  }\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (",\n    \"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2\n", "\"n\": 2,\n    \"c\": true\n"),
+      record: ("\"n\": 2\n  }\n", "\"n\": 2\n  },\n  {\n    \"id\": \"c3\",\n    \"n\": 3\n  }\n"),
+      delete: (
+        "{\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"at\": {\n      \"city\": \"Oslo\",\n      \"zip\": \"0150\"\n    },\n    \"tags\": [\"x\", \"y\"]\n  },\n  ",
+        ""
+      ),
+      moved:
+        "[\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  },\n  {\n    \"id\": \"a1\",\n    \"n\": 1,\n    \"at\": {\n      \"city\": \"Oslo\",\n      \"zip\": \"0150\"\n    },\n    \"tags\": [\"x\", \"y\"]\n  }\n]\n",
+      a1: #"{"id": "a1", "n": 1, "at": {"city": "Oslo", "zip": "0150"}, "tags": ["x", "y"]}"#
+    ),
+    Layout(
+      name: "mixed: one record inline, a blank line, one over lines",
+      text:
+        "[\n  {\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]},\n\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  }\n]\n",
+      set: ("\"n\": 1", "\"n\": 7"),
+      unset: (", \"tags\": [\"x\", \"y\"]", ""),
+      member: ("\"n\": 2\n", "\"n\": 2,\n    \"c\": true\n"),
+      record: ("\"n\": 2\n  }\n", "\"n\": 2\n  },\n\n  {\n    \"id\": \"c3\",\n    \"n\": 3\n  }\n"),
+      delete: ("{\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]},\n\n  ", ""),
+      moved:
+        "[\n  {\n    \"id\": \"b2\",\n    \"n\": 2\n  },\n\n  {\"id\": \"a1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}\n]\n"
+    ),
+  ]
+
+  /// `text` with `piece` (which must occur exactly once) replaced.
+  static func replacing(_ text: String, _ change: (String, String)) -> String? {
+    let parts = text.components(separatedBy: change.0)
+    guard parts.count == 2 else { return nil }
+    return parts[0] + change.1 + parts[1]
+  }
+
+  static func expected(_ layout: Layout, _ edit: Edit) -> String? {
+    switch edit {
+    case .set: replacing(layout.text, layout.set)
+    case .unset: replacing(layout.text, layout.unset)
+    case .member: replacing(layout.text, layout.member)
+    case .record: replacing(layout.text, layout.record)
+    case .delete: replacing(layout.text, layout.delete)
+    case .move: layout.moved
+    }
+  }
+
+  static var cases: [(Layout, Edit)] {
+    layouts.flatMap { layout in Edit.allCases.map { (layout, $0) } }
+  }
+
+  @Test(arguments: cases)
+  func anEditChangesOnlyItsBytesAndUndoGivesTheFileBack(_ layout: Layout, _ edit: Edit) throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", layout.text)
+    let expected = try #require(
+      Self.expected(layout, edit), "the piece to change occurs once in \(layout.name)")
+    let commands = edit.commands(layout).flatMap { ["-c", $0] }
+    let edited = try folder.recsh(["d.json"] + commands + ["-c", "save"])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    let saved = try folder.read("d.json")
+    #expect(saved == expected, "\(layout.name), \(edit): \(saved.debugDescription)")
+    #expect((try? JSONSerialization.jsonObject(with: Data(saved.utf8))) != nil, "valid JSON")
+    // Undone in a later session: the file as it was, byte for byte.
+    let undone = try folder.recsh(["d.json", "-c", "undo \(edit.steps)", "-c", "save"])
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(try folder.read("d.json") == layout.text, "\(layout.name), \(edit) undone in a later session")
+    // Undone in the same session.
+    try folder.write("d.json", layout.text)
+    try FileManager.default.removeItem(atPath: folder.path(".d.json.recsh-journal"))
+    let same = try folder.recsh(
+      ["d.json"] + commands + ["-c", "save", "-c", "undo \(edit.steps)", "-c", "save"])
+    #expect(same.status == 0, "\(same.stderr)")
+    #expect(try folder.read("d.json") == layout.text, "\(layout.name), \(edit) undone in the same session")
+  }
+
+  /// What git shows for one set of a one-line member: one line out, one line in.
+  @Test func gitCountsOneLineChangedForOneSet() throws {
+    let folder = try TempFolder()
+    let layout = Self.layouts[2]
+    try folder.write("d.json", layout.text)
+    let script = """
+      git init -q . && git -c user.email=t@t -c user.name=t add d.json && \
+      git -c user.email=t@t -c user.name=t commit -qm one && \
+      "$RECSH" d.json -c 'use a1' -c 'set n 7' -c save >/dev/null && git diff --numstat
+      """
+    let result = try RecshBinary.runShell(script, directory: folder.url)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "1\t1\td.json\n")
+  }
+}
