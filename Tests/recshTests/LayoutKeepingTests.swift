@@ -239,3 +239,87 @@ import Testing
     #expect(result.stdout == "1\t1\td.json\n")
   }
 }
+
+/// The session's bytes never change under it: another program rewriting the file in place
+/// (the same inode, not a rename) while a session runs changes neither what the session
+/// shows nor what it writes: `save!` writes the session's records over the bytes it read.
+@Suite struct PrivateCopyTests {
+  static let text = "[\n   {\"id\": \"a1\", \"n\": 1, \"w\": \"caf\\u00e9\"},\n   {\"id\": \"b2\", \"n\": 2}\n]\n"
+
+  /// Overwrites `path` in place: truncated and written through the same inode.
+  static func rewriteInPlace(_ path: String, _ text: String) throws {
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
+  }
+
+  @Test(arguments: [false, true])
+  func anInPlaceRewriteByAnotherProgramChangesNothingTheSessionWrites(_ undoing: Bool) throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", Self.text)
+    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
+    session.send("use a1\nset n 7\nshow\n")
+    _ = try session.readUntil("caf")
+    let inode = try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+    try Self.rewriteInPlace(
+      folder.path("d.json"), #"[{"id": "a1", "n": 100, "w": "other"}, {"id": "zz", "n": 0}]"# + "\n")
+    let after = try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+    #expect(after == inode, "rewritten in place")
+    session.send((undoing ? "undo\n" : "") + "show a1\nsave!\nquit\n")
+    let result = session.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("w   café"), "\(result.stdout)")
+    #expect(!result.stdout.contains("other"))
+    let expected = undoing ? Self.text : Self.text.replacingOccurrences(of: "\"n\": 1,", with: "\"n\": 7,")
+    #expect(try folder.read("d.json") == expected)
+  }
+}
+
+/// JSONTestSuite's `y_` documents (every valid JSON text of the suite) as the value of a
+/// member of a record: a set of another member, undone, saves the file byte for byte; the
+/// set itself leaves the document's bytes as they were (escapes, spellings, white space).
+@Suite struct ConformanceBytesTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "shared/conformance/JSONTestSuite/test_parsing")
+
+  static var documents: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasPrefix("y_") && $0.hasSuffix(".json") }.sorted()
+  }
+
+  @Test func theSuiteIsThere() {
+    #expect(Self.documents.count == 95, "looked in \(Self.folder.path)")
+  }
+
+  /// Duplicate keys, which recsh refuses in a record.
+  static let refused: Set = ["y_object_duplicated_key.json", "y_object_duplicated_key_and_value.json"]
+
+  @Test(arguments: documents.filter { !refused.contains($0) })
+  func aMemberHoldingTheDocumentKeepsItsBytes(_ name: String) throws {
+    let document = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+    // The suite's documents are UTF-8 but for a byte-order mark in none of the y_ files.
+    let text = String(decoding: document, as: UTF8.self)
+    let file = "[\n  {\"id\": \"r1\", \"v\": " + text + ", \"n\": 1},\n  {\"id\": \"r2\", \"n\": 2}\n]\n"
+    let folder = try TempFolder()
+    try folder.write("d.json", file)
+    let edited = try folder.recsh(["d.json", "-c", "use r1", "-c", "set n 5", "-c", "save"])
+    #expect(edited.status == 0, "\(name): \(edited.stderr)")
+    #expect(
+      try folder.read("d.json") == file.replacingOccurrences(of: ", \"n\": 1}", with: ", \"n\": 5}"), "\(name)")
+    let undone = try folder.recsh(["d.json", "-c", "undo", "-c", "save"])
+    #expect(undone.status == 0, "\(name): \(undone.stderr)")
+    #expect(try folder.read("d.json") == file, "\(name)")
+  }
+
+  /// The documents that are themselves files of records (empty arrays): saved unchanged.
+  @Test(arguments: ["y_array_empty.json", "y_structure_whitespace_array.json"])
+  func aDocumentOfRecordsSavesUnchanged(_ name: String) throws {
+    let text = String(decoding: try Data(contentsOf: Self.folder.appendingPathComponent(name)), as: UTF8.self)
+    let folder = try TempFolder()
+    try folder.write("d.json", text)
+    #expect(try folder.recsh(["d.json", "-c", "save"]).status == 0)
+    #expect(try folder.read("d.json") == text)
+  }
+}

@@ -16,7 +16,7 @@
 /// a range and an id per record.
 public struct FileImage: Sendable {
   /// The file's bytes.
-  let bytes: [UInt8]
+  public let bytes: [UInt8]
   public let layout: RecordLayout
   /// Each record's bytes, in file order.
   let spans: [Range<Int>]
@@ -32,10 +32,10 @@ public struct FileImage: Sendable {
 
   /// The image of `bytes`, a file of `layout` that loaded as records with `ids` (in file
   /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
-  /// the file holds no record (a new record then has no style to follow: the file is
-  /// written as recsh writes new files) or the ends do not fit the bytes.
+  /// the ends do not fit the bytes, or an array file has no `[` (a file of no bytes: written
+  /// as recsh writes new files). A file of no records gives new ones recsh's own style.
   public init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: [String], lineage: UInt64) {
-    guard !ids.isEmpty, recordEnds.count == ids.count else { return nil }
+    guard recordEnds.count == ids.count else { return nil }
     let found = bytes.withUnsafeBufferPointer { buffer -> (Range<Int>, [Range<Int>])? in
       Self.locate(in: buffer, layout: layout, recordEnds: recordEnds)
     }
@@ -46,9 +46,9 @@ public struct FileImage: Sendable {
     self.ids = ids
     self.inner = inner
     self.lineage = lineage
+    let base: JSONLayoutStyle = layout == .lines ? .lines : .recsh
     style = bytes.withUnsafeBufferPointer { buffer in
-      JSONLayoutStyle(
-        of: spans[0], in: buffer, base: layout == .lines ? .lines : .recsh, layout: layout)
+      spans.first.map { JSONLayoutStyle(of: $0, in: buffer, base: base, layout: layout) } ?? base
     }
   }
 
@@ -177,7 +177,11 @@ public struct FileImage: Sendable {
         previous = ordinal
         if position & 4095 == 4095 { progress?(out.count) }
       }
-      if document.count > 0 { splice.closing(into: &out) }
+      if document.count > 0 {
+        splice.closing(into: &out)
+      } else if spans.isEmpty {
+        out += bytes[inner]
+      }
       out += bytes[inner.upperBound...]
     }
     let innerEnd = out.count - (bytes.count - inner.upperBound)
@@ -191,8 +195,14 @@ public struct FileImage: Sendable {
   /// whose records all went, nothing between `[` and `]`.
   private func splice(_ bytes: UnsafeBufferPointer<UInt8>) -> SpanSplice {
     var splice = SpanSplice(bytes: bytes, inner: inner, parts: spans)
-    splice.freshSeparator =
-      layout == .lines ? style.lineEnding : [UInt8(ascii: ",")] + style.lineEnding + style.recordIndent
+    if layout == .lines {
+      splice.freshSeparator = style.lineEnding
+      splice.freshClosing = style.lineEnding
+    } else {
+      splice.freshOpening = style.lineEnding + style.recordIndent
+      splice.freshSeparator = [UInt8(ascii: ",")] + style.lineEnding + style.recordIndent
+      splice.freshClosing = style.lineEnding
+    }
     return splice
   }
 

@@ -10,6 +10,9 @@ import RecordKit
 /// - A file that loads saves to bytes that load as the same records, and
 ///   saving those again gives the same bytes; saved in the other layout, it loads as
 ///   the same records too.
+/// - Saved over its own bytes (`FileImage`) after an edit script made from the input
+///   (sets of the title and of a custom field, deletions, new records), the file loads as
+///   the edited records; with every edit undone, the save gives back the input's bytes.
 enum RecordFileCheck {
   static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
     let array = Array(bytes)
@@ -75,6 +78,7 @@ enum RecordFileCheck {
       }
       return
     }
+    checkImage(Root.self, array, layout)
     for target in RecordLayout.allCases {
       let saved = RecordFile<Root>.encode(records, layout: target)
       let reloaded = Result { () throws(RecordFileError) in
@@ -85,5 +89,42 @@ enum RecordFileCheck {
       }
       precondition(RecordFile<Root>.encode(again, layout: target) == saved, "a second save changed the bytes")
     }
+  }
+
+  /// The edit script: the input's bytes pick each edit and the record it falls on.
+  static func checkImage<Root: Record>(_ kind: Root.Type, _ bytes: [UInt8], _ layout: RecordLayout) {
+    guard let loaded = try? RecordFile<Root>.decode(bytes, layout: layout) else { return }
+    let document = loaded.document
+    guard
+      let image = FileImage(
+        written: bytes, layout: layout, ids: (0..<document.count).map(document.id(at:)), lineage: document.lineage)
+    else {
+      precondition(layout == .array && !bytes.contains(UInt8(ascii: "[")), "no image of a file that loaded")
+      return
+    }
+    precondition(image.rewrite(document).bytes == bytes, "an unedited save changed the bytes")
+    var editor = Editor(document: document, undoLimit: 0)
+    var steps = 0
+    for (index, byte) in bytes.prefix(12).enumerated() {
+      let count = editor.document.count
+      let position = count == 0 ? 0 : Int(byte) % count
+      let outcome: EditOutcome<Root>?
+      switch byte % 4 {
+      case 0 where count > 0:
+        outcome = try? editor.set([FieldAssignment(Root.fields.fields[min(1, Root.fields.fields.count - 1)].name, .quoted("v\(index)"))], at: position)
+      case 1 where count > 0:
+        outcome = try? editor.set([FieldAssignment("zz\(byte % 3)", .quoted("\(index)"), createsCustomField: true)], at: position)
+      case 2 where count > 0:
+        outcome = try? editor.deleteRecord(at: position)
+      default:
+        outcome = try? editor.newRecord(id: "fuzz\(index)", [])
+      }
+      if let outcome, outcome.command != nil { steps += 1 }
+    }
+    let edited = image.rewrite(editor.document)
+    let reloaded = try? RecordFile<Root>.decode(edited.bytes, layout: layout)
+    precondition(reloaded?.document.records == editor.document.records, "the edited save loads as other records")
+    if steps > 0 { _ = try? editor.undo(steps) }
+    precondition(image.rewrite(editor.document).bytes == bytes, "undoing every edit did not give the bytes back")
   }
 }
