@@ -244,7 +244,8 @@ import Testing
 /// (the same inode, not a rename) while a session runs changes neither what the session
 /// shows nor what it writes: `save!` writes the session's records over the bytes it read.
 @Suite struct PrivateCopyTests {
-  static let text = "[\n   {\"id\": \"a1\", \"n\": 1, \"w\": \"caf\\u00e9\"},\n   {\"id\": \"b2\", \"n\": 2}\n]\n"
+  static let text =
+    "[\n   {\"id\": \"a1\", \"n\": 1, \"w\": \"caf\\u00e9\"},\n   {\"id\": \"b2\", \"n\": 2}\n]\n"
 
   /// Overwrites `path` in place: truncated and written through the same inode.
   static func rewriteInPlace(_ path: String, _ text: String) throws {
@@ -261,10 +262,12 @@ import Testing
     let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
     session.send("use a1\nset n 7\nshow\n")
     _ = try session.readUntil("caf")
-    let inode = try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+    let inode =
+      try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
     try Self.rewriteInPlace(
       folder.path("d.json"), #"[{"id": "a1", "n": 100, "w": "other"}, {"id": "zz", "n": 0}]"# + "\n")
-    let after = try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+    let after =
+      try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
     #expect(after == inode, "rewritten in place")
     session.send((undoing ? "undo\n" : "") + "show a1\nsave!\nquit\n")
     let result = session.finish()
@@ -307,7 +310,8 @@ import Testing
     let edited = try folder.recsh(["d.json", "-c", "use r1", "-c", "set n 5", "-c", "save"])
     #expect(edited.status == 0, "\(name): \(edited.stderr)")
     #expect(
-      try folder.read("d.json") == file.replacingOccurrences(of: ", \"n\": 1}", with: ", \"n\": 5}"), "\(name)")
+      try folder.read("d.json") == file.replacingOccurrences(of: ", \"n\": 1}", with: ", \"n\": 5}"),
+      "\(name)")
     let undone = try folder.recsh(["d.json", "-c", "undo", "-c", "save"])
     #expect(undone.status == 0, "\(name): \(undone.stderr)")
     #expect(try folder.read("d.json") == file, "\(name)")

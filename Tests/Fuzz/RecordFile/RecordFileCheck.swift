@@ -97,7 +97,8 @@ enum RecordFileCheck {
     let document = loaded.document
     guard
       let image = FileImage(
-        written: bytes, layout: layout, ids: (0..<document.count).map(document.id(at:)), lineage: document.lineage)
+        written: bytes, layout: layout, ids: (0..<document.count).map(document.id(at:)),
+        lineage: document.lineage)
     else {
       precondition(layout == .array && !bytes.contains(UInt8(ascii: "[")), "no image of a file that loaded")
       return
@@ -111,9 +112,14 @@ enum RecordFileCheck {
       let outcome: EditOutcome<Root>?
       switch byte % 4 {
       case 0 where count > 0:
-        outcome = try? editor.set([FieldAssignment(Root.fields.fields[min(1, Root.fields.fields.count - 1)].name, .quoted("v\(index)"))], at: position)
+        outcome = try? editor.set(
+          [
+            FieldAssignment(
+              Root.fields.fields[min(1, Root.fields.fields.count - 1)].name, .quoted("v\(index)"))
+          ], at: position)
       case 1 where count > 0:
-        outcome = try? editor.set([FieldAssignment("zz\(byte % 3)", .quoted("\(index)"), createsCustomField: true)], at: position)
+        outcome = try? editor.set(
+          [FieldAssignment("zz\(byte % 3)", .quoted("\(index)"), createsCustomField: true)], at: position)
       case 2 where count > 0:
         outcome = try? editor.deleteRecord(at: position)
       default:
@@ -123,8 +129,10 @@ enum RecordFileCheck {
     }
     let edited = image.rewrite(editor.document)
     let reloaded = try? RecordFile<Root>.decode(edited.bytes, layout: layout)
-    precondition(reloaded?.document.records == editor.document.records, "the edited save loads as other records")
+    precondition(
+      reloaded?.document.records == editor.document.records, "the edited save loads as other records")
     if steps > 0 { _ = try? editor.undo(steps) }
-    precondition(image.rewrite(editor.document).bytes == bytes, "undoing every edit did not give the bytes back")
+    precondition(
+      image.rewrite(editor.document).bytes == bytes, "undoing every edit did not give the bytes back")
   }
 }
