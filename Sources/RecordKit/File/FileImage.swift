@@ -129,20 +129,56 @@ public struct FileImage: Sendable {
     return index
   }
 
-  /// The file for `document`, written over these bytes as the type describes, and the
-  /// image of it (for `lineage`, whose marks the caller clears once the file is written).
-  /// O(bytes written), plus O(bytes) of each record the document may have changed.
-  /// `progress` hears the bytes made so far now and then (every 4,096 records).
-  public func rewrite<Root: Record>(_ document: Document<Root>, progress: ((Int) -> Void)? = nil) -> FileImage
-  {
+  /// What an image of bytes that were written holds besides the bytes: where each record
+  /// lies, its id, and the style, so that the bytes read back make the next save's image
+  /// (`FileImage(plan:bytes:)`) without reading them as records again.
+  public struct Plan: Sendable {
+    let layout: RecordLayout
+    let spans: [Range<Int>]
+    let ids: [String]
+    let inner: Range<Int>
+    let style: JSONLayoutStyle
+    let lineage: UInt64
+    /// How many bytes were written.
+    public let byteCount: Int
+  }
+
+  /// The image of `bytes`, which must be the bytes `plan` was made for (the caller checks
+  /// their hash).
+  public init?(plan: Plan, bytes: [UInt8]) {
+    guard bytes.count == plan.byteCount else { return nil }
+    self.init(
+      bytes: bytes, layout: plan.layout, spans: plan.spans, ids: plan.ids, inner: plan.inner,
+      style: plan.style,
+      lineage: plan.lineage)
+  }
+
+  /// The file for `document`, written over these bytes as the type describes, handed to
+  /// `sink` in pieces of about `chunkSize` bytes (a save holds one piece, not the new
+  /// file); returns the plan of the new bytes' image, for `lineage` (whose marks the caller
+  /// clears once the file is written). `progress` hears the bytes made so far now and then
+  /// (every 4,096 records). O(bytes written), plus O(bytes) of each record the document
+  /// may have changed.
+  public func rewrite<Root: Record, Failure: Error>(
+    _ document: Document<Root>, chunkSize: Int, progress: ((Int) -> Void)? = nil,
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) -> Plan {
     let trustMarks = document.lineage == lineage
     var out: [UInt8] = []
-    out.reserveCapacity(bytes.count + bytes.count / 16 + 64)
+    out.reserveCapacity(chunkSize + chunkSize / 4)
+    /// Bytes handed to `sink` before `out`'s first.
+    var flushed = 0
     var newSpans: [Range<Int>] = []
     var newIDs: [String] = []
     newSpans.reserveCapacity(document.count)
     newIDs.reserveCapacity(document.count)
-    bytes.withUnsafeBufferPointer { bytes in
+    var innerEnd = 0
+    func flush() throws(Failure) {
+      try out.withUnsafeBufferPointer { (chunk) throws(Failure) in try sink(chunk) }
+      flushed += out.count
+      out.removeAll(keepingCapacity: true)
+    }
+    try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
       let splice = self.splice(bytes)
       var byID: [String: Int]?
       var expected = 0
@@ -163,7 +199,7 @@ public struct FileImage: Sendable {
         } else {
           splice.separator(between: previous, and: ordinal, into: &out)
         }
-        let start = out.count
+        let start = flushed + out.count
         let unchanged = trustMarks && !document.mayHaveChanged(document.number(at: position))
         if let ordinal, unchanged {
           out += bytes[spans[ordinal]]
@@ -172,23 +208,34 @@ public struct FileImage: Sendable {
             write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
           }
         }
-        newSpans.append(start..<out.count)
+        newSpans.append(start..<(flushed + out.count))
         newIDs.append(id)
         previous = ordinal
-        if position & 4095 == 4095 { progress?(out.count) }
+        if out.count >= chunkSize { try flush() }
+        if position & 4095 == 4095 { progress?(flushed + out.count) }
       }
       if document.count > 0 {
         splice.closing(into: &out)
       } else if spans.isEmpty {
         out += bytes[inner]
       }
+      innerEnd = flushed + out.count
       out += bytes[inner.upperBound...]
+      try flush()
     }
-    let innerEnd = out.count - (bytes.count - inner.upperBound)
-    return FileImage(
-      bytes: out, layout: layout, spans: newSpans, ids: newIDs, inner: inner.lowerBound..<innerEnd,
-      style: style,
-      lineage: document.lineage)
+    return Plan(
+      layout: layout, spans: newSpans, ids: newIDs, inner: inner.lowerBound..<innerEnd, style: style,
+      lineage: document.lineage, byteCount: flushed)
+  }
+
+  /// `rewrite(_:chunkSize:progress:into:)` into memory: the new bytes' image.
+  public func rewrite<Root: Record>(_ document: Document<Root>) -> FileImage {
+    var written: [UInt8] = []
+    let plan = rewrite(document, chunkSize: 1 << 18) { chunk in written += chunk }
+    guard let image = FileImage(plan: plan, bytes: written) else {
+      preconditionFailure("a plan is of the bytes written for it")
+    }
+    return image
   }
 
   /// The records' container as a splice: its separators, opening and closing; for a file
@@ -214,25 +261,44 @@ public struct FileImage: Sendable {
     into out: inout [UInt8]
   ) {
     let table = Root.fields
-    let new = JSONValue.object(table.encode(record))
-    let reference = neighbour ?? ordinal
-    let recordStyle =
-      reference.map { JSONLayoutStyle(of: spans[$0], in: bytes, base: style, layout: layout) } ?? style
     guard let ordinal else {
+      let recordStyle =
+        neighbour.map { JSONLayoutStyle(of: spans[$0], in: bytes, base: style, layout: layout) } ?? style
+      let new = JSONValue.object(table.encode(record))
       recordStyle.write(
         new, indent: recordStyle.recordIndent, multiline: recordStyle.recordsMultiline, into: &out)
       return
     }
-    let span = JSONSpan.scan(bytes, at: spans[ordinal].lowerBound)
-    var old: JSONValue?
-    if case .object(let object)? = try? JSONValue.parse(bytes: Array(bytes[spans[ordinal]])) {
-      let decoded = try? table.decode(object, position: ordinal, identity: record.id)
-      old = decoded.map { JSONValue.object(table.encode($0)) } ?? .object(object)
+    let span = spans[ordinal]
+    let original = Self.decode(
+      Root.self, UnsafeBufferPointer(rebasing: bytes[span]), position: ordinal, id: record.id)
+    if let original, original == record {
+      out += bytes[span]
+      return
     }
-    let patch = ValuePatch(bytes: bytes, style: recordStyle)
-    let ownIndent = JSONLayoutStyle.indent(before: spans[ordinal].lowerBound, in: bytes)
+    let old = original.map { JSONValue.object(table.encode($0)) }
+    let patch = ValuePatch(bytes: bytes, style: style)
+    let ownIndent = JSONLayoutStyle.indent(before: span.lowerBound, in: bytes)
+    let multiline = layout == .array && bytes[span].contains(0x0A)
     patch.write(
-      span, old: old, new: new, indent: ownIndent, multiline: recordStyle.recordsMultiline, into: &out)
+      JSONSpan.scan(bytes, at: span.lowerBound), old: old, new: .object(table.encode(record)),
+      indent: ownIndent,
+      multiline: multiline, into: &out)
+  }
+
+  /// The record the bytes of one record read as (straight from the bytes where the kind
+  /// can, else through a tree), with `id` for a kind whose records have no key.
+  private static func decode<Root: Record>(
+    _ kind: Root.Type, _ bytes: UnsafeBufferPointer<UInt8>, position: Int, id: String
+  ) -> Root? {
+    let table = Root.fields
+    var reader = JSONReader(unsafeBytes: bytes)
+    var records: [Root] = []
+    if (try? table.readRecord(from: &reader, appendingTo: &records)) == true, let first = records.first {
+      return first
+    }
+    guard case .object(let object)? = try? JSONValue.parse(bytes: Array(bytes)) else { return nil }
+    return try? table.decode(object, position: position, identity: id)
   }
 
   /// Hands `bytes` to `sink` in pieces of about `chunkSize`.

@@ -66,35 +66,42 @@ struct ValuePatch {
     let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
-    var parts: [SpanSplice.Part] = []
+    /// The parts in order, each with its member's key.
+    var parts: [(part: SpanSplice.Part, key: String)] = []
     var present = Set<String>()
     for (position, member) in members.enumerated() {
       present.insert(member.key)
       let oldValue = old[member.key]
       guard let newValue = new[member.key] else {
         // Unset (or a member recsh's reading drops, still absent): kept only if it was absent.
-        if oldValue == nil { parts.append(.kept(position)) }
+        if oldValue == nil { parts.append((.kept(position), member.key)) }
         continue
       }
       if oldValue == newValue {
-        parts.append(.kept(position))
+        parts.append((.kept(position), member.key))
         continue
       }
       var written = Array(bytes[member.keyStart..<member.value.start])
       write(member.value, old: oldValue, new: newValue, indent: partIndent, multiline: nested, into: &written)
-      parts.append(.written(written, replacing: position))
+      parts.append((.written(written, replacing: position), member.key))
     }
     let keySeparator =
       members.last.map { Array(bytes[JSONLayoutStyle.keyEnd(of: $0, in: bytes)..<$0.value.start]) }
       ?? style.keySeparator
-    for member in new.members where !present.contains(member.key) {
+    // A new member goes after the member before it in the new value's order (where a
+    // member put back by an undo stood; a new key comes last there), or after the last.
+    var previousKey: String?
+    for member in new.members {
+      defer { previousKey = member.key }
+      guard !present.contains(member.key) else { continue }
       var written: [UInt8] = []
       JSONLayoutStyle.writeScalar(.string(member.key), into: &written)
       written += keySeparator
       style.write(member.value, indent: partIndent, multiline: nested, into: &written)
-      parts.append(.written(written, replacing: nil))
+      let after = previousKey.flatMap { key in parts.lastIndex { $0.key == key } }
+      parts.insert((.written(written, replacing: nil), member.key), at: after.map { $0 + 1 } ?? parts.count)
     }
-    splice.write(parts, into: &out)
+    splice.write(parts.map(\.part), into: &out)
   }
 
   /// Lists: the elements alike at the start and at the end keep their bytes; those between

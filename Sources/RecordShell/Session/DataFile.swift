@@ -123,8 +123,10 @@ public enum DataFile<Root: Record> {
   /// Saves `document` to `path` over `image`, the bytes the session read or last wrote
   /// (`FileImage.rewrite`: only what changed is written anew), when `image` is of the
   /// layout `path` takes; else as `save(_:to:…)` writes records, in recsh's own layout (a
-  /// new file, a conversion). Returns, besides what that returns, the image of the bytes
-  /// written, for the next save.
+  /// new file, a conversion). Returns, besides what that returns, the plan of the new
+  /// bytes' image (`nil`: recsh's own layout, to be found by reading them), which
+  /// `image(of:plan:hash:using:)` completes once the caller has let the old image go: a
+  /// save never holds two copies of the file.
   ///
   /// `exactly`: bytes known to hold exactly the document's records in `path`'s layout (the
   /// file as first opened, when every edit was undone), written as they are.
@@ -132,38 +134,51 @@ public enum DataFile<Root: Record> {
     _ document: Document<Root>, over image: FileImage?, exactly exact: [UInt8]? = nil, to path: String,
     layout: RecordLayout? = nil, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
     estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
-  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, image: FileImage?) {
+  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, plan: FileImage.Plan?) {
     let layout = layout ?? RecordLayout(path: path)
-    let newImage: FileImage?
+    let chunkSize = RecordFile<Root>.defaultChunkSize
     if let exact {
-      newImage = FileImage(
-        written: exact, layout: layout, ids: (0..<document.count).map(document.id(at:)),
-        lineage: document.lineage)
-    } else if let image, image.layout == layout {
-      // The bar counts the bytes made, then (from nothing again) the bytes written.
-      progress?(.began(.saving, path: path, totalBytes: image.byteCount))
-      newImage = image.rewrite(document) { made in progress?(.advanced(bytes: made)) }
-      progress?(.ended)
-    } else {
-      newImage = FileImage(
-        written: RecordFile<Root>.encode(document.records, layout: layout), layout: layout,
-        ids: (0..<document.count).map(document.id(at:)),
-        lineage: document.lineage)
-      if newImage == nil {
-        let saved = try save(
-          document.records, to: path, layout: layout, using: fileSystem, progress: progress,
-          estimatedBytes: estimatedBytes, beforeReplacing: beforeReplacing)
-        return (saved.0, saved.hash, saved.bytes, nil)
+      let saved = try save(
+        to: path, using: fileSystem, progress: progress, estimatedBytes: exact.count,
+        beforeReplacing: beforeReplacing
+      ) { (sink) throws(SystemCallError) in
+        try exact.withUnsafeBufferPointer { (bytes) throws(SystemCallError) in try sink(bytes) }
       }
+      return (saved.0, saved.hash, saved.bytes, nil)
     }
-    guard let newImage else { preconditionFailure("an image was made or the records were saved") }
+    guard let image, image.layout == layout else {
+      let saved = try save(
+        document.records, to: path, layout: layout, using: fileSystem, progress: progress,
+        estimatedBytes: estimatedBytes, beforeReplacing: beforeReplacing)
+      return (saved.0, saved.hash, saved.bytes, nil)
+    }
+    var plan: FileImage.Plan?
     let saved = try save(
-      to: path, using: fileSystem, progress: progress, estimatedBytes: newImage.byteCount,
+      to: path, using: fileSystem, progress: progress, estimatedBytes: image.byteCount,
       beforeReplacing: beforeReplacing
     ) { (sink) throws(SystemCallError) in
-      try newImage.write(chunkSize: RecordFile<Root>.defaultChunkSize, into: sink)
+      plan = try image.rewrite(document, chunkSize: chunkSize, into: sink)
     }
-    return (saved.0, saved.hash, saved.bytes, newImage)
+    return (saved.0, saved.hash, saved.bytes, plan)
+  }
+
+  /// The image of the file a save just wrote at `path`, read back (from the page cache,
+  /// as a rule) and checked against `hash`, the hash of the bytes written; with `plan`,
+  /// its records are where the plan says, else they are found by reading the bytes. `nil`
+  /// when the file is not those bytes any more (another program was quicker) or cannot be
+  /// read: the next save then writes recsh's own layout.
+  package static func image(
+    of path: String, plan: FileImage.Plan?, hash: String, document: Document<Root>,
+    using fileSystem: any FileSystem
+  ) -> FileImage? {
+    guard let read = try? FileReader.readFile(path, using: fileSystem), ContentHash.of(read.bytes) == hash
+    else {
+      return nil
+    }
+    if let plan { return FileImage(plan: plan, bytes: read.bytes) }
+    return FileImage(
+      written: read.bytes, layout: RecordLayout(path: path), ids: (0..<document.count).map(document.id(at:)),
+      lineage: document.lineage)
   }
 
   /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.

@@ -15,19 +15,30 @@ extension Session {
     }
     let outcome: SaveOutcome
     let hash: String
-    do {
+    let plan: FileImage.Plan?
+    do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
-      (outcome, hash, written, image) = try DataFile<Root>.save(
-        editor.document, over: image, exactly: startBytes(for: target), to: target, using: fileSystem,
-        progress: progress, estimatedBytes: bytesPerRecord * editor.document.count
-      ) { hash in logWillSave(hash: hash, in: logged) }
-      editor.markDocumentUnchanged()
+      // The old image goes as soon as the save is done, before the new one is read back.
+      let old = image
+      image = nil
+      do throws(StorageError) {
+        (outcome, hash, written, plan) = try DataFile<Root>.save(
+          editor.document, over: old, exactly: startBytes(for: target), to: target, using: fileSystem,
+          progress: progress, estimatedBytes: bytesPerRecord * editor.document.count
+        ) { hash in logWillSave(hash: hash, in: logged) }
+      } catch {
+        image = old
+        throw error
+      }
       if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
     } catch {
       newJournal?.remove()
       throw .storage(error)
     }
+    image = DataFile<Root>.image(
+      of: target, plan: plan, hash: hash, document: editor.document, using: fileSystem)
+    editor.markDocumentUnchanged()
     let savedAs = target != filePath
     if savedAs {
       // The old file keeps its history; the new one's log gets the whole tree.

@@ -87,15 +87,13 @@ extension Session {
   }
 
   /// Writes the log's start records before its first step, `command`, which the document
-  /// already holds: the file's bytes when it is still the one this session read or saved
-  /// (same identity: a copy, no encoding, no hashing), else the document with `command`
-  /// taken back, encoded.
+  /// already holds: the file's bytes as this session read or saved them (its own copy:
+  /// no file read, no encoding, no hashing), else the document with `command` taken back,
+  /// encoded.
   private func writeBase(_ journal: Journal, before command: Command<Root>) {
     journal.needsBase = false
-    if let path = filePath, let identity, let hash = savedHash,
-      let read = try? FileReader.readFile(path, using: fileSystem), read.identity == identity
-    {
-      journal.appendBase(read.bytes, hash: hash)
+    if let image, let hash = savedHash, image.layout == RecordLayout(path: filePath ?? "") {
+      journal.appendBase(image.bytes, hash: hash)
       return
     }
     var start = editor.document

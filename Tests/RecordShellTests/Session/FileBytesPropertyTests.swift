@@ -49,11 +49,14 @@ import Testing
         .utf8),
   ]
 
-  /// Opens `name` in `folder` with its log (the history kept across sessions).
+  /// Opens `name` in `folder` with its log (the history kept across sessions); again while
+  /// a child process another test starts holds the log's lock for a moment (`retryingLock`).
   static func open(_ folder: TestDirectory, _ name: String) throws -> Session<TaskRecord> {
-    try Session<TaskRecord>.open(
-      path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse
-    ).session
+    try retryingLock {
+      try Session<TaskRecord>.open(
+        path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse
+      ).session
+    }
   }
 
   /// Closes every open group (keeping its changes), so that `goto` may run.
@@ -76,55 +79,60 @@ import Testing
     for offset in 0..<UInt64(Self.sessions) {
       let seed = base &+ offset
       var g = SeededRandom(seed: seed)
-      try TestDirectory.with { folder in
-        try folder.write("t.json", start)
-        var session = try Self.open(folder, "t.json")
-        var serial = 0
-        var lines: [String] = []
-        for _ in 0..<(Int(g.next() % 30) + 1) {
-          let line: String
-          switch g.next() % 10 {
-          case 0: line = "save"
-          case 1 where g.next() % 3 == 0: line = "reopen"
-          default:
-            line = SeeingChangesPropertyTests.randomLine(&g, count: session.document.count, serial: &serial)
+      var lines: [String] = []
+      do {
+        try TestDirectory.with { folder in
+          try folder.write("t.json", start)
+          var session = try Self.open(folder, "t.json")
+          var serial = 0
+          for _ in 0..<(Int(g.next() % 30) + 1) {
+            let line: String
+            switch g.next() % 10 {
+            case 0: line = "save"
+            case 1 where g.next() % 3 == 0: line = "reopen"
+            default:
+              line = SeeingChangesPropertyTests.randomLine(&g, count: session.document.count, serial: &serial)
+            }
+            lines.append(line)
+            if line == "reopen" {
+              Self.closeGroups(&session)
+              _ = try session.run(line: "save")
+              session.close()
+              session = try Self.open(folder, "t.json")
+              reopened += 1
+              continue
+            }
+            _ = try? session.run(line: line)
+            if line == "save", session.editor.openGroups.isEmpty {
+              saves += 1
+              #expect(
+                try Self.recordsInFile(folder, "t.json")
+                  == RecordFile<TaskRecord>.encode(session.document.records),
+                "seed \(seed), layout \(layout): \(lines)")
+            }
           }
-          lines.append(line)
-          if line == "reopen" {
-            Self.closeGroups(&session)
-            _ = try session.run(line: "save")
+          Self.closeGroups(&session)
+          _ = try session.run(line: "save")
+          #expect(
+            try Self.recordsInFile(folder, "t.json")
+              == RecordFile<TaskRecord>.encode(session.document.records),
+            "seed \(seed), layout \(layout): \(lines)")
+          // Back at the start, in this session or (half the time) a later one.
+          if g.next() % 2 == 0 {
             session.close()
             session = try Self.open(folder, "t.json")
-            reopened += 1
-            continue
+            lines.append("reopen")
           }
-          _ = try? session.run(line: line)
-          if line == "save", session.editor.openGroups.isEmpty {
-            saves += 1
-            #expect(
-              try Self.recordsInFile(folder, "t.json")
-                == RecordFile<TaskRecord>.encode(session.document.records),
-              "seed \(seed), layout \(layout): \(lines)")
-          }
-        }
-        Self.closeGroups(&session)
-        _ = try session.run(line: "save")
-        #expect(
-          try Self.recordsInFile(folder, "t.json") == RecordFile<TaskRecord>.encode(session.document.records),
-          "seed \(seed), layout \(layout): \(lines)")
-        // Back at the start, in this session or (half the time) a later one.
-        if g.next() % 2 == 0 {
+          _ = try session.run(line: "goto 0")
+          _ = try session.run(line: "save")
+          #expect(try folder.read("t.json") == start, "seed \(seed), layout \(layout): \(lines) goto 0")
           session.close()
-          session = try Self.open(folder, "t.json")
-          lines.append("reopen")
         }
-        _ = try session.run(line: "goto 0")
-        _ = try session.run(line: "save")
-        #expect(try folder.read("t.json") == start, "seed \(seed), layout \(layout): \(lines) goto 0")
-        session.close()
+      } catch {
+        Issue.record("seed \(seed), layout \(layout): \(lines): \(error)")
       }
     }
     #expect(reopened > Self.sessions / 10, "sessions were reopened")
-    #expect(saves > Self.sessions, "saves were made between edits")
+    #expect(saves > Self.sessions / 2, "saves were made between edits")
   }
 }
