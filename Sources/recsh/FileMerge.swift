@@ -149,7 +149,19 @@ enum FileMerge {
         if !merged.isOurs || paths.output != nil {
           let target = paths.output ?? paths.ours
           do {
-            hash = try DataFile<Root>.save(merged.records, to: target, layout: layout, using: fileSystem).hash
+            // In OURS's layout: its records' bytes where they come from OURS, changed ones
+            // patched over them, whole records from THEIRS as THEIRS has them.
+            let document = try? Document(records: merged.records)
+            if let document {
+              hash =
+                try DataFile<Root>.save(
+                  document, over: ours.takeImage(), alternate: theirs.takeImage(), to: target, layout: layout,
+                  using: fileSystem
+                ).hash
+            } else {
+              hash = try DataFile<Root>.save(merged.records, to: target, layout: layout, using: fileSystem)
+                .hash
+            }
           } catch {
             throw FileCommandFailure("recsh: \(error.description); \(target) is unchanged")
           }

@@ -110,21 +110,28 @@ enum Shell {
         return 3
       }
     }
-    guard let opened else { return 3 }
-    var session = opened.session
-    session.outputWidth = Self.outputWidth
-    session.kindNote = start.kindNote
-    session.format = options.format
-    session.timing = options.timing
+    guard let openingWarnings = opened?.warnings else { return 3 }
+    /// The runner, made with the opened session handed over: the session is then the one
+    /// holder of the file's bytes (a copy left in a variable here would keep them past the
+    /// first save, beside the saved ones).
+    func handOver() -> ScriptRunner<Root>? {
+      guard var session = opened?.session else { return nil }
+      opened = nil
+      session.outputWidth = Self.outputWidth
+      session.kindNote = start.kindNote
+      session.format = options.format
+      session.timing = options.timing
+      // A benchmark knob, not a user setting: scripts/bench measures the journal's
+      // cost by running the same edits with it and without it.
+      if let knob = getenv("RECSH_NO_JOURNAL"), String(cString: knob) == "1" { session.close() }
+      BrokenPipe.journal = session.journal
+      return ScriptRunner(session: session, readFile: readFile, emit: sink.handle)
+    }
     sink.handle(.info(start.kindNote))
-    // A benchmark knob, not a user setting: scripts/bench measures the journal's
-    // cost by running the same edits with it and without it.
-    if let knob = getenv("RECSH_NO_JOURNAL"), String(cString: knob) == "1" { session.close() }
-    BrokenPipe.journal = session.journal
-    for warning in opened.warnings {
+    guard var runner = handOver() else { return 3 }
+    for warning in openingWarnings {
       sink.handle(.diagnostic(Diagnostic(.warning, warning, at: options.file)))
     }
-    var runner = ScriptRunner(session: session, readFile: readFile, emit: sink.handle)
     runner.keepGoing = options.keepGoing || interactive
     runner.echo = options.echo
     let name: String

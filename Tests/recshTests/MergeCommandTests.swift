@@ -36,24 +36,33 @@ import Testing
     return folder
   }
 
+  /// In OURS's layout: its records' bytes, a1 patched, d4 as THEIRS has it.
   static let merged = """
     [
-      {
-        "id": "a1",
-        "title": "uno",
-        "priority": 5
-      },
-      {
-        "id": "b2",
-        "title": "dos"
-      },
-      {
-        "id": "d4",
-        "title": "four"
-      }
+      {"id": "a1", "title": "uno", "priority": 5},
+      {"id": "b2", "title": "dos"},
+      {"id": "d4", "title": "four"}
     ]
 
     """
+
+  /// OURS's layout is kept: its unchanged records and the bytes between them as they were,
+  /// a record changed by THEIRS patched member by member, a record only THEIRS has in its
+  /// bytes there.
+  @Test func aMergeKeepsOursLayoutAndTheirsRecordsBytes() throws {
+    let folder = try TempFolder()
+    let base = "[\n   {\"id\": \"a1\",  \"n\": 1},\n\n   {\"id\": \"b2\",  \"n\": 2}\n]"
+    try folder.write("base.json", base)
+    try folder.write("ours.json", base.replacingOccurrences(of: "\"n\": 2", with: "\"n\": 20"))
+    try folder.write(
+      "theirs.json", "[{\"id\":\"a1\",\"n\":10},{\"id\":\"b2\",\"n\":2},{\"id\":\"c3\",\"n\":3}]\n")
+    let result = try folder.recsh(["merge", "base.json", "ours.json", "theirs.json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      try folder.read("ours.json")
+        == "[\n   {\"id\": \"a1\",  \"n\": 10},\n\n   {\"id\": \"b2\",  \"n\": 20},\n\n   {\"id\":\"c3\",\"n\":3}\n]"
+    )
+  }
 
   @Test func aCleanMergeWritesOursAndExitsZero() throws {
     let folder = try Self.folder()
@@ -64,8 +73,9 @@ import Testing
     #expect(result.stdout.isEmpty && result.stderr.isEmpty)
     #expect(
       try folder.read("ours.json")
-        == "[\n  {\n    \"id\": \"a1\",\n    \"title\": \"uno\",\n    \"priority\": 5\n  },\n  {\n    \"id\": \"b2\",\n"
-        + "    \"title\": \"dos\"\n  },\n  {\n    \"id\": \"c3\",\n    \"title\": \"three\"\n  }\n]\n")
+        == "[\n  {\"id\": \"a1\", \"title\": \"uno\", \"priority\": 5},\n  {\"id\": \"b2\", \"title\": \"dos\"},\n"
+        + "  {\"id\": \"c3\", \"title\": \"three\"}\n]\n",
+      "OURS's layout, only a1's priority changed")
     #expect(!folder.exists(".ours.json.recsh-conflicts"))
   }
 

@@ -159,8 +159,12 @@ public struct FileImage: Sendable {
   /// clears once the file is written). `progress` hears the bytes made so far now and then
   /// (every 4,096 records). O(bytes written), plus O(bytes) of each record the document
   /// may have changed.
+  ///
+  /// `alternate`: another file's image (a merge's THEIRS) where a record this one does not
+  /// hold is looked for by id: found, and read there as exactly the record, it is written
+  /// as its bytes there.
   public func rewrite<Root: Record, Failure: Error>(
-    _ document: Document<Root>, chunkSize: Int, progress: ((Int) -> Void)? = nil,
+    _ document: Document<Root>, alternate: FileImage? = nil, chunkSize: Int, progress: ((Int) -> Void)? = nil,
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) -> Plan {
     let trustMarks = document.lineage == lineage
@@ -203,6 +207,10 @@ public struct FileImage: Sendable {
         let unchanged = trustMarks && !document.mayHaveChanged(document.number(at: position))
         if let ordinal, unchanged {
           out += bytes[spans[ordinal]]
+        } else if ordinal == nil, let alternate,
+          let kept = document.withRecord(at: position, { alternate.bytes(of: $0.pointee) }) ?? nil
+        {
+          out += kept
         } else {
           document.withRecord(at: position) { record in
             write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
@@ -284,6 +292,17 @@ public struct FileImage: Sendable {
       JSONSpan.scan(bytes, at: span.lowerBound), old: old, new: .object(table.encode(record)),
       indent: ownIndent,
       multiline: multiline, into: &out)
+  }
+
+  /// The bytes of the record with `record`'s id here, when they read as exactly `record`.
+  /// O(records) for the id's lookup, plus O(bytes) of the record.
+  func bytes<Root: Record>(of record: Root) -> ArraySlice<UInt8>? {
+    guard let ordinal = ids.firstIndex(of: record.id) else { return nil }
+    let span = spans[ordinal]
+    let read = bytes.withUnsafeBufferPointer { buffer in
+      Self.decode(Root.self, UnsafeBufferPointer(rebasing: buffer[span]), position: ordinal, id: record.id)
+    }
+    return read == record ? bytes[span] : nil
   }
 
   /// The record the bytes of one record read as (straight from the bytes where the kind

@@ -10,16 +10,35 @@ public enum DataFile<Root: Record> {
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
     public var hash: String?
     public var warnings: [String]
-    /// The bytes read and where each record lies in them, for saves that change only what
-    /// changed; `nil` with no file, or no record in it.
-    public var image: FileImage?
+    /// The bytes read and where each record lies in them (`FileImage`), handed over once:
+    /// copies of a `Loaded` (the kind's choice keeps one for the whole run) share it, and
+    /// the session that takes it is then its only holder, so the file's bytes are freed
+    /// when the session's first save replaces them.
+    private let handoff: ImageHandoff
 
     public init(
       document: Document<Root>, identity: FileIdentity?, hash: String?, warnings: [String],
       image: FileImage? = nil
     ) {
-      (self.document, self.identity, self.hash, self.warnings, self.image) =
-        (document, identity, hash, warnings, image)
+      (self.document, self.identity, self.hash, self.warnings) = (document, identity, hash, warnings)
+      handoff = ImageHandoff(image)
+    }
+
+    /// The image of the bytes read (`nil` with no file, or no record in it), to its one
+    /// taker: later calls, on any copy, give `nil`.
+    public func takeImage() -> FileImage? {
+      handoff.take()
+    }
+  }
+
+  /// A file image held until its one taker takes it. recsh reads and opens a file on one
+  /// thread; a test opening files on several threads gives each its own `Loaded`.
+  private final class ImageHandoff: @unchecked Sendable {
+    private var image: FileImage?
+    init(_ image: FileImage?) { self.image = image }
+    func take() -> FileImage? {
+      defer { image = nil }
+      return image
     }
   }
 
@@ -130,8 +149,12 @@ public enum DataFile<Root: Record> {
   ///
   /// `exactly`: bytes known to hold exactly the document's records in `path`'s layout (the
   /// file as first opened, when every edit was undone), written as they are.
+  ///
+  /// `alternate`: another file's image whose records' bytes stand for records `image`
+  /// does not hold (`FileImage.rewrite`; a merge's THEIRS).
   package static func save(
-    _ document: Document<Root>, over image: FileImage?, exactly exact: [UInt8]? = nil, to path: String,
+    _ document: Document<Root>, over image: FileImage?, alternate: FileImage? = nil,
+    exactly exact: [UInt8]? = nil, to path: String,
     layout: RecordLayout? = nil, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
     estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, plan: FileImage.Plan?) {
@@ -157,7 +180,7 @@ public enum DataFile<Root: Record> {
       to: path, using: fileSystem, progress: progress, estimatedBytes: image.byteCount,
       beforeReplacing: beforeReplacing
     ) { (sink) throws(SystemCallError) in
-      plan = try image.rewrite(document, chunkSize: chunkSize, into: sink)
+      plan = try image.rewrite(document, alternate: alternate, chunkSize: chunkSize, into: sink)
     }
     return (saved.0, saved.hash, saved.bytes, plan)
   }

@@ -162,7 +162,7 @@ extension Session {
     opened.filePath = path
     opened.identity = loaded.identity
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
-    opened.image = loaded.image
+    opened.image = loaded.takeImage()
     opened.selectedID = nil
     opened.journal = nil
     if path == filePath {

@@ -76,7 +76,7 @@ public struct Session<Root: Record> {
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
       undoLimit: undoLimit, journal: nil, keepsHistory: keepsHistory, progress: progress,
-      bytesPerRecord: bytesPerRecord(loaded), image: loaded.image)
+      bytesPerRecord: bytesPerRecord(loaded), image: loaded.takeImage())
     let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
     let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
     let conflicts = session.readConflicts()
