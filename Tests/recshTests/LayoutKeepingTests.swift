@@ -279,6 +279,29 @@ import Testing
   }
 }
 
+extension PrivateCopyTests {
+  /// After a save, the bytes written are read back for the next save only when they are
+  /// still what was written; rewritten in place by another program, `save!` writes the
+  /// session's records (in recsh's own layout), never the other program's.
+  @Test func anInPlaceRewriteAfterASaveLeavesTheSessionsRecords() throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", Self.text)
+    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
+    session.send("use a1\nset n 7\nsave\nshow\n")
+    _ = try session.readUntil("caf")
+    try Self.rewriteInPlace(folder.path("d.json"), #"[{"id": "zz", "n": 0}]"# + "\n")
+    session.send("set n 8\nsave!\nquit\n")
+    let result = session.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let saved =
+      try JSONSerialization.jsonObject(with: Data(try folder.read("d.json").utf8)) as? [[String: Any]]
+    #expect(saved?.count == 2)
+    #expect(saved?.first?["id"] as? String == "a1")
+    #expect(saved?.first?["n"] as? Int == 8)
+    #expect(saved?.last?["id"] as? String == "b2")
+  }
+}
+
 /// JSONTestSuite's `y_` documents (every valid JSON text of the suite) as the value of a
 /// member of a record: a set of another member, undone, saves the file byte for byte; the
 /// set itself leaves the document's bytes as they were (escapes, spellings, white space).

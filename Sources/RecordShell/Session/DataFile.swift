@@ -185,23 +185,19 @@ public enum DataFile<Root: Record> {
     return (saved.0, saved.hash, saved.bytes, plan)
   }
 
-  /// The image of the file a save just wrote at `path`, read back (from the page cache,
-  /// as a rule) and checked against `hash`, the hash of the bytes written; with `plan`,
-  /// its records are where the plan says, else they are found by reading the bytes. `nil`
-  /// when the file is not those bytes any more (another program was quicker) or cannot be
-  /// read: the next save then writes recsh's own layout.
-  package static func image(
-    of path: String, plan: FileImage.Plan?, hash: String, document: Document<Root>,
-    using fileSystem: any FileSystem
-  ) -> FileImage? {
-    guard let read = try? FileReader.readFile(path, using: fileSystem), ContentHash.of(read.bytes) == hash
-    else {
-      return nil
-    }
-    if let plan { return FileImage(plan: plan, bytes: read.bytes) }
+  /// The image of the file a save wrote (`written`), read back and checked against the
+  /// hash of the bytes written; its records are where the save's plan says, else (recsh's
+  /// own layout) they are found by reading the bytes, with the ids the save wrote. `nil`
+  /// when the file is not those bytes any more (another program changed it) or cannot be
+  /// read: a save then writes recsh's own layout.
+  package static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> FileImage? {
+    guard let read = try? FileReader.readFile(written.path, using: fileSystem),
+      ContentHash.of(read.bytes) == written.hash
+    else { return nil }
+    if let plan = written.plan { return FileImage(plan: plan, bytes: read.bytes) }
     return FileImage(
-      written: read.bytes, layout: RecordLayout(path: path), ids: (0..<document.count).map(document.id(at:)),
-      lineage: document.lineage)
+      written: read.bytes, layout: RecordLayout(path: written.path), ids: written.ids,
+      lineage: written.lineage)
   }
 
   /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.
@@ -271,4 +267,17 @@ extension DataFile where Root == RunTimeRecord {
       throw .file(path: path, error)
     }
   }
+}
+
+/// A file a save wrote: what reading it back for the next save's image needs.
+package struct WrittenFile {
+  var path: String
+  /// Where the save put each record (`nil`: recsh's own layout, found by reading).
+  var plan: FileImage.Plan?
+  /// The content hash of the bytes written.
+  var hash: String
+  /// The ids of the records written, in order, when there is no plan.
+  var ids: [String]
+  /// The lineage of the document saved, whose change marks the save cleared.
+  var lineage: UInt64
 }

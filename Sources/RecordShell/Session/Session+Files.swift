@@ -19,9 +19,10 @@ extension Session {
     do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
-      // The old image goes as soon as the save is done, before the new one is read back.
-      let old = image
+      // The old image goes with the save: the new one is read back when next needed.
+      let old = currentImage()
       image = nil
+      lastWritten = nil
       do throws(StorageError) {
         (outcome, hash, written, plan) = try DataFile<Root>.save(
           editor.document, over: old, exactly: startBytes(for: target), to: target, using: fileSystem,
@@ -36,8 +37,10 @@ extension Session {
       newJournal?.remove()
       throw .storage(error)
     }
-    image = DataFile<Root>.image(
-      of: target, plan: plan, hash: hash, document: editor.document, using: fileSystem)
+    lastWritten = WrittenFile(
+      path: target, plan: plan, hash: hash,
+      ids: plan == nil ? (0..<editor.document.count).map(editor.document.id(at:)) : [],
+      lineage: editor.document.lineage)
     editor.markDocumentUnchanged()
     let savedAs = target != filePath
     if savedAs {
@@ -65,6 +68,16 @@ extension Session {
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
     if !savedAs { replies += saveConflicts(fileHash: hash) }
     return replies + journalWarnings.map(Reply.warning)
+  }
+
+  /// The bytes a save writes over: the file as read, or as this session last wrote it,
+  /// read back now (from the page cache, as a rule) and checked against the hash of what
+  /// was written. `nil` with no file, or when the file is no longer those bytes (another
+  /// program rewrote it: the save then writes recsh's own layout).
+  func currentImage() -> FileImage? {
+    if let image { return image }
+    guard let lastWritten else { return nil }
+    return DataFile<Root>.image(of: lastWritten, using: fileSystem)
   }
 
   /// The bytes the history starts from, when the document is back at that state and
@@ -163,6 +176,7 @@ extension Session {
     opened.identity = loaded.identity
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.image = loaded.takeImage()
+    opened.lastWritten = nil
     opened.selectedID = nil
     opened.journal = nil
     if path == filePath {

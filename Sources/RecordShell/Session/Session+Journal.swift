@@ -92,7 +92,7 @@ extension Session {
   /// encoded.
   private func writeBase(_ journal: Journal, before command: Command<Root>) {
     journal.needsBase = false
-    if let image, let hash = savedHash, image.layout == RecordLayout(path: filePath ?? "") {
+    if let image = currentImage(), let hash = savedHash, image.layout == RecordLayout(path: filePath ?? "") {
       journal.appendBase(image.bytes, hash: hash)
       return
     }

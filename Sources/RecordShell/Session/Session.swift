@@ -53,9 +53,12 @@ public struct Session<Root: Record> {
   /// The conflicts a merge left beside the file, as this session settles them; `nil`
   /// when there are none.
   var pendingConflicts: PendingConflicts?
-  /// The file's bytes as read or last saved, which a save writes over (`FileImage`);
-  /// `nil` with no file or no record in it.
+  /// The file's bytes as read, which a save writes over (`FileImage`); `nil` with no file,
+  /// or once saved (then `lastWritten` says how to read them back).
   var image: FileImage?
+  /// The file as this session last wrote it, read back for its image only when a save or
+  /// the log needs it (`currentImage()`).
+  var lastWritten: WrittenFile?
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
