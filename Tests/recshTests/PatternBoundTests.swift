@@ -20,7 +20,7 @@ import Testing
   ]
 
   static func schema(_ pattern: String) -> String {
-    let quoted = JSONText.quote(pattern)
+    let quoted = OracleText.jsonQuoted(pattern)
     return
       #"{"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string", "pattern": "#
       + quoted + "}}, \"required\": [\"id\"]}"
@@ -40,11 +40,12 @@ import Testing
     let test = Self.cases[index]
     let folder = try TempFolder()
     try folder.write("s.json", Self.schema(test.pattern))
-    let original = "[{\"id\": \"r1\", \"name\": \(JSONText.quote(test.good))}]\n"
+    let original = "[{\"id\": \"r1\", \"name\": \(OracleText.jsonQuoted(test.good))}]\n"
     try folder.write("d.json", original)
     let result = try Self.recsh(
       [
-        "d.json", "--schema", "s.json", "-c", "use r1", "-c", "set name \(JSONText.quote(test.hostile))",
+        "d.json", "--schema", "s.json", "-c", "use r1", "-c",
+        "set name \(OracleText.jsonQuoted(test.hostile))",
         "-c", "save",
       ],
       in: folder)
@@ -52,7 +53,7 @@ import Testing
     let reason =
       test.costly
       ? "pattern \(test.pattern) is too costly for this value"
-      : "must match pattern \(JSONText.quote(test.pattern)), found a string"
+      : "must match pattern \(OracleText.jsonQuoted(test.pattern)), found a string"
     #expect(result.stderr == "<command>:2: error: field 'name': \(reason)\n", "\(test.pattern)")
     #expect(try folder.read("d.json") == original)
   }
@@ -86,7 +87,7 @@ import Testing
       #"{"type": "object", "properties": {"id": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string", "pattern": "^(a|aa)+$"}}}}"#
     )
     try folder.write("d.json", "[{\"id\": \"r1\", \"tags\": [\"a\"]}]\n")
-    let hostile = JSONText.quote(String(repeating: "a", count: 5_000) + "!")
+    let hostile = OracleText.jsonQuoted(String(repeating: "a", count: 5_000) + "!")
     let result = try Self.recsh(
       [
         "d.json", "--schema", "s.json", "-k", "-c", "use r1", "-c", "add tags \(hostile)", "-c",
@@ -113,21 +114,5 @@ import Testing
       result.stderr
         == "s.json: error: /properties/name/pattern: pattern \"^\\\\h+$\" is not a valid regular expression: '\\h' is not an ECMA-262 escape at offset 1\n"
     )
-  }
-}
-
-/// JSON string quoting for the tests' texts (ASCII and the escapes they use).
-enum JSONText {
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

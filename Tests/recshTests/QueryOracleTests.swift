@@ -1042,13 +1042,16 @@ private struct OracleFile {
 
 // MARK: - Quoting
 
-private enum OracleText {
+/// Quoting for the texts the binary's tests type: JSON (which recsh's double-quoted words
+/// read the same), recsh, SQL.
+enum OracleText {
   static func jsonQuoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
       case "\\": out += "\\\\"
+      case "\n": out += "\\n"
       default: out.unicodeScalars.append(scalar)
       }
     }

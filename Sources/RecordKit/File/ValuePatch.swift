@@ -113,14 +113,7 @@ struct ValuePatch {
     let splice = splice(inner, elements.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
-    var prefix = 0
-    while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < old.count - prefix, suffix < new.count - prefix,
-      old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
-    {
-      suffix += 1
-    }
+    let (prefix, suffix) = commonEnds(old, new, ==)
     var parts: [SpanSplice.Part] = (0..<prefix).map { .kept($0) }
     let oldMiddle = prefix..<(old.count - suffix)
     let newMiddle = prefix..<(new.count - suffix)

@@ -11,14 +11,7 @@ package enum RecordDifference {
   >] {
     let before = old.records
     let after = new.records
-    var prefix = 0
-    while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < before.count - prefix, suffix < after.count - prefix,
-      before[before.count - 1 - suffix] == after[after.count - 1 - suffix]
-    {
-      suffix += 1
-    }
+    let (prefix, suffix) = commonEnds(before, after, ==)
     var commands: [Command<Root>] = []
     for position in stride(from: before.count - suffix - 1, through: prefix, by: -1) {
       commands.append(.delete(before[position], number: old.number(at: position), at: position))

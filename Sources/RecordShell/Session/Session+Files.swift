@@ -81,7 +81,8 @@ extension Session {
   }
 
   /// The bytes the history starts from, when the document is back at that state and
-  /// they are records of `target`'s layout that read as exactly the document's: every edit
+  /// they are records of `target`'s layout that read as exactly the document's, and not
+  /// in recsh's own layout (which the log writes when it compacts itself): every edit
   /// undone, in this session or a later one, a save writes the file that was opened, byte
   /// for byte. `nil` otherwise (then the save writes over the bytes read or last saved).
   /// Reads the log only when the document is back at the history's start and the file
@@ -95,9 +96,13 @@ extension Session {
       let parts = JournalEntry.baseParts(payload)
     else { return nil }
     let bytes = Array(parts.records)
-    guard ContentHash.of(bytes) == parts.hash, RecordLayout(sniffing: bytes) == RecordLayout(path: target),
-      let loaded = try? RecordFile<Root>.decode(bytes, layout: RecordLayout(path: target)),
-      loaded.document.records == editor.document.records
+    let layout = RecordLayout(path: target)
+    guard ContentHash.of(bytes) == parts.hash, RecordLayout(sniffing: bytes) == layout,
+      let loaded = try? RecordFile<Root>.decode(bytes, layout: layout),
+      loaded.document.records == editor.document.records,
+      // Records the log encoded itself (after a compaction) are recsh's layout, not the
+      // file's: the save over the bytes read keeps the file's.
+      bytes != RecordFile<Root>.encode(editor.document.records, layout: layout)
     else { return nil }
     return bytes
   }
