@@ -94,6 +94,8 @@ enum FileDiff {
     func run<Root: Record>(_ kind: Root.Type, preloaded: DataFile<Root>.Loaded?)
       -> Result<([UInt8], Bool), FileCommandFailure>
     {
+      // A diff writes no file: the bytes the kind's choice kept go at once.
+      _ = preloaded?.takeImage()
       func records(_ path: String) throws(SessionError) -> Document<Root> {
         guard path != "/dev/null" else { return Document() }
         if path == chooser, let preloaded { return preloaded.document }

@@ -137,6 +137,8 @@ enum FileMerge {
       do throws(FileCommandFailure) {
         let ours = try load(paths.ours, preloaded)
         let base = try load(paths.base, preloaded)
+        // BASE's bytes are not written over: they go at once (unless BASE is OURS or THEIRS).
+        if paths.base != paths.ours && paths.base != paths.theirs { _ = base.takeImage() }
         let theirs = try load(paths.theirs, preloaded)
         let merged: RecordMerge<Root>
         do {
