@@ -1,7 +1,8 @@
 /// A changed value written over its original bytes, changing only what changed: the members
 /// of an object and the elements of a list whose values are equal keep their bytes, a set
 /// member has only its value written anew, an unset one goes with one adjacent separator,
-/// a new one goes after the last in its siblings' style (`SpanSplice`).
+/// a new one goes after the member before it in the new value's order (after the last, for
+/// a key that is new) in its siblings' style (`SpanSplice`).
 ///
 /// `old` is the original value as recsh reads it, `new` the value to write; where they are
 /// equal the original bytes stand. O(bytes of the value).
