@@ -224,6 +224,15 @@ import Testing
     #expect(try folder.read("d.json") == layout.text, "\(layout.name), \(edit) undone in the same session")
   }
 
+  /// A file of one record on one line gets its second record on that line.
+  @Test func aOneRecordFileOnOneLineStaysOnOneLine() throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", "[{\"id\": \"a1\", \"n\": 1}]")
+    let result = try folder.recsh(["d.json", "-c", "new id b2 n 2", "-c", "save"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try folder.read("d.json") == "[{\"id\": \"a1\", \"n\": 1}, {\"id\": \"b2\", \"n\": 2}]")
+  }
+
   /// What git shows for one set of a one-line member: one line out, one line in.
   @Test func gitCountsOneLineChangedForOneSet() throws {
     let folder = try TempFolder()

@@ -253,6 +253,9 @@ public struct FileImage: Sendable {
     if layout == .lines {
       splice.freshSeparator = style.lineEnding
       splice.freshClosing = style.lineEnding
+    } else if !spans.isEmpty && !bytes[inner].contains(0x0A) {
+      // A file on one line stays on one line.
+      splice.freshSeparator = style.inlineSeparator
     } else {
       splice.freshOpening = style.lineEnding + style.recordIndent
       splice.freshSeparator = [UInt8(ascii: ",")] + style.lineEnding + style.recordIndent
