@@ -79,6 +79,13 @@ import Testing
     ("\\01", "'\\0' cannot be followed by a digit at offset 0"),
     ("[\\B]", "'\\B' cannot stand in a character class at offset 1"),
     ("\\p", "'\\p' needs a property in braces at offset 0"),
+    ("(*UCP)\\d", "nothing to repeat before '*' at offset 1"),
+    ("(*ACCEPT)a", "nothing to repeat before '*' at offset 1"),
+    ("*a", "nothing to repeat before '*' at offset 0"),
+    ("a|+b", "nothing to repeat before '+' at offset 2"),
+    ("^*", "nothing to repeat before '*' at offset 1"),
+    ("\\b+", "nothing to repeat before '+' at offset 2"),
+    ("({2})", "nothing to repeat before '{' at offset 1"),
     ("a\\", "a pattern cannot end with '\\' at offset 1"),
   ]
 
@@ -87,7 +94,7 @@ import Testing
     #expect(throws: SchemaPattern.Refusal(problem: problem)) { try SchemaPattern(source) }
   }
 
-  @Test(arguments: ["(a", "a)", "*a", "\\p{NoSuchProperty}", "(?<=a+)b", "\\2(a)"])
+  @Test(arguments: ["(a", "a)", "\\p{NoSuchProperty}", "(?<=a+)b", "\\2(a)"])
   func patternsPCRE2CannotCompileAreRefusedInItsWords(_ source: String) {
     #expect(throws: SchemaPattern.Refusal.self) { try SchemaPattern(source) }
   }

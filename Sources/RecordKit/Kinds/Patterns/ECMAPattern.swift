@@ -97,6 +97,10 @@ extension ECMAPattern {
     var output = ""
     /// Whether the last thing written was a quantifier (a `+` after it would be possessive).
     var afterQuantifier = false
+    /// Whether the last thing written can be repeated: an atom, not the start, `(`, `|`,
+    /// `^`, `$`, `\b` or `\B`. (ECMA-262 says "nothing to repeat" there; PCRE2 would read
+    /// `(*` as one of its verbs, `(*UCP)` among them.)
+    var canRepeat = false
 
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -109,12 +113,15 @@ extension ECMAPattern {
     mutating func translate() throws(SyntaxError) -> String {
       while let scalar = current {
         let quantifier = afterQuantifier
+        let repeatable = canRepeat
         afterQuantifier = false
+        canRepeat = true
         switch scalar {
         case "\\":
           index += 1
           let piece = try escape(inClass: false)
           output += piece
+          canRepeat = piece != "\\b" && piece != "\\B"
         case "[":
           index += 1
           try characterClass()
@@ -124,8 +131,15 @@ extension ECMAPattern {
         case "(":
           index += 1
           try groupOpening()
+          canRepeat = false
+        case "|", "^", "$":
+          output.unicodeScalars.append(scalar)
+          index += 1
+          canRepeat = false
         case "*", "+", "?":
           if quantifier && scalar != "?" { throw failure("a quantifier cannot follow a quantifier") }
+          if !quantifier && !repeatable { throw failure("nothing to repeat before '\(scalar)'") }
+          canRepeat = false
           if quantifier {
             // The lazy mark of the quantifier just written.
             output.unicodeScalars.append(scalar)
@@ -142,8 +156,10 @@ extension ECMAPattern {
           let start = index
           if let bound = braceQuantifier() {
             if quantifier { throw failure("a quantifier cannot follow a quantifier", at: start) }
+            if !repeatable { throw failure("nothing to repeat before '{'", at: start) }
             output += bound
             afterQuantifier = true
+            canRepeat = false
           } else {
             output += "\\{"
             index += 1
