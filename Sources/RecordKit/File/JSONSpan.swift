@@ -71,44 +71,19 @@ struct JSONSpan: Equatable {
       guard index < bytes.count else { return JSONSpan(start: start, end: start, content: .scalar) }
       switch bytes[index] {
       case UInt8(ascii: "{"):
-        index += 1
-        let innerStart = index
         var members: [Member] = []
-        skipWhitespace()
-        while index < bytes.count, bytes[index] != UInt8(ascii: "}") {
-          if bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            skipWhitespace()
-            continue
-          }
-          let keyStart = index
-          skipString()
-          let key = JSONSpan.text(of: bytes, keyStart..<index)
-          skipWhitespace()
-          index += 1  // the colon
-          let member = value()
-          members.append(Member(key: key, keyStart: keyStart, value: member))
-          skipWhitespace()
+        let inner = parts(closedBy: UInt8(ascii: "}")) { scanner in
+          let keyStart = scanner.index
+          scanner.skipString()
+          let key = JSONSpan.text(of: scanner.bytes, keyStart..<scanner.index)
+          scanner.skipWhitespace()
+          scanner.index += 1  // the colon
+          members.append(Member(key: key, keyStart: keyStart, value: scanner.value()))
         }
-        let inner = innerStart..<index
-        index += 1
         return JSONSpan(start: start, end: index, content: .object(inner: inner, members: members))
       case UInt8(ascii: "["):
-        index += 1
-        let innerStart = index
         var elements: [JSONSpan] = []
-        skipWhitespace()
-        while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
-          if bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            skipWhitespace()
-            continue
-          }
-          elements.append(value())
-          skipWhitespace()
-        }
-        let inner = innerStart..<index
-        index += 1
+        let inner = parts(closedBy: UInt8(ascii: "]")) { scanner in elements.append(scanner.value()) }
         return JSONSpan(start: start, end: index, content: .array(inner: inner, elements: elements))
       case UInt8(ascii: "\""):
         skipString()
@@ -125,6 +100,26 @@ struct JSONSpan: Equatable {
         }
         return JSONSpan(start: start, end: index, content: .scalar)
       }
+    }
+
+    /// From after the opening bracket at the cursor to after `closer`: `part` reads each
+    /// part (the commas between them skipped); returns the inside's range.
+    mutating func parts(closedBy closer: UInt8, _ part: (inout Scanner) -> Void) -> Range<Int> {
+      index += 1
+      let innerStart = index
+      skipWhitespace()
+      while index < bytes.count, bytes[index] != closer {
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          skipWhitespace()
+          continue
+        }
+        part(&self)
+        skipWhitespace()
+      }
+      let inner = innerStart..<index
+      index += 1
+      return inner
     }
 
     /// From an opening quote to after its closing one.
