@@ -129,28 +129,47 @@ public struct FileImage: Sendable {
     return index
   }
 
-  /// What an image of bytes that were written holds besides the bytes: where each record
-  /// lies, its id, and the style, so that the bytes read back make the next save's image
-  /// (`FileImage(plan:bytes:)`) without reading them as records again.
+  /// What an image of bytes a save wrote needs besides the bytes: the layout, the ids of
+  /// the records written and the document's lineage; and, when the save wrote over an
+  /// image, where each record went and the style (else the bytes are read to find them).
   public struct Plan: Sendable {
     let layout: RecordLayout
-    let spans: [Range<Int>]
     let ids: [String]
-    let inner: Range<Int>
-    let style: JSONLayoutStyle
     let lineage: UInt64
     /// How many bytes were written.
     public let byteCount: Int
+    let placement: Placement?
+
+    struct Placement: Sendable {
+      let spans: [Range<Int>]
+      let inner: Range<Int>
+      let style: JSONLayoutStyle
+    }
+
+    /// The plan of a save in recsh's own layout of `document`'s records, `byteCount` bytes.
+    public init<Root: Record>(unplaced document: Document<Root>, layout: RecordLayout, byteCount: Int) {
+      self.init(
+        layout: layout, ids: (0..<document.count).map(document.id(at:)), lineage: document.lineage,
+        byteCount: byteCount, placement: nil)
+    }
+
+    init(layout: RecordLayout, ids: [String], lineage: UInt64, byteCount: Int, placement: Placement?) {
+      (self.layout, self.ids, self.lineage, self.byteCount, self.placement) =
+        (layout, ids, lineage, byteCount, placement)
+    }
   }
 
   /// The image of `bytes`, which must be the bytes `plan` was made for (the caller checks
-  /// their hash).
+  /// their hash). `nil` as `init(written:…)` says, or when their count is not the plan's.
   public init?(plan: Plan, bytes: [UInt8]) {
     guard bytes.count == plan.byteCount else { return nil }
+    guard let placement = plan.placement else {
+      self.init(written: bytes, layout: plan.layout, ids: plan.ids, lineage: plan.lineage)
+      return
+    }
     self.init(
-      bytes: bytes, layout: plan.layout, spans: plan.spans, ids: plan.ids, inner: plan.inner,
-      style: plan.style,
-      lineage: plan.lineage)
+      bytes: bytes, layout: plan.layout, spans: placement.spans, ids: plan.ids, inner: placement.inner,
+      style: placement.style, lineage: plan.lineage)
   }
 
   /// The file for `document`, written over these bytes as the type describes, handed to
@@ -185,6 +204,7 @@ public struct FileImage: Sendable {
     try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
       let splice = self.splice(bytes)
       var byID: [String: Int]?
+      var alternateByID: [String: Int]?
       var expected = 0
       var previous: Int?
       out += bytes[..<inner.lowerBound]
@@ -194,7 +214,7 @@ public struct FileImage: Sendable {
         if expected < ids.count, ids[expected] == id {
           ordinal = expected
         } else {
-          if byID == nil { byID = Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first } }
+          if byID == nil { byID = ordinalsByID() }
           ordinal = byID?[id]
         }
         if let ordinal { expected = ordinal + 1 }
@@ -208,7 +228,12 @@ public struct FileImage: Sendable {
         if let ordinal, unchanged {
           out += bytes[spans[ordinal]]
         } else if ordinal == nil, let alternate,
-          let kept = document.withRecord(at: position, { alternate.bytes(of: $0.pointee) }) ?? nil
+          let kept = document.withRecord(
+            at: position,
+            { record in
+              if alternateByID == nil { alternateByID = alternate.ordinalsByID() }
+              return alternateByID?[id].flatMap { alternate.bytes(at: $0, of: record.pointee) }
+            }) ?? nil
         {
           out += kept
         } else {
@@ -232,8 +257,8 @@ public struct FileImage: Sendable {
       try flush()
     }
     return Plan(
-      layout: layout, spans: newSpans, ids: newIDs, inner: inner.lowerBound..<innerEnd, style: style,
-      lineage: document.lineage, byteCount: flushed)
+      layout: layout, ids: newIDs, lineage: document.lineage, byteCount: flushed,
+      placement: Plan.Placement(spans: newSpans, inner: inner.lowerBound..<innerEnd, style: style))
   }
 
   /// `rewrite(_:chunkSize:progress:into:)` into memory: the new bytes' image.
@@ -297,10 +322,14 @@ public struct FileImage: Sendable {
       multiline: multiline, into: &out)
   }
 
-  /// The bytes of the record with `record`'s id here, when they read as exactly `record`.
-  /// O(records) for the id's lookup, plus O(bytes) of the record.
-  func bytes<Root: Record>(of record: Root) -> ArraySlice<UInt8>? {
-    guard let ordinal = ids.firstIndex(of: record.id) else { return nil }
+  /// Each record's position in the file by its id (the first, should two share one).
+  private func ordinalsByID() -> [String: Int] {
+    Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first }
+  }
+
+  /// The bytes of record `ordinal` here, when they read as exactly `record`. O(bytes of
+  /// the record).
+  private func bytes<Root: Record>(at ordinal: Int, of record: Root) -> ArraySlice<UInt8>? {
     let span = spans[ordinal]
     let read = bytes.withUnsafeBufferPointer { buffer in
       Self.decode(Root.self, UnsafeBufferPointer(rebasing: buffer[span]), position: ordinal, id: record.id)
@@ -321,19 +350,5 @@ public struct FileImage: Sendable {
     }
     guard case .object(let object)? = try? JSONValue.parse(bytes: Array(bytes)) else { return nil }
     return try? table.decode(object, position: position, identity: id)
-  }
-
-  /// Hands `bytes` to `sink` in pieces of about `chunkSize`.
-  public func write<Failure: Error>(
-    chunkSize: Int, into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
-  ) throws(Failure) {
-    try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) in
-      var start = 0
-      while start < buffer.count {
-        let end = min(buffer.count, start + chunkSize)
-        try sink(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-        start = end
-      }
-    }
   }
 }

@@ -26,12 +26,18 @@ struct JSONLayoutStyle: Equatable, Sendable {
     nestedMultiline: false, recordIndent: [])
 
   /// The style `record` shows (a record of `bytes`), what it does not show taken from
-  /// `base`. O(the record's bytes).
+  /// `base`. O(the record's bytes and the white space before it).
   init(
     of record: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, base: JSONLayoutStyle, layout: RecordLayout
   ) {
     self = base
-    if let newline = bytes[..<record.lowerBound].lastIndex(of: 0x0A) ?? bytes.firstIndex(of: 0x0A) {
+    // The line break in the white space before the record, else in the record: looked for
+    // there only, so that a style costs O(the record), not a search of a one-line file.
+    var before = record.lowerBound
+    while before > 0, JSONSpan.isWhitespace(bytes[before - 1]) { before -= 1 }
+    if let newline = bytes[before..<record.lowerBound].firstIndex(of: 0x0A)
+      ?? bytes[record].firstIndex(of: 0x0A)
+    {
       lineEnding = newline > 0 && bytes[newline - 1] == 0x0D ? Array("\r\n".utf8) : Array("\n".utf8)
     }
     recordIndent = Self.indent(before: record.lowerBound, in: bytes)

@@ -143,9 +143,8 @@ public enum DataFile<Root: Record> {
   /// (`FileImage.rewrite`: only what changed is written anew), when `image` is of the
   /// layout `path` takes; else as `save(_:to:…)` writes records, in recsh's own layout (a
   /// new file, a conversion). Returns, besides what that returns, the plan of the new
-  /// bytes' image (`nil`: recsh's own layout, to be found by reading them), which
-  /// `image(of:plan:hash:using:)` completes once the caller has let the old image go: a
-  /// save never holds two copies of the file.
+  /// bytes' image, which `image(of:using:)` completes by reading them back once the
+  /// caller has let the old image go: a save never holds two copies of the file.
   ///
   /// `exactly`: bytes known to hold exactly the document's records in `path`'s layout (the
   /// file as first opened, when every edit was undone), written as they are.
@@ -157,47 +156,45 @@ public enum DataFile<Root: Record> {
     exactly exact: [UInt8]? = nil, to path: String,
     layout: RecordLayout? = nil, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
     estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
-  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, plan: FileImage.Plan?) {
+  ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, plan: FileImage.Plan) {
     let layout = layout ?? RecordLayout(path: path)
-    let chunkSize = RecordFile<Root>.defaultChunkSize
+    let saved: (SaveOutcome, hash: String, bytes: Int)
+    var plan: FileImage.Plan?
     if let exact {
-      let saved = try save(
+      saved = try save(
         to: path, using: fileSystem, progress: progress, estimatedBytes: exact.count,
         beforeReplacing: beforeReplacing
       ) { (sink) throws(SystemCallError) in
         try exact.withUnsafeBufferPointer { (bytes) throws(SystemCallError) in try sink(bytes) }
       }
-      return (saved.0, saved.hash, saved.bytes, nil)
-    }
-    guard let image, image.layout == layout else {
-      let saved = try save(
+    } else if let image, image.layout == layout {
+      saved = try save(
+        to: path, using: fileSystem, progress: progress, estimatedBytes: image.byteCount,
+        beforeReplacing: beforeReplacing
+      ) { (sink) throws(SystemCallError) in
+        plan = try image.rewrite(
+          document, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize, into: sink)
+      }
+    } else {
+      saved = try save(
         document.records, to: path, layout: layout, using: fileSystem, progress: progress,
         estimatedBytes: estimatedBytes, beforeReplacing: beforeReplacing)
-      return (saved.0, saved.hash, saved.bytes, nil)
     }
-    var plan: FileImage.Plan?
-    let saved = try save(
-      to: path, using: fileSystem, progress: progress, estimatedBytes: image.byteCount,
-      beforeReplacing: beforeReplacing
-    ) { (sink) throws(SystemCallError) in
-      plan = try image.rewrite(document, alternate: alternate, chunkSize: chunkSize, into: sink)
-    }
-    return (saved.0, saved.hash, saved.bytes, plan)
+    return (
+      saved.0, saved.hash, saved.bytes,
+      plan ?? FileImage.Plan(unplaced: document, layout: layout, byteCount: saved.bytes)
+    )
   }
 
   /// The image of the file a save wrote (`written`), read back and checked against the
-  /// hash of the bytes written; its records are where the save's plan says, else (recsh's
-  /// own layout) they are found by reading the bytes, with the ids the save wrote. `nil`
-  /// when the file is not those bytes any more (another program changed it) or cannot be
-  /// read: a save then writes recsh's own layout.
+  /// hash of the bytes written, its records placed as the save's plan says. `nil` when the
+  /// file is not those bytes any more (another program changed it) or cannot be read: a
+  /// save then writes recsh's own layout.
   package static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> FileImage? {
     guard let read = try? FileReader.readFile(written.path, using: fileSystem),
       ContentHash.of(read.bytes) == written.hash
     else { return nil }
-    if let plan = written.plan { return FileImage(plan: plan, bytes: read.bytes) }
-    return FileImage(
-      written: read.bytes, layout: RecordLayout(path: written.path), ids: written.ids,
-      lineage: written.lineage)
+    return FileImage(plan: written.plan, bytes: read.bytes)
   }
 
   /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.
@@ -272,12 +269,7 @@ extension DataFile where Root == RunTimeRecord {
 /// A file a save wrote: what reading it back for the next save's image needs.
 package struct WrittenFile {
   var path: String
-  /// Where the save put each record (`nil`: recsh's own layout, found by reading).
-  var plan: FileImage.Plan?
   /// The content hash of the bytes written.
   var hash: String
-  /// The ids of the records written, in order, when there is no plan.
-  var ids: [String]
-  /// The lineage of the document saved, whose change marks the save cleared.
-  var lineage: UInt64
+  var plan: FileImage.Plan
 }

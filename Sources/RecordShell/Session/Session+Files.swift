@@ -15,7 +15,7 @@ extension Session {
     }
     let outcome: SaveOutcome
     let hash: String
-    let plan: FileImage.Plan?
+    let plan: FileImage.Plan
     do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
@@ -37,10 +37,7 @@ extension Session {
       newJournal?.remove()
       throw .storage(error)
     }
-    lastWritten = WrittenFile(
-      path: target, plan: plan, hash: hash,
-      ids: plan == nil ? (0..<editor.document.count).map(editor.document.id(at:)) : [],
-      lineage: editor.document.lineage)
+    lastWritten = WrittenFile(path: target, hash: hash, plan: plan)
     editor.markDocumentUnchanged()
     let savedAs = target != filePath
     if savedAs {
