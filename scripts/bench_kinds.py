@@ -87,27 +87,30 @@ def pattern_schemas(out):
         json.dump(plain, f, indent=2)
 
 
-def title_edits(books_file, count, out):
+def edit_script(books_file, count, out, seed, pair):
+    """K `use`/`set` pairs in one group, each made by pair(rng, isbns)."""
     with open(books_file) as f:
         isbns = [record["isbn"] for record in json.load(f)]
-    rng = random.Random(3)
+    rng = random.Random(seed)
     with open(out, "w") as f:
         f.write("begin edits\n")
         for _ in range(count):
-            title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))).capitalize()
-            f.write('use %s\nset title "%s"\n' % (rng.choice(isbns), title))
+            f.write(pair(rng, isbns))
         f.write("end\n")
+
+
+def title_edits(books_file, count, out):
+    def pair(rng, isbns):
+        title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))).capitalize()
+        return 'use %s\nset title "%s"\n' % (rng.choice(isbns), title)
+
+    edit_script(books_file, count, out, 3, pair)
 
 
 def edits(books_file, count, out):
-    with open(books_file) as f:
-        isbns = [record["isbn"] for record in json.load(f)]
-    rng = random.Random(2)
-    with open(out, "w") as f:
-        f.write("begin edits\n")
-        for _ in range(count):
-            f.write("use %s\nset year %d\n" % (rng.choice(isbns), rng.randint(1900, 2026)))
-        f.write("end\n")
+    edit_script(
+        books_file, count, out, 2,
+        lambda rng, isbns: "use %s\nset year %d\n" % (rng.choice(isbns), rng.randint(1900, 2026)))
 
 
 def main():
