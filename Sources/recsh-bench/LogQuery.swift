@@ -11,7 +11,9 @@ enum LogQuery {
   static func run(input: String, script: String, ref: String, count: Int) throws(BenchError) -> String {
     var session: Session<TaskRecord>
     do {
-      session = try Session<TaskRecord>.open(path: input, undoLimit: 0, keepsHistory: false).session
+      session = try Session<TaskRecord>.open(
+        path: input, undoLimit: 0, keepsHistory: false, stateFolder: StateFolder.forProcess(explicit: nil)
+      ).session
     } catch {
       throw .session(error.description)
     }

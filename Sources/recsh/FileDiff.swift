@@ -72,7 +72,9 @@ enum FileDiff {
     let chooser = new == "/dev/null" ? old : new
     let choice: KindChoice
     do {
-      choice = try KindChoice.choose(file: chooser, layout: layout, kindFlag: kind, schemaPath: schema)
+      choice = try KindChoice.choose(
+        file: chooser, layout: layout, kindFlag: kind, schemaPath: schema,
+        stateFolder: StateFolder.forProcess(explicit: nil))
     } catch {
       return .failure(FileCommandFailure(Shell.loadFailure(error)))
     }

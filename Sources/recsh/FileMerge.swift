@@ -13,9 +13,9 @@ import RecordShell
 /// - The result is written atomically over OURS (or to OUT), laid out as PATH (else OUT,
 ///   else OURS) says; when it is exactly OURS, OURS is not written at all.
 /// - Exit 0: merged. Exit 1: conflicts, each listed on standard output (`key field: base →
-///   ours | theirs`); the file holds ours' value of each, and the conflicts are kept beside
-///   the work-tree file (PATH, else OUT, else OURS) in `.NAME.recsh-conflicts`, where
-///   opening the file finds them. Exit 3: a file cannot be read or written, the files are
+///   ours | theirs`); the file holds ours' value of each, and the conflicts are kept in
+///   recsh's state folder (`--state-dir`, else the environment's: `StateFolder`), named by
+///   the work-tree file (PATH, else OUT, else OURS), where opening the file finds them. Exit 3: a file cannot be read or written, the files are
 ///   of different kinds, or the kind has no key (records cannot be matched; git then keeps
 ///   its own conflict markers). Exit 2: bad usage.
 enum FileMerge {
@@ -29,6 +29,8 @@ enum FileMerge {
     var output: String?
     /// Where the file is in the work tree, when not OURS itself.
     var workTree: String?
+    /// Where the conflicts are kept.
+    var stateFolder: StateFolder?
 
     /// The path that names the file: PATH, else OUT, else OURS.
     var naming: String { workTree ?? output ?? ours }
@@ -39,7 +41,9 @@ enum FileMerge {
     var streams = StandardStreams()
     defer { streams.flush() }
     let parsed: FileCommandArguments
-    switch FileCommandArguments.parse(arguments, options: ["--path", "--kind", "--schema", "-o"]) {
+    switch FileCommandArguments.parse(
+      arguments, options: ["--path", "--kind", "--schema", "-o", "--state-dir"])
+    {
     case .success(let arguments): parsed = arguments
     case .failure(let error): return usageError(error.description, &streams)
     }
@@ -51,7 +55,8 @@ enum FileMerge {
     var schema = parsed.values["--schema"]
     let paths = Paths(
       base: files[0], ours: files[1], theirs: files[2], output: parsed.values["-o"],
-      workTree: parsed.values["--path"])
+      workTree: parsed.values["--path"],
+      stateFolder: StateFolder.forProcess(explicit: parsed.values["--state-dir"]))
     if schema == nil, kind == nil, let workTree = paths.workTree {
       schema = FileCommandArguments.schema(besideDataFile: workTree)
     }
@@ -63,7 +68,8 @@ enum FileMerge {
       ?? paths.ours
     let choice: KindChoice
     do {
-      choice = try KindChoice.choose(file: chooser, layout: layout, kindFlag: kind, schemaPath: schema)
+      choice = try KindChoice.choose(
+        file: chooser, layout: layout, kindFlag: kind, schemaPath: schema, stateFolder: paths.stateFolder)
     } catch {
       streams.err(Shell.loadFailure(error))
       return 3
@@ -80,7 +86,7 @@ enum FileMerge {
     case .success(let conflicts):
       for conflict in conflicts { streams.out(conflict.line) }
       let count = conflicts.count
-      let where_ = ConflictFile.path(forDataFile: paths.naming)
+      let where_ = paths.stateFolder?.conflictsPath(forDataFile: paths.naming) ?? ""
       streams.err(
         "recsh merge: \(count) conflict\(count == 1 ? "" : "s") in \(paths.naming); the file holds ours' "
           + "value\(count == 1 ? "" : "s") and \"\(where_)\" keeps the conflicts: open the file in recsh, "
@@ -170,12 +176,18 @@ enum FileMerge {
         }
         if !merged.conflicts.isEmpty {
           let file = ConflictFile(hash: hash, conflicts: merged.conflicts)
+          guard let folder = paths.stateFolder else {
+            throw FileCommandFailure(
+              "recsh: the merge was written, but its conflicts could not be kept: no state folder "
+                + "(neither HOME nor RECSH_STATE_DIR is set)")
+          }
           do {
+            try folder.prepare(using: fileSystem)
             try AtomicFile.save(
-              bytes: file.encoded(), to: ConflictFile.path(forDataFile: paths.naming), using: fileSystem)
+              bytes: file.encoded(), to: folder.conflictsPath(forDataFile: paths.naming), using: fileSystem)
           } catch {
             throw FileCommandFailure(
-              "recsh: the merge was written, but its conflicts could not be kept: \(error.description)")
+              "recsh: the merge was written, but its conflicts could not be kept: \(error)")
           }
         }
         // recsh exits with its records alive, as a session does: the kernel takes the

@@ -23,13 +23,18 @@ struct Options: Equatable {
   var recover = false
   var discardJournal = false
   /// `--no-undo-file`, or `RECSH_UNDO_FILE=off` in the environment: the undo history is
-  /// not kept across sessions (the log beside the file is only the crash journal, removed
-  /// at a normal exit; one left from earlier is set aside).
+  /// not kept across sessions (the log is only the crash journal, removed at a normal
+  /// exit; one left from earlier is set aside).
   var keepsHistory = true
   /// `--format`: how results print.
   var format = OutputFormat.table
   /// `--timing`: each command's wall time on standard error.
   var timing = false
+  /// `--state-dir`: where the history, journal and lock of the file are kept, for this run.
+  var stateDir: String?
+
+  /// The state folder of this run: `--state-dir`, else the environment's (`StateFolder`).
+  var stateFolder: StateFolder? { StateFolder.forProcess(explicit: stateDir) }
 
   /// Bad usage: printed with a pointer to `--help`, exit status 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -108,6 +113,7 @@ struct Options: Equatable {
       case "--discard-journal": options.discardJournal = true
       case "--no-undo-file": options.keepsHistory = false
       case "--timing": options.timing = true
+      case "--state-dir": options.stateDir = try value(for: name, inline: inline)
       case "--format":
         let name = try value(for: name, inline: inline)
         guard let format = OutputFormat(rawValue: name) else {
@@ -169,6 +175,9 @@ struct Options: Equatable {
           --format FORMAT    how results print: table (the default), json, jsonl,
                              csv or tsv (also the 'format' command)
           --timing           after each command, its wall time on standard error
+          --state-dir DIR    where the history, journal and lock of FILE are kept
+                             (default: $RECSH_STATE_DIR, else $XDG_STATE_HOME/recsh,
+                             else ~/.local/state/recsh)
       -h, --help             this help
           --version          print the version
 
@@ -179,10 +188,11 @@ struct Options: Equatable {
     (books.schema.json for books.json), else task or contact when its records
     fit one, else a kind inferred from the records ('fields' says which and why).
 
-    Every change is logged beside the file (.FILE.recsh-journal) before recsh
-    shows it done, so a crash loses nothing; the log keeps the undo history for
-    the next session (undo, redo, goto N, earlier 10m, history all). Only one
-    recsh edits a file at a time.
+    Every change is logged in recsh's state folder (see --state-dir; nothing is
+    written beside FILE) before recsh shows it done, so a crash loses nothing;
+    the log keeps the undo history for the next session (undo, redo, goto N,
+    earlier 10m, history all, history info). Only one recsh edits a file at a
+    time; a session that changes nothing writes nothing.
 
     examples:
       recsh tasks.json                       edit interactively
@@ -196,7 +206,9 @@ struct Options: Equatable {
       0  success
       1  a command failed, or a group was left open at the end of input
       2  bad command-line usage
-      3  the data file could not be read or is invalid
+      3  the data file could not be read or is invalid, or cannot be edited now
+         (another recsh holds it, another session changed it, or the state
+         folder is unsafe)
 
     'recsh diff OLD NEW' prints the records added, deleted and changed between two
     files, matched by key; it exits 0 when they are equal, 1 when they differ and 3
@@ -204,7 +216,7 @@ struct Options: Equatable {
 
     'recsh merge BASE OURS THEIRS' merges two versions of a file by record and
     field into OURS (git's merge driver: recsh merge --path %P %O %A %B); it exits
-    0 when merged, 1 with conflicts (kept beside the file: open it in recsh,
-    'conflicts', 'resolve'), 3 when a file cannot be read or written.
+    0 when merged, 1 with conflicts (kept in the state folder: open the file in
+    recsh, 'conflicts', 'resolve'), 3 when a file cannot be read or written.
     """
 }

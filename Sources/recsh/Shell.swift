@@ -45,7 +45,8 @@ enum Shell {
     let choice: KindChoice
     do {
       choice = try KindChoice.choose(
-        file: options.file, kindFlag: options.kind, schemaPath: options.schema, progress: progress)
+        file: options.file, kindFlag: options.kind, schemaPath: options.schema, progress: progress,
+        stateFolder: options.stateFolder)
     } catch {
       sink.streams.err(loadFailure(error))
       sink.streams.flush()
@@ -98,7 +99,7 @@ enum Shell {
           isInteractive: interactive,
           recovery: recovery, clock: Self.clock, progress: progress,
           preloaded: start.preloaded as? DataFile<Root>.Loaded,
-          keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff)
+          keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff, stateFolder: options.stateFolder)
       } catch {
         if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
           let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)
@@ -169,7 +170,7 @@ enum Shell {
     runner.session.close()
     // Exit here, with the session still alive: the kernel takes its memory back at
     // once, where freeing a million records one by one is slow (docs/PERFORMANCE.md).
-    exit(runner.failed && !interactive ? 1 : 0)
+    exit(runner.refusedEditing ? 3 : runner.failed && !interactive ? 1 : 0)
   }
 
   /// The clock steps are dated by: the system's, or, for tests of `earlier`/`later` and of

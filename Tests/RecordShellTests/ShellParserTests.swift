@@ -101,7 +101,7 @@ import Testing
     ("show [a]", "'show' expects a name, found [a]"),
     ("undo 0", "'undo' expects a positive count, found '0'"),
     ("redo many", "'redo' expects a positive count, found 'many'"),
-    ("history now", "'history' does not take 'now'; usage: history [all|clear]"),
+    ("history now", "'history' does not take 'now'; usage: history [all|clear|info]"),
     ("list done", "expected a filter FIELD OP VALUE (OP one of = != < <= > >= ~), found 'done'"),
     ("list titel=x", "unknown field 'titel'; did you mean 'title'?"),
     ("delete!", "'delete!' does not exist; '!' goes with save, export, open and quit"),

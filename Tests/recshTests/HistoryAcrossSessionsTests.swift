@@ -229,15 +229,22 @@ import Testing
     let off = try Self.recsh(
       folder, at: Self.today, ["--no-undo-file", "t.json", "-c", "use a1; set title x; save"])
     #expect(off.status == 0)
-    #expect(!folder.exists(".t.json.recsh-journal"))
+    #expect(!folder.exists(folder.logPath("t.json")))
     let next = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "history"])
     #expect(next.stdout == "no undo steps yet\n")
+    // A history kept again from here on, then turned off by the environment.
+    let kept = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title w; save"])
+    #expect(kept.status == 0)
+    #expect(folder.exists(folder.logPath("t.json")))
     let environment = try RecshBinary.runShell(
       "exec \"$RECSH\" t.json -c 'use a1; set title y; save'", environment: ["RECSH_UNDO_FILE": "off"],
       directory: folder.url)
     #expect(environment.status == 0)
-    #expect(environment.stderr.contains("set the history aside as"), "the history kept before is set aside")
-    #expect(!folder.exists(".t.json.recsh-journal"))
+    #expect(
+      environment.stderr.contains("(keeping the undo history is off); the first edit sets it aside as"),
+      "the history kept before is set aside: \(environment.stderr)")
+    #expect(!folder.exists(folder.logPath("t.json")))
+    #expect(folder.stateEntries().filter { $0.hasSuffix(".bak") }.count == 1)
   }
 
   @Test func theKindTheFileWasEditedWithIsRemembered() throws {
@@ -255,22 +262,29 @@ import Testing
     let folder = try TempFolder()
     try folder.threeTasks()
     _ = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title x; save"])
+    let state = folder.stateEntries()
     let other = try Self.recsh(folder, at: Self.today, ["--kind", "contact", "t.json", "-c", "history"])
     #expect(other.status == 0)
-    #expect(other.stderr.hasPrefix("t.json: warning: set the history aside as \""))
     #expect(
-      other.stderr.hasSuffix("(the journal was written for records of kind task); it was not applied\n"))
+      other.stderr.hasPrefix(
+        "t.json: warning: the history was not applied (the journal was written for records of kind task); "
+          + "the first edit sets it aside as \"\(folder.statePath)/t.json-"), "\(other.stderr)")
     #expect(other.stdout.hasSuffix("no undo steps yet\n"))
+    #expect(folder.stateEntries() == state, "a session that changes nothing writes nothing")
+    let edit = try Self.recsh(
+      folder, at: Self.today, ["--kind", "contact", "t.json", "-c", "use a1; set name Ann"])
+    #expect(edit.status == 0, "\(edit.stderr)")
+    #expect(folder.stateEntries().filter { $0.hasSuffix(".bak") }.count == 1, "set aside at the first edit")
   }
 
   @Test func aDirectoryWhereTheLogGoesIsSetAside() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
     try FileManager.default.createDirectory(
-      atPath: folder.path(".t.json.recsh-journal"), withIntermediateDirectories: false)
+      atPath: folder.logPath("t.json"), withIntermediateDirectories: true)
     let result = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title x; save"])
     #expect(result.status == 0)
-    #expect(result.stderr.contains("is a directory, not a history log; set it aside as"))
+    #expect(result.stderr.contains("is a directory, not a history log; the first edit sets it aside as"))
     let next = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "undo; show a1"])
     #expect(next.stdout.contains("title     one\n"), "the history works after")
   }
@@ -281,7 +295,8 @@ import Testing
   func aLinkOrAPipeWhereTheLogGoesIsSetAside(_ what: String) throws {
     let folder = try TempFolder()
     try folder.threeTasks()
-    let log = folder.path(".t.json.recsh-journal")
+    let log = folder.logPath("t.json")
+    try FileManager.default.createDirectory(atPath: folder.statePath, withIntermediateDirectories: true)
     if what == "symlink" {
       try folder.write("elsewhere", "not a log")
       try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: folder.path("elsewhere"))
@@ -291,7 +306,7 @@ import Testing
     let result = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "use a1; set title x; save"])
     #expect(result.status == 0)
     let kind = what == "symlink" ? "a symbolic link" : "a named pipe"
-    #expect(result.stderr.contains("is \(kind), not a history log; set it aside as"))
+    #expect(result.stderr.contains("is \(kind), not a history log; the first edit sets it aside as"))
     if what == "symlink" {
       #expect(try folder.read("elsewhere") == "not a log", "the link's target untouched")
     }
@@ -302,7 +317,8 @@ import Testing
     try folder.threeTasks()
     let header = Array(#"{"header": {"format": 9, "base": null, "pid": 1, "time": 0, "kind": "task"}}"#.utf8)
     let bytes = JournalFraming.magic + JournalFraming.record(sequence: 0, payload: header)
-    try Data(bytes).write(to: URL(fileURLWithPath: folder.path(".t.json.recsh-journal")))
+    try FileManager.default.createDirectory(atPath: folder.statePath, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: folder.logPath("t.json")))
     let refused = try Self.recsh(folder, at: Self.today, ["t.json", "-c", "list"])
     #expect(refused.status == 3)
     #expect(

@@ -23,6 +23,7 @@ final class InteractivePipe {
     process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment
     environment["RECSH_HISTORY"] = ""
+    environment["RECSH_STATE_DIR"] = stateFolder(for: directory)
     process.environment = environment
     process.standardInput = input
     process.standardOutput = output

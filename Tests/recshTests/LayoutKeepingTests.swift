@@ -217,7 +217,7 @@ import Testing
     #expect(try folder.read("d.json") == layout.text, "\(layout.name), \(edit) undone in a later session")
     // Undone in the same session.
     try folder.write("d.json", layout.text)
-    try FileManager.default.removeItem(atPath: folder.path(".d.json.recsh-journal"))
+    try FileManager.default.removeItem(atPath: folder.logPath("d.json"))
     let same = try folder.recsh(
       ["d.json"] + commands + ["-c", "save", "-c", "undo \(edit.steps)", "-c", "save"])
     #expect(same.status == 0, "\(same.stderr)")

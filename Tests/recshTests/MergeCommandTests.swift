@@ -76,7 +76,7 @@ import Testing
         == "[\n  {\"id\": \"a1\", \"title\": \"uno\", \"priority\": 5},\n  {\"id\": \"b2\", \"title\": \"dos\"},\n"
         + "  {\"id\": \"c3\", \"title\": \"three\"}\n]\n",
       "OURS's layout, only a1's priority changed")
-    #expect(!folder.exists(".ours.json.recsh-conflicts"))
+    #expect(!folder.exists(folder.conflictsPath("ours.json")))
   }
 
   @Test func aMergeThatTakesNothingLeavesOursByteForByte() throws {
@@ -95,18 +95,18 @@ import Testing
     #expect(result.stdout == "b2 title: \"two\" → \"dos\" | \"deux\"\n")
     #expect(
       result.stderr
-        == "recsh merge: 1 conflict in out.json; the file holds ours' value and \".out.json.recsh-conflicts\" "
+        == "recsh merge: 1 conflict in out.json; the file holds ours' value and \"\(folder.conflictsPath("out.json"))\" "
         + "keeps the conflicts: open the file in recsh, 'conflicts' lists them, "
         + "'resolve REF FIELD ours|theirs|VALUE' settles each\n")
     #expect(try folder.read("out.json") == Self.merged)
-    #expect(folder.exists(".out.json.recsh-conflicts"))
+    #expect(folder.exists(folder.conflictsPath("out.json")))
     // Opening the file says so; `conflicts` lists them; `resolve` settles one, undoably.
     let listed = try folder.recsh(["out.json", "-c", "conflicts"])
     #expect(listed.status == 0)
     #expect(listed.stdout == "b2 title: \"two\" → \"dos\" | \"deux\"\n(1 open of 1)\n")
     #expect(
       listed.stderr
-        == "out.json: warning: 1 merge conflict kept in \".out.json.recsh-conflicts\": the file holds ours' value; "
+        == "out.json: warning: 1 merge conflict kept in \"\(folder.conflictsPath("out.json"))\": the file holds ours' value; "
         + "'conflicts' lists them, 'resolve REF FIELD ours|theirs|VALUE' settles each\n")
     let undone = try folder.recsh(["out.json", "-c", "resolve b2 title theirs; undo; conflicts"])
     #expect(
@@ -115,7 +115,7 @@ import Testing
     #expect(settled.status == 0, "\(settled.stderr)")
     #expect(settled.stdout.contains("no merge conflicts left (1 settled; 'save' removes"))
     #expect(try folder.read("out.json") == Self.merged.replacingOccurrences(of: "\"dos\"", with: "\"deux\""))
-    #expect(!folder.exists(".out.json.recsh-conflicts"))
+    #expect(!folder.exists(folder.conflictsPath("out.json")))
     let after = try folder.recsh(["out.json", "-c", "conflicts"])
     #expect(after.stdout == "no merge conflicts\n")
     #expect(after.stderr.isEmpty)
@@ -195,7 +195,7 @@ import Testing
       #expect(result.stderr == message + "\n", "\(files) \(result.stderr.debugDescription)")
       #expect(result.stdout.isEmpty)
       #expect(try folder.read("ours.json") == ours)
-      #expect(!folder.exists(".ours.json.recsh-conflicts"))
+      #expect(!folder.exists(folder.conflictsPath("ours.json")))
     }
     let usage = try folder.recsh(["merge", "base.json", "ours.json"])
     #expect(usage.status == 2)
@@ -250,7 +250,7 @@ import Testing
         == "recsh: cannot save \"ours.json\": EACCES: permission denied (access); ours.json is unchanged\n",
       "\(refused.stderr)")
     #expect(try folder.read("ours.json") == ours)
-    #expect(!folder.exists(".ours.json.recsh-conflicts"))
+    #expect(!folder.exists(folder.conflictsPath("ours.json")))
   }
 
   /// A write that fails (here past `ulimit -f`, which binds root too) leaves OURS as it was.
@@ -278,7 +278,7 @@ import Testing
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == "ours.json")
     #expect(try folder.read("ours.json") == Self.merged)
-    #expect(folder.exists(".link.json.recsh-conflicts"))
+    #expect(folder.exists(folder.conflictsPath("link.json")))
   }
 
   @Test func thePathNamesJSONLinesForFilesWithoutAnExtension() throws {
@@ -366,7 +366,8 @@ import Testing
     #expect(Array(lines.suffix(expectedEnd.count)) == expectedEnd, "\(result.stdout)")
     #expect(!result.stdout.contains("<<<<<<<"))
     #expect(
-      result.stderr.contains("1 merge conflict kept in \".t.jsonl.recsh-conflicts\""), "\(result.stderr)")
-    #expect(!folder.exists(".t.jsonl.recsh-conflicts"))
+      result.stderr.contains("1 merge conflict kept in \"\(folder.conflictsPath("t.jsonl"))\""),
+      "\(result.stderr)")
+    #expect(!folder.exists(folder.conflictsPath("t.jsonl")))
   }
 }

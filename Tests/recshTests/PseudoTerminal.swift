@@ -33,6 +33,8 @@ final class PseudoTerminal {
   init(_ arguments: [String], directory: URL, environment: [String: String]) throws {
     let path = RecshBinary.url.path
     let argv = CStringArray([path] + arguments)
+    var environment = environment
+    if environment["RECSH_STATE_DIR"] == nil { environment["RECSH_STATE_DIR"] = stateFolder(for: directory) }
     let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
     let folder = CStringArray([directory.path])
     let lastDescriptor = Int32(min(sysconf(Int32(_SC_OPEN_MAX)), 4096))

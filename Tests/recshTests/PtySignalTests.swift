@@ -54,7 +54,7 @@ import Testing
     #expect(try terminal.waitForExit() == 128 + signal)
     #expect(terminal.isCooked)
     #expect(try folder.read("t.json") == before)
-    #expect(folder.exists(".t.json.recsh-journal"))
+    #expect(folder.exists(folder.logPath("t.json")))
     // The next open is told about the journal, and recovers every edit.
     let refused = try folder.recsh(["t.json", "-c", "show a1"])
     #expect(refused.status == 3)

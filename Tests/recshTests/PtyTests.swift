@@ -68,7 +68,8 @@ import Testing
   /// A bulk edit typed with Tab: `where`, a filter's field and its value complete; the
   /// prompt says what the edit did, and undo takes it back.
   @Test func aBulkEditCompletesItsFilterAndSaysWhatItDid() throws {
-    let (_, terminal) = try Self.started()
+    let (folder, terminal) = try Self.started()
+    defer { withExtendedLifetime(folder) {} }
     terminal.send("set priority 4 wh\t")
     try terminal.expect("ere ")
     terminal.send("do\t")
@@ -92,7 +93,8 @@ import Testing
   }
 
   @Test func twoTabsAfterUseListTheIds() throws {
-    let (_, terminal) = try Self.started()
+    let (folder, terminal) = try Self.started()
+    defer { withExtendedLifetime(folder) {} }
     terminal.send("use \t\t")
     let listing = try terminal.expect("c3cccccc")
     #expect(listing.contains("a1aaaaaa"))
@@ -107,7 +109,8 @@ import Testing
   }
 
   @Test func aBoolFieldOffersTrueAndFalse() throws {
-    let (_, terminal) = try Self.started()
+    let (folder, terminal) = try Self.started()
+    defer { withExtendedLifetime(folder) {} }
     try Self.run("use @1", on: terminal, then: Self.firstSelected)
     terminal.send("set done \t\t")
     let listing = try terminal.expect("true")
@@ -367,7 +370,8 @@ import Testing
 extension PtyTests {
   /// `help` wraps to the terminal's width, as it is when the command runs.
   @Test func helpWrapsToTheTerminalsWidth() throws {
-    let (_, terminal) = try Self.started()
+    let (folder, terminal) = try Self.started()
+    defer { withExtendedLifetime(folder) {} }
     terminal.resize(rows: 40, columns: 50)
     terminal.send("help\r")
     let shown = try terminal.expect("are comments.")

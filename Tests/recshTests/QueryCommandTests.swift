@@ -333,7 +333,7 @@ import Testing
     let original = try folder.read("t.json")
     let first = try folder.recsh(["-c", "set priority 5 where done=false; save", "t.json"])
     #expect(first.status == 0, "\(first.stderr)")
-    let log = try Data(contentsOf: folder.url.appendingPathComponent(".t.json.recsh-journal"))
+    let log = try Data(contentsOf: URL(fileURLWithPath: folder.logPath("t.json")))
     let text = String(decoding: log, as: UTF8.self)
     #expect(text.components(separatedBy: "{\"do\": ").count - 1 == 1)
     #expect(text.contains("\"op\": \"bulk\", \"count\": 250"))

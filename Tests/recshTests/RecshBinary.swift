@@ -39,6 +39,10 @@ struct RecshBinary {
 
   /// Runs `executable` with the test's environment (no line history, no NO_COLOR) plus
   /// `extra`, feeds it `stdin`, and captures what it printed and its status.
+  /// The state folder of runs in no folder of their own: one per test process, under the
+  /// temporary folder, never the user's.
+  static let sharedStateFolder = NSTemporaryDirectory() + "/recsh-tests-state-\(getpid())"
+
   private static func launch(
     _ executable: URL, _ arguments: [String], stdin: [UInt8], directory: URL?,
     environment extra: [String: String] = [:]
@@ -50,6 +54,7 @@ struct RecshBinary {
     var environment = ProcessInfo.processInfo.environment
     environment["RECSH_HISTORY"] = ""
     environment["NO_COLOR"] = nil
+    environment["RECSH_STATE_DIR"] = directory.map(stateFolder(for:)) ?? Self.sharedStateFolder
     environment.merge(extra) { _, new in new }
     process.environment = environment
     let input = Pipe()

@@ -159,7 +159,7 @@ import Testing
     let result = try folder.recsh(["-s", "nope.rsh", "t.json"])
     #expect(result.status == 2)
     #expect(result.stderr == "recsh: error: cannot read the script: cannot read \"nope.rsh\": no such file\n")
-    #expect(!folder.exists(".t.json.recsh-journal"))
+    #expect(!folder.exists(folder.logPath("t.json")))
   }
 
   @Test func exitStatusThreeForAnInvalidDataFileWhichStaysUntouched() throws {
@@ -218,17 +218,44 @@ import Testing
   @Test func savingRefusesAFileChangedOnDiskUnlessForced() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
-    // The script waits on its input while another program rewrites the file.
-    let script = "use a1\nset title mine\nsave\n"
+    // The script waits on its input (after its first edit) while another program rewrites
+    // the file.
     let result = try RecshBinary.runChangingFile(
-      ["t.json"], directory: folder.url, firstInput: "use a1\n", change: folder.path("t.json"), rest: script)
+      ["t.json"], directory: folder.url, firstInput: "use a1\nset title mine\n",
+      change: folder.path("t.json"),
+      rest: "save\n")
     #expect(result.status == 1)
     #expect(
       result.stderr.contains("error: \"t.json\" changed on disk since it was read; 'save!' overwrites it"))
     let forced = try RecshBinary.runChangingFile(
+      ["t.json"], directory: folder.url, firstInput: "use a1\nset title mine\n",
+      change: folder.path("t.json"),
+      rest: "save!\n")
+    #expect(forced.status == 0)
+    #expect(try folder.read("t.json").contains("\"title\": \"mine\""))
+  }
+
+  /// A session's first edit after another program (or another recsh) changed the file is
+  /// refused: its history would be made from a state that is no longer the file's. The
+  /// script ends with exit 3, the file as the other program left it; `open!` reloads.
+  @Test func theFirstEditAfterTheFileChangedElsewhereIsRefused() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let result = try RecshBinary.runChangingFile(
       ["t.json"], directory: folder.url, firstInput: "use a1\n", change: folder.path("t.json"),
       rest: "set title mine\nsave!\n")
-    #expect(forced.status == 0)
+    #expect(result.status == 3)
+    #expect(
+      result.stderr.hasSuffix(
+        "<stdin>:3: error: \"t.json\" or its history was changed by another session since this one opened it; "
+          + "'open! t.json' reloads it\n"), "\(result.stderr)")
+    let changed = try folder.read("t.json")
+    #expect(!changed.contains("mine"))
+    #expect(folder.stateEntries().isEmpty, "nothing was written for the refused edit")
+    let reloaded = try RecshBinary.runChangingFile(
+      ["t.json"], directory: folder.url, firstInput: "use a1\n", change: folder.path("t.json"),
+      rest: "open! t.json\nuse a1\nset title mine\nsave\n")
+    #expect(reloaded.status == 0, "\(reloaded.stderr)")
     #expect(try folder.read("t.json").contains("\"title\": \"mine\""))
   }
 

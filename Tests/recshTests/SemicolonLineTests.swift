@@ -124,10 +124,9 @@ import Testing
     for (name, contents) in scenario.files { try folder.write(name, contents) }
     let result = try folder.recsh(["t.json"] + flags + ["-c", text])
     var files: [String: String] = [:]
-    // The history log beside the file holds process ids and times: compared as what it
-    // reads back to (the next session's `history all`), not byte for byte.
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
-    where !name.hasSuffix(".recsh-journal") {
+    // The history log (in the state folder, not here) holds process ids and times:
+    // compared as what it reads back to (the next session's `history all`).
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) {
       files[name] = try folder.read(name)
     }
     let history = try folder.recsh(["t.json", "-c", "history all"])

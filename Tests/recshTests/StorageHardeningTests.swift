@@ -36,7 +36,7 @@ import Testing
     // log says once that it is off, then the save fails.
     #expect(
       result.stderr.hasPrefix(
-        "<command>:1: warning: cannot write the journal \".big.json.recsh-journal\": EFBIG: file too large "
+        "<command>:1: warning: cannot write the journal \"\(folder.logPath("big.json"))\": EFBIG: file too large "
           + "for this process's file size limit (512000 bytes) (write); crash recovery is off until the next save\n"
           + "<command>:1: error: cannot save \"big.json\": EFBIG: file too large for this process's file size limit"
           + " (512000 bytes) (write)\n"), "\(result.stderr)")
@@ -45,9 +45,10 @@ import Testing
     #expect(try Self.temporaryFiles(in: folder).isEmpty)
   }
 
-  /// Temporary files of recsh's own naming that no running recsh holds are removed when
-  /// the file is opened, and said; other names are left alone.
-  @Test func staleTemporaryFilesAreRemovedOnOpen() throws {
+  /// Temporary files of recsh's own naming that no running recsh holds are removed at the
+  /// session's first change (when it takes the file's lock), and said; other names are left
+  /// alone. A session that changes nothing removes nothing.
+  @Test func staleTemporaryFilesAreRemovedAtTheFirstEdit() throws {
     let folder = try TempFolder()
     try folder.threeTasks()
     for name in [
@@ -56,7 +57,11 @@ import Testing
     ] {
       try folder.write(name, "partial")
     }
-    let result = try folder.recsh(["t.json", "-c", "list"])
+    let reader = try folder.recsh(["t.json", "-c", "list"])
+    #expect(reader.status == 0)
+    #expect(reader.stderr.isEmpty)
+    #expect(try Self.temporaryFiles(in: folder).count == 6, "a session that changes nothing writes nothing")
+    let result = try folder.recsh(["t.json", "-c", "use a1; set title x"])
     #expect(result.status == 0)
     #expect(
       result.stderr.contains(
@@ -76,10 +81,10 @@ import Testing
     let folder = try TempFolder()
     try folder.threeTasks()
     let first = try InteractivePipe(arguments: ["t.json"], directory: folder.url)
-    first.send("show a1\n")
-    _ = try first.readUntil("title")
+    first.send("use a1\nset title first\nshow a1\n")
+    _ = try first.readUntil("title     first")
     try folder.write(".t.json.recsh-Ab12Cd.tmp", "being written")
-    let second = try folder.recsh(["t.json", "-c", "list"])
+    let second = try folder.recsh(["t.json", "-c", "use b2; set title second"])
     #expect(second.status == 3)
     #expect(try Self.temporaryFiles(in: folder) == [".t.json.recsh-Ab12Cd.tmp"])
     first.close()

@@ -1,4 +1,10 @@
 import Foundation
+import RecordShell
+
+/// The state folder (`RECSH_STATE_DIR`) of a recsh the tests run in `directory`: a sibling,
+/// `DIRECTORY.state`, so the working folder holds only the user's files and a test's
+/// histories never meet another's (nor the user's own state folder).
+func stateFolder(for directory: URL) -> String { directory.path + ".state" }
 
 /// A fresh folder per test, removed when the test's value goes away.
 final class TempFolder {
@@ -11,9 +17,29 @@ final class TempFolder {
 
   deinit {
     try? FileManager.default.removeItem(at: url)
+    try? FileManager.default.removeItem(atPath: statePath)
   }
 
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+  /// The full path of `name` in this folder (an absolute path, say a log's, as it is).
+  func path(_ name: String) -> String { name.hasPrefix("/") ? name : url.appendingPathComponent(name).path }
+
+  /// The state folder recsh uses when run in this folder (`stateFolder(for:)`).
+  var statePath: String { stateFolder(for: url) }
+
+  /// The history log recsh keeps for the file `name` of this folder.
+  func logPath(_ name: String) -> String {
+    StateFolder(path: statePath).logPath(forDataFile: path(name))
+  }
+
+  /// The merge conflicts recsh keeps for the file `name` of this folder.
+  func conflictsPath(_ name: String) -> String {
+    StateFolder(path: statePath).conflictsPath(forDataFile: path(name))
+  }
+
+  /// The names in the state folder, sorted; none when it does not exist.
+  func stateEntries() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: statePath)) ?? []).sorted()
+  }
 
   @discardableResult
   func write(_ name: String, _ text: String) throws -> String {

@@ -41,7 +41,8 @@ public struct LeftoverJournal: Equatable, Sendable {
   var base: String? { header.base }
 }
 
-/// What opening a data file's log found.
+/// What reading a data file's log at open found. Nothing is written or locked: the
+/// `Journal` returned reaches the disk at the session's first change (`Journal.activate`).
 enum JournalOpening {
   /// No log, or an empty one: the caller starts it (`Journal.start`).
   case fresh(Journal)
@@ -49,14 +50,15 @@ enum JournalOpening {
   case existing(Journal, LeftoverJournal)
   /// A log that cannot be read (damage in the middle, a newer format): never reset silently.
   case damaged(Journal, bytes: [UInt8], JournalError)
-  /// It cannot be created (a read-only folder, say): crash recovery is off.
-  case unavailable(SystemCallError)
-  /// It exists but cannot be read or locked: the file is not opened, since the
-  /// journal may hold unsaved work.
+  /// No state folder to keep it in: crash recovery is off.
+  case unavailable(String)
+  /// It exists but cannot be read: the file is not opened, since the journal may hold
+  /// unsaved work.
   case unreadable(SystemCallError)
   /// Something other than a regular file is where the log goes (a directory, a symbolic
-  /// link, a named pipe): never opened, never followed; the caller sets it aside.
-  case notAFile(FileStatus.Kind)
+  /// link, a named pipe): never opened, never followed; `activate` moves it aside to
+  /// `backup` and starts the log afresh.
+  case notAFile(Journal, FileStatus.Kind, backup: String)
 }
 
 /// Why the data file is not ours to edit now.
@@ -65,34 +67,220 @@ public struct JournalLockedError: Error, Equatable, Sendable {
   public var pid: Int32?
 }
 
+/// Why `Journal.activate` did not make the log ready for the first change.
+enum JournalActivationError: Error, Equatable {
+  /// Another recsh holds the log's lock: its process id, when its log names it.
+  case locked(pid: Int32?)
+  /// The log is not what this session read when it opened the file: another session
+  /// wrote it since.
+  case changedElsewhere
+  /// The state folder is unsafe, or cannot be made.
+  case folder(StateFolderError)
+  /// The log cannot be opened or locked for another reason.
+  case unavailable(SystemCallError)
+  /// The history to set aside could not be copied to its backup (nothing was changed).
+  case backup(StorageError)
+}
+
 extension Journal {
-  /// Opens and locks the log of `dataPath`, creating it when missing, and reads it.
-  static func open(forDataFile dataPath: String, fileSystem: any FileSystem) throws(JournalLockedError)
+  /// What the log was when read at open: `activate` finds it so, or refuses.
+  struct Seen: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modificationTime: Int64
+
+    init(_ status: FileStatus) {
+      (device, inode, size, modificationTime) = (
+        status.device, status.inode, status.size, status.modificationTime
+      )
+    }
+  }
+
+  /// What `activate` must find where the log goes, and what it does first.
+  struct Arrival {
+    /// The state folder the log is in (made at activation when missing).
+    var folder: StateFolder
+    /// The data file, for messages.
+    var dataPath: String
+    /// The log as read at open; `nil`: there was none, so none may be there now but an
+    /// empty one.
+    var seen: Seen?
+    /// The length the file is cut to before anything is appended (a torn tail, a log
+    /// started afresh); `nil`: kept whole.
+    var cut: Int?
+    /// A log left beside the data file by an earlier recsh, moved in first.
+    var movedFrom: String?
+    /// Something that is not a log where the log goes, renamed to this path first.
+    var moveAside: String?
+    /// A history set aside first: where the backup goes, and its bytes.
+    var backup: (path: String, bytes: [UInt8])?
+  }
+
+  /// Reads the log of `dataPath` in `folder` without locking or making anything: the
+  /// log in the state folder, else one an earlier recsh left beside the data file
+  /// (`.NAME.recsh-journal`, moved in at the first change). An unsafe folder is not read.
+  static func read(forDataFile dataPath: String, in folder: StateFolder?, fileSystem: any FileSystem)
     -> JournalOpening
   {
-    let path = Journal.path(forDataFile: dataPath)
-    if let status = try? fileSystem.lstat(path), status.kind != .regularFile { return .notAFile(status.kind) }
+    guard let folder else {
+      return .unavailable("no state folder: neither HOME nor RECSH_STATE_DIR is set")
+    }
+    let path = folder.logPath(forDataFile: dataPath)
+    var arrival = Arrival(folder: folder, dataPath: dataPath)
+    switch folder.check(using: fileSystem) {
+    case .unsafe:
+      // Never read: `activate` refuses the first change, naming why.
+      return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+    case .unexaminable(let error): return .unreadable(error)
+    case .missing, .usable: break
+    }
+    var source = path
+    let found: FileStatus?
+    do throws(SystemCallError) {
+      found = try fileSystem.lstat(path)
+    } catch {
+      guard error.code == ENOENT || error.code == ENOTDIR else { return .unreadable(error) }
+      found = nil
+    }
+    if let status = found {
+      guard status.kind == .regularFile else {
+        arrival.moveAside = folder.backupPath(forLog: path, time: Int(wallClock()), using: fileSystem)
+        return .notAFile(
+          Journal(path: path, fileSystem: fileSystem, arrival: arrival), status.kind,
+          backup: arrival.moveAside ?? path)
+      }
+    } else {
+      let old = sidePath(forDataFile: dataPath, ending: ".recsh-journal")
+      let status: FileStatus
+      do throws(SystemCallError) {
+        status = try fileSystem.lstat(old)
+      } catch {
+        guard error.code == ENOENT || error.code == ENOTDIR else { return .unreadable(error) }
+        return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+      }
+      guard status.kind == .regularFile else {
+        return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+      }
+      source = old
+      arrival.movedFrom = old
+    }
+    let file: FileDescriptor
+    do throws(SystemCallError) {
+      file = try fileSystem.open(source, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
+    } catch {
+      return .unreadable(error)
+    }
+    defer { try? fileSystem.close(file) }
+    let bytes: [UInt8]
+    let status: FileStatus
+    do throws(SystemCallError) {
+      status = try fileSystem.fstat(file)
+      bytes = try readAll(file, fileSystem: fileSystem)
+    } catch {
+      return .unreadable(error)
+    }
+    arrival.seen = Seen(status)
+    let journal = Journal(path: path, fileSystem: fileSystem, arrival: arrival)
+    switch classify(bytes, modificationTime: Double(status.modificationTime) / 1e9) {
+    case .success(let log?): return .existing(journal, log)
+    case .failure(let error): return .damaged(journal, bytes: bytes, error)
+    case .success(nil): return .fresh(journal)
+    }
+  }
+
+  /// Makes the log ready for the session's first change: the state folder made (0700) and
+  /// checked, a log an earlier recsh left beside the data file moved in, the log opened
+  /// (made when missing) and locked, checked to be what `read` found, a history to set
+  /// aside copied to its backup, the file cut where the session started it afresh, and
+  /// what the session appended so far written and flushed. Returns the notes to show
+  /// (a move, a backup removed). Does nothing when already active.
+  func activate() throws(JournalActivationError) -> [String] {
+    guard var arrival else { return [] }
+    do throws(StateFolderError) {
+      try arrival.folder.prepare(using: fileSystem)
+    } catch {
+      throw .folder(error)
+    }
+    var notes: [String] = []
+    if let old = arrival.movedFrom {
+      guard let status = try? fileSystem.lstat(old), Seen(status) == arrival.seen,
+        (try? fileSystem.lstat(path)) == nil
+      else { throw .changedElsewhere }
+      do throws(StateFolderError) {
+        try arrival.folder.moveIn(old, to: path, using: fileSystem)
+      } catch {
+        throw .folder(error)
+      }
+      guard let moved = try? fileSystem.lstat(path) else { throw .changedElsewhere }
+      arrival.seen = Seen(moved)
+      notes.append(
+        "moved the history of \"\(arrival.dataPath)\" from \"\(old)\" into recsh's state folder, as \"\(path)\""
+      )
+    }
+    if let aside = arrival.moveAside {
+      do throws(SystemCallError) {
+        try fileSystem.rename(path, to: aside)
+      } catch {
+        throw .unavailable(error)
+      }
+    }
+    let file = try openLocked()
+    do throws(JournalActivationError) {
+      let status: FileStatus
+      do throws(SystemCallError) {
+        status = try fileSystem.fstat(file)
+      } catch {
+        throw .unavailable(error)
+      }
+      if let seen = arrival.seen, Seen(status) != seen { throw .changedElsewhere }
+      if arrival.seen == nil && status.size != 0 { throw .changedElsewhere }
+      if let backup = arrival.backup {
+        do throws(StorageError) {
+          try AtomicFile.save(bytes: backup.bytes, to: backup.path, using: fileSystem)
+        } catch {
+          throw .backup(error)
+        }
+        notes += arrival.folder.pruneBackups(ofLog: path, using: fileSystem)
+      }
+      if let cut = arrival.cut, Int64(cut) < status.size {
+        do throws(SystemCallError) {
+          try fileSystem.ftruncate(file, length: Int64(cut))
+        } catch {
+          throw .unavailable(error)
+        }
+      }
+    } catch {
+      try? fileSystem.close(file)
+      throw error
+    }
+    self.file = file
+    self.arrival = nil
+    sync(force: true)
+    return notes
+  }
+
+  /// Opens the log at `path` (made, 0600, when missing) and takes its lock; another
+  /// recsh holding it is `.locked` with its process id.
+  private func openLocked() throws(JournalActivationError) -> FileDescriptor {
     for _ in 0..<3 {
       let file: FileDescriptor
       do throws(SystemCallError) {
         file = try fileSystem.open(
           path, flags: O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, mode: 0o600)
       } catch {
-        let exists = (try? fileSystem.lstat(path)) != nil
-        return exists ? .unreadable(error) : .unavailable(error)
+        throw .unavailable(error)
       }
       do throws(SystemCallError) {
         try fileSystem.lockExclusively(file)
       } catch {
-        let holder = try? readAll(file, fileSystem: fileSystem)
+        let holder = try? Self.readAll(file, fileSystem: fileSystem)
         try? fileSystem.close(file)
-        if error.code == EAGAIN || error.code == EACCES {
-          throw JournalLockedError(path: dataPath, pid: holder.flatMap(headerPID))
-        }
-        return .unreadable(error)
+        if error.code == EAGAIN || error.code == EACCES { throw .locked(pid: holder.flatMap(Self.headerPID)) }
+        throw .unavailable(error)
       }
-      // The path may have been unlinked (a normal exit) between open and lock: then it
-      // is not the journal any more; try again with the current one.
+      // The path may have been replaced (a compaction) or unlinked (a normal exit without
+      // history) between open and lock: then it is not the log any more; try again.
       let opened: FileStatus
       let current: FileStatus
       do throws(SystemCallError) {
@@ -100,31 +288,23 @@ extension Journal {
         current = try fileSystem.lstat(path)
       } catch {
         try? fileSystem.close(file)
-        return .unreadable(error)
+        if error.code == ENOENT { continue }
+        throw .unavailable(error)
       }
       guard opened.device == current.device, opened.inode == current.inode else {
         try? fileSystem.close(file)
         continue
       }
-      let journal = Journal(path: path, fileSystem: fileSystem, file: file)
-      let bytes: [UInt8]
-      do throws(SystemCallError) {
-        bytes = try readAll(file, fileSystem: fileSystem)
-      } catch {
-        try? fileSystem.close(file)
-        return .unreadable(error)
-      }
-      switch classify(bytes, modificationTime: Double(opened.modificationTime) / 1e9) {
-      case .success(let log?): return .existing(journal, log)
-      case .failure(let error): return .damaged(journal, bytes: bytes, error)
-      case .success(nil): return .fresh(journal)
-      }
+      return file
     }
-    // Three times the journal was replaced between our open and our lock (other recsh
+    // Three times the log was replaced between our open and our lock (other recsh
     // processes starting and ending): EAGAIN, "try again", is what that is.
-    return .unreadable(SystemCallError(.open, code: EAGAIN, path: path))
+    throw .unavailable(SystemCallError(.open, code: EAGAIN, path: path))
   }
 
+}
+
+extension Journal {
   /// The log's records; `nil` when it holds nothing (empty, or a header cut short).
   /// Damage in the middle, or a whole record that is not an entry, throws.
   package static func leftover(_ bytes: [UInt8], modificationTime: Double) throws(JournalError)
@@ -224,11 +404,14 @@ extension Journal {
 }
 
 extension Journal {
-  /// The header of the log beside `dataPath`, read without a lock and without reading the
+  /// The header of the log of `dataPath`, read without a lock and without reading the
   /// rest: what kind the file was last edited with (the kind choice's rule 3). `nil` when
   /// there is no log or its header cannot be read.
-  static func peekHeader(forDataFile dataPath: String, fileSystem: any FileSystem) -> JournalEntry.Header? {
-    let path = Journal.path(forDataFile: dataPath)
+  static func peekHeader(forDataFile dataPath: String, in folder: StateFolder?, fileSystem: any FileSystem)
+    -> JournalEntry.Header?
+  {
+    guard let folder, folder.check(using: fileSystem) == .usable else { return nil }
+    let path = folder.logPath(forDataFile: dataPath)
     guard let status = try? fileSystem.lstat(path), status.kind == .regularFile,
       let file = try? fileSystem.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
     else { return nil }

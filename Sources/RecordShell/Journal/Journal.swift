@@ -6,10 +6,14 @@ import RecordKit
 /// loses nothing the user saw done; and it stays after a normal exit (marked closed), so
 /// the next session has the undo history back (`JournalEntry` lists what it records).
 ///
-/// - Beside the data file, hidden: `.tasks.json.recsh-journal`, mode 0600.
-/// - Locked (an open-file-description lock) for the whole session: the lock
-///   is also the "one writer at a time" rule. A compaction replaces the file by a
-///   rename, and takes the lock on the new file before it is renamed into place.
+/// - In recsh's state folder (`StateFolder`), never beside the data file:
+///   `tasks.json-HASH.log`, mode 0600.
+/// - Read without a lock when the file is opened, and written first at the session's
+///   first change (`activate`): then it is made, locked (an open-file-description lock,
+///   for the rest of the session: the "one writer at a time" rule) and checked to be what
+///   was read; until then what the session would append waits in memory, so a session
+///   that changes nothing writes nothing. A compaction replaces the file by a rename, and
+///   takes the lock on the new file before it is renamed into place.
 /// - Appends are buffered; `write()` puts the buffer in the file (enough for a
 ///   killed process), `sync()` also flushes it to the disk (enough for a power
 ///   cut). The prompt syncs before every prompt; scripts sync at most every
@@ -19,7 +23,10 @@ import RecordKit
 public final class Journal {
   public let path: String
   let fileSystem: any FileSystem
-  private var file: FileDescriptor
+  /// The log's descriptor once `activate` opened and locked it; `nil` before.
+  var file: FileDescriptor?
+  /// What `activate` must find and do; `nil` once active.
+  var arrival: Arrival?
   /// What was appended and not yet written, with the counters an append moves: one
   /// stored property, because each access to a class's stored property is checked for
   /// exclusivity at run time, and every edit appends.
@@ -39,30 +46,42 @@ public final class Journal {
   /// the buffer is not counted against every history step, as 1 MB was.)
   static let bufferLimit = 1 << 18
 
-  init(path: String, fileSystem: any FileSystem, file: FileDescriptor) {
+  /// A log that is not on disk yet as this session will write it: `activate` makes it so.
+  init(path: String, fileSystem: any FileSystem, arrival: Arrival) {
     self.path = path
     self.fileSystem = fileSystem
-    self.file = file
+    self.arrival = arrival
   }
 
-  /// Where a log at `path` set aside now goes: `path.<seconds since 1970>.bak`.
-  static func backupPath(for path: String) -> String { path + ".\(Int(wallClock())).bak" }
+  /// Whether the log is open and locked: the session made its first change.
+  public var isActive: Bool { file != nil }
 
   /// The entry a session that begins writing appends.
   static func openEntry(kind: String) -> JournalEntry { .open(pid: getpid(), time: wallClock(), kind: kind) }
 
-  /// `.NAME.recsh-journal` in the data file's folder.
-  public static func path(forDataFile dataPath: String) -> String {
-    sidePath(forDataFile: dataPath, ending: ".recsh-journal")
-  }
-
-  /// `.NAME` + `ending` in the data file's folder: where recsh keeps what belongs to a
-  /// data file (its log, a merge's conflicts), hidden beside it.
+  /// `.NAME` + `ending` in the data file's folder: where an earlier recsh kept what
+  /// belonged to a data file (its log, a merge's conflicts). Read only to move it into the
+  /// state folder.
   package static func sidePath(forDataFile dataPath: String, ending: String) -> String {
     let slash = dataPath.lastIndex(of: "/")
     let folder = slash.map { String(dataPath[...$0]) } ?? ""
     let name = slash.map { String(dataPath[dataPath.index(after: $0)...]) } ?? dataPath
     return folder + "." + name + ending
+  }
+
+  /// Sets the log's history aside as a backup, `STEM.TIME.bak` in the state folder (the
+  /// oldest beyond three removed): its `bytes` now when active, else at `activate`, since
+  /// a session that changes nothing writes nothing. Returns the backup's path.
+  func setAside(_ bytes: [UInt8]) throws(StorageError) -> (path: String, notes: [String]) {
+    let folder =
+      arrival?.folder ?? StateFolder(path: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+    let backup = folder.backupPath(forLog: path, time: Int(Self.wallClock()), using: fileSystem)
+    guard file != nil else {
+      arrival?.backup = (backup, bytes)
+      return (backup, [])
+    }
+    try AtomicFile.save(bytes: bytes, to: backup, using: fileSystem)
+    return (backup, folder.pruneBackups(ofLog: path, using: fileSystem))
   }
 
   /// How many records the log holds (written or not).
@@ -105,6 +124,13 @@ public final class Journal {
     let head =
       JournalFraming.head(sequence: sequence, length: prefix.count + records.count, checked: prefix[...])
       + prefix
+    guard file != nil else {
+      // Not on disk yet (a step made as the file is opened): it waits with the rest.
+      pending.buffer += head
+      pending.buffer += records
+      pending.sequence = sequence + 1
+      return
+    }
     do throws(SystemCallError) {
       try writeAll(head)
       try writeAll(records)
@@ -116,7 +142,7 @@ public final class Journal {
 
   /// Puts the buffer in the file: after this, a killed process loses nothing.
   public func write() {
-    guard failure == nil, !pending.buffer.isEmpty else { return }
+    guard file != nil, failure == nil, !pending.buffer.isEmpty else { return }
     do throws(SystemCallError) {
       try writeAll(pending.buffer)
       pending.buffer.removeAll(keepingCapacity: true)
@@ -129,7 +155,8 @@ public final class Journal {
   /// flushes even when no step came since the last flush (a save's entry).
   public func sync(force: Bool = false) {
     write()
-    guard failure == nil, force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval
+    guard let file, failure == nil,
+      force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval
     else {
       return
     }
@@ -160,6 +187,7 @@ public final class Journal {
   }
 
   private func writeAll(_ bytes: [UInt8]) throws(SystemCallError) {
+    guard let file else { throw SystemCallError(.write, code: EBADF, path: path) }
     let result = bytes.withUnsafeBytes { raw in
       Result { () throws(SystemCallError) in
         var offset = 0
@@ -175,24 +203,22 @@ public final class Journal {
 
   // MARK: Life cycle
 
-  /// Empties the log and starts it again with `header` and the start state's records
-  /// (`base`, `nil` for none): a new log, `history clear`, a log set aside. In place, so
-  /// the lock stays; flushed to the disk before it returns.
-  func start(_ header: JournalEntry.Header, base: [UInt8]?) throws(SystemCallError) {
+  /// Empties the log and starts it again with `header`: a new log, `history clear`, a log
+  /// set aside. In place, so the lock stays; flushed to the disk before it returns. Before
+  /// `activate`, only in memory: the log is emptied then.
+  func start(_ header: JournalEntry.Header) throws(SystemCallError) {
     pending = Pending()
     failure = nil
     reportedFailure = false
     loggedSecond = -1
+    pending.buffer = JournalFraming.magic
+    append(.header(header), isStep: false)
+    guard let file else {
+      arrival?.cut = 0
+      return
+    }
     do throws(SystemCallError) {
       try fileSystem.ftruncate(file, length: 0)
-      pending.buffer = JournalFraming.magic
-      append(.header(header), isStep: false)
-      if let base {
-        // Framed by `JournalFraming.record`: its CRC-32 covers the start records' hash only.
-        let entry = JournalEntry.base(hash: ContentHash.of(base), records: base)
-        pending.buffer += JournalFraming.record(sequence: pending.sequence, payload: entry.payload)
-        pending.sequence += 1
-      }
       try writeAll(pending.buffer)
       pending.buffer.removeAll(keepingCapacity: true)
       try fileSystem.fsync(file)
@@ -212,6 +238,7 @@ public final class Journal {
   /// locked, flushed, then renamed over the log, so a crash at any point leaves either
   /// the old log or the new one whole. The lock moves to the new file.
   func replace(with records: [JournalEntry]) throws(SystemCallError) {
+    guard let file else { throw SystemCallError(.write, code: EBADF, path: path) }
     write()
     let temporary = path + ".compacting"
     try? fileSystem.unlink(temporary)
@@ -224,13 +251,13 @@ public final class Journal {
     do throws(SystemCallError) {
       try fileSystem.lockExclusively(fresh)
       let old = file
-      file = fresh
+      self.file = fresh
       do throws(SystemCallError) {
         try writeAll(bytes)
         try fileSystem.fsync(fresh)
         try fileSystem.rename(temporary, to: path)
       } catch {
-        file = old
+        self.file = old
         throw error
       }
       try? fileSystem.close(old)
@@ -254,18 +281,24 @@ public final class Journal {
   }
 
   /// Cuts the log after its first `length` bytes, holding `records` records (`--discard-journal`
-  /// keeps the history up to the last save and sets aside only what came after).
+  /// keeps the history up to the last save and sets aside only what came after). Before
+  /// `activate`, the cut is made then.
   func truncate(toLength length: Int, records: Int) throws(SystemCallError) {
     pending = Pending()
-    try fileSystem.ftruncate(file, length: Int64(length))
-    try fileSystem.fsync(file)
     pending.sequence = UInt64(records)
     loggedSecond = -1
+    guard let file else {
+      arrival?.cut = length
+      return
+    }
+    try fileSystem.ftruncate(file, length: Int64(length))
+    try fileSystem.fsync(file)
   }
 
-  /// Continues a log read back: cuts a torn tail, appends after the last good record.
-  func resume(validLength: Int, records: Int) throws(SystemCallError) {
-    try fileSystem.ftruncate(file, length: Int64(validLength))
+  /// Continues a log read back: a torn tail is cut (at `activate`), appends go after the
+  /// last good record.
+  func resume(validLength: Int, records: Int) {
+    arrival?.cut = validLength
     pending.sequence = UInt64(records)
   }
 
@@ -278,30 +311,39 @@ public final class Journal {
   }
 
   /// A normal exit: the log is marked closed and flushed, and stays for the next session.
+  /// A log never activated is left as it was.
   public func close() {
+    guard let file else { return }
     append(.close(Self.wallClock()), isStep: false)
     sync()
     try? fileSystem.close(file)
+    self.file = nil
   }
 
   /// A normal exit with keeping history turned off: the log goes (removed before its lock
-  /// is released).
+  /// is released). A log never activated is left as it was.
   public func remove() {
+    guard let file else { return }
     try? fileSystem.unlink(path)
     try? fileSystem.close(file)
+    self.file = nil
   }
 
   /// Leaves the journal in place (a crash-like end, or handing over): only closes it.
   public func abandon() {
     write()
+    guard let file else { return }
     try? fileSystem.close(file)
+    self.file = nil
   }
 
   /// For tests: end as a killed process would — the unwritten buffer is lost,
   /// the file stays, the lock goes with the descriptor.
   func simulateKill() {
     pending.buffer.removeAll()
+    guard let file else { return }
     try? fileSystem.close(file)
+    self.file = nil
   }
 
   static func now() -> Double {

@@ -1,6 +1,7 @@
 import RecordKit
 
-/// The conflicts `recsh merge` left in a file, kept beside it as `.NAME.recsh-conflicts`
+/// The conflicts `recsh merge` left in a file, kept in recsh's state folder
+/// (`StateFolder.conflictsPath(forDataFile:)`)
 /// (never inside the user's records, which hold ours' values), until `resolve` has
 /// settled them and the file is saved.
 ///
@@ -16,11 +17,6 @@ package struct ConflictFile: Equatable, Sendable {
   package init(hash: String, conflicts: [MergeConflict]) {
     self.hash = hash
     self.conflicts = conflicts
-  }
-
-  /// `.NAME.recsh-conflicts` in the data file's folder.
-  package static func path(forDataFile dataPath: String) -> String {
-    Journal.sidePath(forDataFile: dataPath, ending: ".recsh-conflicts")
   }
 
   /// The file's bytes.

@@ -224,10 +224,11 @@ public enum CommandTable {
       }
     },
     CommandSpec(
-      name: "history", aliases: [], usage: "history [all|clear]",
+      name: "history", aliases: [], usage: "history [all|clear|info]",
       summary:
-        "the undo steps of the current branch (all: the whole tree) with number, name and time; clear: drop them",
-      examples: ["history", "history all", "history clear"], arguments: [.keyword(["all", "clear"])],
+        "the undo steps of this branch (all: the whole tree); clear: drop them; info: where kept, size",
+      examples: ["history", "history all", "history clear", "history info"],
+      arguments: [.keyword(["all", "clear", "info"])],
       hasForceForm: false
     ) { (args, _) throws(ParseError) in
       let mode = try args.optionalWord()
@@ -236,8 +237,9 @@ public enum CommandTable {
       case nil: return .history(all: false)
       case "all": return .history(all: true)
       case "clear": return .clearHistory
+      case "info": return .historyInfo
       case let other?:
-        throw .unexpectedArgument(command: "history", found: other, usage: "history [all|clear]")
+        throw .unexpectedArgument(command: "history", found: other, usage: "history [all|clear|info]")
       }
     },
     CommandSpec(

@@ -46,6 +46,8 @@ public enum ShellCommand: Equatable, Sendable {
   case history(all: Bool)
   /// `history clear`.
   case clearHistory
+  /// `history info`: where the history is kept, its size on disk, steps, oldest date, backups.
+  case historyInfo
   /// `goto N`: the state after step N (0: the start).
   case goto(Int)
   case earlier(HistorySpan)

@@ -11,6 +11,10 @@ public struct ScriptRunner<Root: Record> {
   public var echo = false
   /// Whether a command failed (the exit status is 1 then).
   public private(set) var failed = false
+  /// Whether a script ended because the file cannot be edited by this session
+  /// (`SessionError.refusesEditing`): the exit status is 3 then, as for a file that
+  /// cannot be opened. At the prompt the user goes on (`open!` reloads).
+  public private(set) var refusedEditing = false
   /// The number of the last line the latest `run` read.
   public private(set) var lastLineNumber = 0
   /// Whether `quit` was accepted.
@@ -159,6 +163,11 @@ public struct ScriptRunner<Root: Record> {
     do {
       replies = try session.execute(command, origin: place.text)
     } catch {
+      if error.refusesEditing && !session.isInteractive {
+        refusedEditing = true
+        _ = fail(error.description, location: place.text, chain: chain)
+        return false
+      }
       return fail(error.description, location: place.text, chain: chain)
     }
     if let warning = session.journalFailureReport() {

@@ -36,7 +36,8 @@ package struct KindChoice {
   /// the file holds its records when its name does not say (`RecordLayout(path:)`).
   package static func choose(
     file: String?, layout: RecordLayout? = nil, kindFlag: String?, schemaPath: String?,
-    fileSystem: any FileSystem = PosixFileSystem(), progress: ProgressHandler? = nil
+    fileSystem: any FileSystem = PosixFileSystem(), progress: ProgressHandler? = nil,
+    stateFolder: StateFolder? = nil
   ) throws(SessionError) -> KindChoice {
     let layout = file.map { layout ?? RecordLayout(path: $0) } ?? .array
     if let kindFlag {
@@ -60,7 +61,8 @@ package struct KindChoice {
         file: file, layout: layout, schemaPath: beside, why: "the schema beside the file",
         fileSystem: fileSystem, progress: progress)
     }
-    if let remembered = try remembered(file: file, layout: layout, fileSystem: fileSystem, progress: progress)
+    if let remembered = try remembered(
+      file: file, layout: layout, stateFolder: stateFolder, fileSystem: fileSystem, progress: progress)
     {
       return remembered
     }
@@ -114,12 +116,15 @@ package struct KindChoice {
 
   // MARK: Rule 3: the kind the history remembers
 
-  /// The kind the log beside `file` names, loaded; `nil` when there is no log, or the
-  /// records do not fit that kind any more (the next rules decide then).
+  /// The kind the log of `file` in `stateFolder` names, loaded; `nil` when there is no log,
+  /// or the records do not fit that kind any more (the next rules decide then).
   private static func remembered(
-    file: String, layout: RecordLayout, fileSystem: any FileSystem, progress: ProgressHandler?
+    file: String, layout: RecordLayout, stateFolder: StateFolder?, fileSystem: any FileSystem,
+    progress: ProgressHandler?
   ) throws(SessionError) -> KindChoice? {
-    guard let header = Journal.peekHeader(forDataFile: file, fileSystem: fileSystem) else { return nil }
+    guard let header = Journal.peekHeader(forDataFile: file, in: stateFolder, fileSystem: fileSystem) else {
+      return nil
+    }
     let note = "kind \(header.kind), remembered from the file's history"
     if let document = header.schema {
       guard let schema = try? RecordSchema(reading: document) else { return nil }

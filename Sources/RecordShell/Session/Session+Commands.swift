@@ -223,7 +223,7 @@ extension Session {
     }
     editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
     var replies: [Reply] = [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
-    if let journal { replies += try startLog(journal).map(Reply.warning) }
+    if let journal { replies += startLog(journal).map(Reply.warning) }
     return replies
   }
 

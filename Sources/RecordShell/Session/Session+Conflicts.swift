@@ -32,13 +32,38 @@ struct PendingConflicts: Sendable {
 /// Merge conflicts in the shell: read when a file is opened, listed by `conflicts`,
 /// settled by `resolve`, and written back (or removed) when the file is saved.
 extension Session {
-  /// Reads the conflicts file beside the session's file, if there is one; returns what
-  /// opening says of it (how many conflicts, where, how to settle them), or why it cannot
-  /// be read (it is then left as it is).
+  /// Reads the conflicts `recsh merge` kept for the session's file in the state folder,
+  /// if there are any; returns what opening says of them (how many conflicts, where, how
+  /// to settle them), or why they cannot be read (the file is then left as it is). A
+  /// conflicts file an earlier recsh left beside the data file is moved in first, with a
+  /// message.
   mutating func readConflicts() -> [String] {
     pendingConflicts = nil
-    guard let filePath else { return [] }
-    let path = ConflictFile.path(forDataFile: filePath)
+    guard let filePath, let stateFolder, let path = conflictsPath else { return [] }
+    // An unsafe folder is never read (another user could have put conflicts there).
+    switch stateFolder.check(using: fileSystem) {
+    case .unsafe, .unexaminable: return []
+    case .missing, .usable: break
+    }
+    var notes: [String] = []
+    let old = Journal.sidePath(forDataFile: filePath, ending: ".recsh-conflicts")
+    if let status = try? fileSystem.lstat(old), status.kind == .regularFile,
+      (try? fileSystem.lstat(path)) == nil
+    {
+      do throws(StateFolderError) {
+        try stateFolder.moveIn(old, to: path, using: fileSystem)
+        notes.append(
+          "moved the merge conflicts of \"\(filePath)\" from \"\(old)\" into recsh's state folder, as \"\(path)\""
+        )
+      } catch {
+        return ["cannot move the merge conflicts \"\(old)\" into recsh's state folder: \(error)"]
+      }
+    }
+    return notes + readConflicts(at: path)
+  }
+
+  /// The conflicts file at `path` read (see `readConflicts()`).
+  private mutating func readConflicts(at path: String) -> [String] {
     let bytes: [UInt8]
     do {
       bytes = try FileReader.readFile(path, using: fileSystem).bytes
@@ -89,7 +114,11 @@ extension Session {
       .joined(separator: "\n")
   }
 
-  private var conflictsPath: String? { filePath.map(ConflictFile.path(forDataFile:)) }
+  /// Where the state folder keeps the conflicts of the session's file.
+  private var conflictsPath: String? {
+    guard let filePath, let stateFolder else { return nil }
+    return stateFolder.conflictsPath(forDataFile: filePath)
+  }
 
   /// `resolve REF FIELD CHOICE`: makes the record hold the chosen value, as one undo step
   /// named for the conflict; undoing it opens the conflict again. A choice the file holds

@@ -106,11 +106,11 @@ extension Session {
 
   /// Removes the temporary files that saves of `path` killed midway left beside it, when
   /// this session holds the file's journal lock (so no other recsh is saving it now).
-  /// Returns a note per file removed. Called when a file is opened only: while the lock
-  /// is held, no other recsh can save the file, and this session's own failed saves
-  /// remove their temporary files, so no new stale one can appear before the next open.
+  /// Returns a note per file removed. Called when the lock is taken (the first change)
+  /// only: while it is held, no other recsh can save the file, and this session's own
+  /// failed saves remove their temporary files, so no new stale one can appear.
   func removeStaleTemporaryFiles(of path: String) -> [String] {
-    guard journal != nil, path == filePath else { return [] }
+    guard journal?.isActive == true, path == filePath else { return [] }
     return AtomicFile.removeStaleTemporaryFiles(of: path, using: fileSystem).map { removed in
       "removed \"\(removed)\", left by a save of \"\(path)\" that did not finish"
     }
@@ -134,30 +134,47 @@ extension Session {
     if let refusal { throw refusal }
   }
 
-  /// The log of the file a "save as" goes to, locked before anything is written. A history
-  /// the file had is set aside (the save replaces the file it belongs to); unsaved steps in
-  /// it, or damage, refuse the save.
+  /// The log of the file a "save as" goes to, made ready (locked) before anything is
+  /// written. A history the file had is set aside (the save replaces the file it belongs
+  /// to); unsaved steps in it, or damage, refuse the save.
   private func journalForSavingAs(_ target: String) throws(SessionError) -> (Journal?, [String]) {
-    let opening: JournalOpening
-    do {
-      opening = try Journal.open(forDataFile: target, fileSystem: fileSystem)
-    } catch {
-      throw .locked(path: error.path, pid: error.pid)
-    }
-    switch opening {
-    case .fresh(let journal): return (journal, [])
-    case .existing(let journal, let log) where log.stepCount == 0:
-      return (journal, try setAside(journal, bytes: log.bytes, because: "the save replaces \"\(target)\""))
-    case .existing(let journal, _), .damaged(let journal, _, _):
-      journal.abandon()
+    let journal: Journal
+    var warnings: [String] = []
+    switch Journal.read(forDataFile: target, in: stateFolder, fileSystem: fileSystem) {
+    case .fresh(let fresh): journal = fresh
+    case .existing(let existing, let log) where log.stepCount == 0 || log.writerAlive:
+      journal = existing
+      let backup: String
+      do throws(StorageError) {
+        (backup, _) = try existing.setAside(log.bytes)
+      } catch {
+        throw .storage(error)
+      }
+      warnings.append(
+        "set the history aside as \"\(backup)\" (the save replaces \"\(target)\"); it was not applied")
+    case .existing, .damaged:
       throw .journalPending(path: target)
     case .unreadable(let error):
       throw .journalUnreadable(path: target, error)
-    case .notAFile(let kind):
+    case .notAFile(_, let kind, _):
       throw .journalNotAFile(path: target, kind)
-    case .unavailable(let error):
-      return (nil, [Self.journalUnavailable(target, error)])
+    case .unavailable(let why):
+      return (nil, ["\(why); crash recovery is off for \"\(target)\""])
     }
+    do throws(JournalActivationError) {
+      warnings += try journal.activate()
+    } catch {
+      switch error {
+      case .locked(let pid): throw .locked(path: target, pid: pid)
+      case .changedElsewhere: throw .changedSinceOpened(path: target)
+      case .folder(.unsafe(let folder, let reason)): throw .unsafeStateFolder(path: folder, reason: reason)
+      case .folder(.cannotMake(_, let cause)), .folder(.cannotMove(_, let cause)), .unavailable(let cause):
+        return (nil, [Self.journalUnavailable(target, cause)])
+      case .backup(let cause):
+        throw .storage(cause)
+      }
+    }
+    return (journal, warnings)
   }
 
   /// `open FILE`: refuses while a group is open, and while there are unsaved
@@ -187,7 +204,6 @@ extension Session {
     }
     opened.pendingConflicts = nil
     var journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: .refuse)
-    journalWarnings += opened.removeStaleTemporaryFiles(of: path)
     journalWarnings += opened.readConflicts()
     if path != filePath { close() }
     self = opened

@@ -12,51 +12,79 @@ public enum RecoveryChoice: Sendable {
 }
 
 extension Session {
-  /// Opens the file's history log and reads it back: the undo tree of earlier sessions,
-  /// placed at the saved state; a dead session's unsaved steps by `recovery`; an outside
-  /// change as one step. `hash` is the content hash of the file as loaded (`nil`: no file).
-  /// Returns the warnings and notes to show.
+  /// Reads the file's history log back, without locking or writing anything (the log
+  /// reaches the disk at the first change, `prepareToChange`): the undo tree of earlier
+  /// sessions, placed at the saved state; a dead session's unsaved steps by `recovery`
+  /// (recovering or discarding them is a change: the log is made ready at once); an
+  /// outside change as one step. `hash` is the content hash of the file as loaded (`nil`:
+  /// no file). Returns the warnings and notes to show.
   mutating func attachJournal(hash: String?, recovery: RecoveryChoice) throws(SessionError) -> [String] {
     guard let path = filePath else { return [] }
     savedHash = hash
-    let opening: JournalOpening
-    do {
-      opening = try Journal.open(forDataFile: path, fileSystem: fileSystem)
-    } catch {
-      throw .locked(path: error.path, pid: error.pid)
-    }
-    switch opening {
+    switch Journal.read(forDataFile: path, in: stateFolder, fileSystem: fileSystem) {
     case .fresh(let journal):
-      return try startLog(journal)
-    case .unavailable(let error):
-      return [Self.journalUnavailable(path, error)]
+      return startLog(journal)
+    case .unavailable(let why):
+      return ["\(why); crash recovery is off for \"\(path)\""]
     case .unreadable(let error):
       throw .journalUnreadable(path: path, error)
     case .damaged(let journal, let bytes, let error):
       // Damage may hide unsaved work: the user chooses, as for a dead session's steps.
-      guard recovery == .discard else {
-        journal.abandon()
-        throw .journal(error)
-      }
-      return try setAside(journal, bytes: bytes, because: "\(error)") + startLog(journal)
+      guard recovery == .discard else { throw .journal(error) }
+      return try setAsideNow(journal, bytes: bytes, because: "\(error)")
     case .existing(let journal, let log):
       return try adopt(log, journal: journal, recovery: recovery)
-    case .notAFile(let kind):
-      let log = Journal.path(forDataFile: path)
-      let backup = Journal.backupPath(for: log)
-      do throws(SystemCallError) {
-        try fileSystem.rename(log, to: backup)
-      } catch {
-        return [Self.journalUnavailable(path, error)]
-      }
-      let note = "\"\(log)\" is \(kind.description), not a history log; set it aside as \"\(backup)\""
-      return [note] + (try attachJournal(hash: hash, recovery: recovery))
+    case .notAFile(let journal, let kind, let backup):
+      let note =
+        "\"\(journal.path)\" is \(kind.description), not a history log; the first edit sets it aside as \"\(backup)\""
+      return [note] + startLog(journal)
     }
   }
 
-  /// The one warning for a journal that cannot be created.
+  /// The one warning for a journal that cannot be made.
   static func journalUnavailable(_ path: String, _ error: SystemCallError) -> String {
-    "cannot create the journal beside \"\(path)\" (\(error.summary)); crash recovery is off for this file"
+    "cannot create the journal of \"\(path)\" (\(error.summary)); crash recovery is off for this file"
+  }
+
+  /// Makes the log ready before the session's first change (see `Journal.activate`):
+  /// nothing to do once it is, or with no log. Refuses the change — the document stays as
+  /// it is — when another recsh holds the file, when the file or its log changed since
+  /// this session read them (another session saved: `open!` reloads), or when the state
+  /// folder is unsafe. A state folder or log that cannot be made turns crash recovery off,
+  /// with one warning, and the change goes on — unless `strict` (a recovery the user asked
+  /// for, which must not go on without its log): then that failure is thrown. A write that
+  /// fails after the lock is taken leaves the log off until the next save, reported by
+  /// `journalFailureReport` as any failed write is. Returns the notes to show.
+  @discardableResult
+  mutating func prepareToChange(strict: Bool = false) throws(SessionError) -> [String] {
+    guard let journal, !journal.isActive, let path = filePath else { return [] }
+    let changed: Bool
+    do throws(StorageError) {
+      changed = try FileIdentity.fileChanged(at: path, since: identity, using: fileSystem)
+    } catch {
+      throw .storage(error)
+    }
+    if changed { throw .changedSinceOpened(path: path) }
+    var notes: [String]
+    do throws(JournalActivationError) {
+      notes = try journal.activate()
+    } catch {
+      switch error {
+      case .locked(let pid): throw .locked(path: path, pid: pid)
+      case .changedElsewhere: throw .changedSinceOpened(path: path)
+      case .folder(.unsafe(let folder, let reason)): throw .unsafeStateFolder(path: folder, reason: reason)
+      case .backup(let cause):
+        if strict { throw .storage(cause) }
+        self.journal = nil
+        return ["cannot set the history aside (\(cause)); crash recovery is off for this file"]
+      case .folder(.cannotMake(_, let cause)), .folder(.cannotMove(_, let cause)), .unavailable(let cause):
+        if strict { throw .storage(.failed(.save, path: journal.path, cause: cause)) }
+        self.journal = nil
+        return [Self.journalUnavailable(path, cause)]
+      }
+    }
+    notes += removeStaleTemporaryFiles(of: path)
+    return notes
   }
 
   /// The header a new log of this session's document starts with.
@@ -70,10 +98,11 @@ extension Session {
 
   /// Starts `journal` afresh at the document as it is (which the file holds: `savedHash`).
   /// Its start records are written before its first step (`writeBase`).
-  mutating func startLog(_ journal: Journal) throws(SessionError) -> [String] {
+  @discardableResult
+  mutating func startLog(_ journal: Journal) -> [String] {
     let document = editor.document
     do throws(SystemCallError) {
-      try journal.start(logHeader(base: savedHash, numbers: document.numberRuns), base: nil)
+      try journal.start(logHeader(base: savedHash, numbers: document.numberRuns))
     } catch {
       journal.abandon()
       self.journal = nil
@@ -105,25 +134,48 @@ extension Session {
     journal.appendBase(records, hash: ContentHash.of(records))
   }
 
-  /// Copies the log's bytes to a backup beside it; returns the message that says so.
+  /// Sets the log's history aside as a backup in the state folder: now when the log is
+  /// active, else at the first change. Returns the messages that say so.
   func setAside(_ journal: Journal, bytes: [UInt8], because reason: String) throws(SessionError)
     -> [String]
   {
-    let backup = Journal.backupPath(for: journal.path)
+    let backup: String
+    let notes: [String]
     do throws(StorageError) {
-      try AtomicFile.save(bytes: bytes, to: backup, using: fileSystem)
+      (backup, notes) = try journal.setAside(bytes)
     } catch {
       journal.abandon()
       throw .storage(error)
     }
-    return ["set the history aside as \"\(backup)\" (\(reason)); it was not applied"]
+    guard journal.isActive else {
+      return ["the history was not applied (\(reason)); the first edit sets it aside as \"\(backup)\""]
+    }
+    return ["set the history aside as \"\(backup)\" (\(reason)); it was not applied"] + notes
+  }
+
+  /// Sets the log's history aside and starts it afresh at once (`--discard-journal`: the
+  /// user asked for the change); the messages that say so.
+  private mutating func setAsideNow(_ journal: Journal, bytes: [UInt8], because reason: String)
+    throws(SessionError) -> [String]
+  {
+    let backup: String
+    do throws(StorageError) {
+      (backup, _) = try journal.setAside(bytes)
+    } catch {
+      throw .storage(error)
+    }
+    startLog(journal)
+    let notes = try prepareToChange(strict: true)
+    return ["set the history aside as \"\(backup)\" (\(reason)); it was not applied"] + notes
   }
 
   /// Reads an existing log back (see `attachJournal`).
   private mutating func adopt(_ log: LeftoverJournal, journal: Journal, recovery: RecoveryChoice)
     throws(SessionError) -> [String]
   {
-    let unsaved = log.stepCount > 0
+    // Unsaved steps of a recsh still running are its own, not a dead session's: this
+    // session shows the saved state, and its first edit is refused by that one's lock.
+    let unsaved = log.stepCount > 0 && !log.writerAlive
     if !keepsHistory && !unsaved {
       return try setAside(journal, bytes: log.bytes, because: "keeping the undo history is off")
         + startLog(journal)
@@ -147,16 +199,13 @@ extension Session {
     }
     guard let restored, problem == nil else {
       let error = problem ?? .notAJournal
-      if unsaved && recovery != .discard {
-        journal.abandon()
-        throw .journal(error)
-      }
+      if unsaved && recovery != .discard { throw .journal(error) }
+      if unsaved { return try setAsideNow(journal, bytes: log.bytes, because: "\(error)") }
       return try setAside(journal, bytes: log.bytes, because: "\(error)") + startLog(journal)
     }
     if unsaved {
       switch recovery {
       case .refuse:
-        journal.abandon()
         throw .journalFound(path: filePath ?? "", log)
       case .discard:
         // Only the unsaved steps go: the log is cut back to its last save or session start.
@@ -168,19 +217,16 @@ extension Session {
           journal.abandon()
           throw .storage(.failed(.save, path: journal.path, cause: error))
         }
-        let cut = try Self.reread(journal, log, length: restored.keptLength)
-        return warnings + ["the unsaved steps were not applied; the saved history stays"]
-          + (try adopt(cut, journal: journal, recovery: .refuse))
+        var cut = try Self.reread(journal, log, length: restored.keptLength)
+        cut.writerAlive = false
+        let kept = try adopt(cut, journal: journal, recovery: .refuse)
+        return warnings + ["the unsaved steps were not applied; the saved history stays"] + kept
+          + (try prepareToChange(strict: true))
       case .recover:
         break
       }
     }
-    do throws(SystemCallError) {
-      try journal.resume(validLength: log.validLength, records: log.recordCount)
-    } catch {
-      journal.abandon()
-      throw .storage(.failed(.save, path: journal.path, cause: error))
-    }
+    journal.resume(validLength: log.validLength, records: log.recordCount)
     self.journal = journal
     var warnings: [String] = []
     if let torn = log.tornTail {
@@ -196,9 +242,8 @@ extension Session {
     } else if restored.stepCount == 0 && !unsaved {
       // No step to keep: the log starts again from the file as it is now.
       editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
-      return warnings + (try startLog(journal))
+      return warnings + startLog(journal)
     } else if unsaved {
-      journal.abandon()
       self.journal = nil
       throw .journal(.baseMismatch)
     } else {
@@ -213,7 +258,7 @@ extension Session {
     }
     editor.setUndoLimit(undoLimit)
     logStart = log.header.start
-    compactIfLarge()
+    if unsaved { warnings += try prepareToChange(strict: true) }
     return warnings
   }
 
@@ -445,7 +490,7 @@ extension Session {
   /// Rewrites the log as the tree kept now: a header, the start state's records, each
   /// kept step from its parent, the saves, and the current state.
   mutating func compactLog() {
-    guard let journal, editor.openGroups.isEmpty else { return }
+    guard let journal, journal.isActive, editor.openGroups.isEmpty else { return }
     let history = editor.history
     var start = editor.document
     if let route = history.route(to: history.start) {
@@ -566,5 +611,63 @@ extension Session {
     if journal != nil, editor.openGroups.isEmpty { compactIfLarge() }
     if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil
+  }
+}
+
+extension Session {
+  /// `history info`: where the file's history is kept and whether it is on disk yet, its
+  /// size there, its steps (kept in the tree, and the numbers made), its oldest step's
+  /// date, and the backups set aside for the file. Reads the folder only (`stat`, a listing).
+  func historyInfo() -> String {
+    guard let path = filePath else { return "no file: an unnamed document keeps its history in memory only" }
+    guard let stateFolder else {
+      return "no state folder (neither HOME nor RECSH_STATE_DIR is set): no history is kept"
+    }
+    var lines: [String] = []
+    let log = journal?.path ?? stateFolder.logPath(forDataFile: path)
+    lines.append("history of \(path): \(log)")
+    switch stateFolder.check(using: fileSystem) {
+    case .unsafe(let reason): lines.append("the state folder is unsafe: \(reason)")
+    case .unexaminable(let error): lines.append("the state folder cannot be examined: \(error.description)")
+    case .missing, .usable: break
+    }
+    if let status = try? fileSystem.lstat(log) {
+      lines.append("size on disk: \(Self.byteCount(status.size))")
+    } else {
+      lines.append("size on disk: none yet (written at this session's first change)")
+    }
+    if journal == nil { lines.append("crash recovery is off for this file") }
+    if !keepsHistory { lines.append("kept: not across sessions (--no-undo-file)") }
+    let history = editor.history
+    let kept = history.keptCount
+    lines.append("steps: \(kept) kept (numbered up to \(history.nextNumber - 1))")
+    if let oldest = history.keptSteps.map(\.time).min() {
+      lines.append("oldest step: \(HistoryRenderer.date(oldest)) \(HistoryRenderer.clock(oldest))")
+    }
+    let backups = stateFolder.backups(ofLog: log, using: fileSystem)
+    if backups.isEmpty {
+      lines.append("backups: none")
+    } else {
+      lines.append("backups: \(backups.count) (at most \(StateFolder.backupLimit) are kept)")
+      for backup in backups.reversed() {
+        let size = (try? fileSystem.lstat(backup)).map { Self.byteCount($0.size) } ?? "?"
+        lines.append("  \(backup) (\(size))")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `1234 bytes`, `12.3 KB`, `4.5 MB`: a size as people read it.
+  static func byteCount(_ bytes: Int64) -> String {
+    if bytes < 10_000 { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
+    let units = ["KB", "MB", "GB", "TB"]
+    var value = Double(bytes) / 1000
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    let rounded = (value * 10).rounded() / 10
+    return "\(rounded) \(units[unit]) (\(bytes) bytes)"
   }
 }

@@ -20,6 +20,9 @@ public struct Session<Root: Record> {
   /// At the prompt `history clear` asks once (refuses, saying what it drops), as `quit` does.
   var clearRefused = false
   let undoLimit: Int
+  /// Where the file's log, conflicts and backups are kept; `nil`: nowhere (no history is
+  /// kept, crash recovery is off).
+  public internal(set) var stateFolder: StateFolder?
   /// The history log (also the crash journal); `nil` for an unnamed document or when it
   /// cannot be created.
   public internal(set) var journal: Journal?
@@ -67,7 +70,7 @@ public struct Session<Root: Record> {
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
     isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
     clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil,
-    preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true
+    preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true, stateFolder: StateFolder? = nil
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
     var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
     if let preloaded {
@@ -78,12 +81,12 @@ public struct Session<Root: Record> {
     var session = Session(
       editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
-      undoLimit: undoLimit, journal: nil, keepsHistory: keepsHistory, progress: progress,
+      undoLimit: undoLimit, stateFolder: stateFolder, journal: nil, keepsHistory: keepsHistory,
+      progress: progress,
       bytesPerRecord: bytesPerRecord(loaded), image: loaded.takeImage())
     let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
-    let stale = path.map { session.removeStaleTemporaryFiles(of: $0) } ?? []
     let conflicts = session.readConflicts()
-    return (session, loaded.warnings + journalWarnings + stale + conflicts)
+    return (session, loaded.warnings + journalWarnings + conflicts)
   }
 
   /// The bytes per record of a file just read (100 for an empty or missing one).
@@ -126,11 +129,38 @@ public struct Session<Root: Record> {
 
   /// Runs one command. On failure nothing has changed. `origin` (where the line came
   /// from) is read only by `begin`, so a script does not format it for every line.
+  /// The session's first change makes the file's log ready first (`prepareToChange`),
+  /// which may refuse it; its notes come before the command's replies.
   public mutating func execute(_ command: ShellCommand, origin: @autoclosure () -> String? = nil)
     throws(SessionError) -> [Reply]
   {
     if case .quit = command {} else { quitRefused = false }
     if case .clearHistory = command {} else { clearRefused = false }
+    guard journal?.isActive == false, mayChange(command) else {
+      return try dispatch(command, origin: origin())
+    }
+    let notes = try prepareToChange().map(Reply.warning)
+    return notes + (try dispatch(command, origin: origin()))
+  }
+
+  /// Whether `command` may change the document or write its file: what makes the log
+  /// ready first. Groups' `begin`, `end` and `rollback` change nothing by themselves (the
+  /// edits inside do); `undo`/`redo` with nothing to move over fail without a change.
+  func mayChange(_ command: ShellCommand) -> Bool {
+    switch command {
+    case .new, .delete, .insert, .set, .unset, .listEdit, .bulk, .deleteWhere, .resolve, .clearHistory,
+      .goto, .earlier, .later:
+      return true
+    case .undo: return editor.history.canUndo || editor.pendingChangeCount > 0
+    case .redo: return editor.history.canRedo
+    case .save(let file, _): return file == nil || file == filePath
+    default: return false
+    }
+  }
+
+  private mutating func dispatch(_ command: ShellCommand, origin: @autoclosure () -> String?)
+    throws(SessionError) -> [Reply]
+  {
     switch command {
     case .new(let assignments): return try newRecord(assignments)
     case .delete(let ref): return try delete(ref)
@@ -191,6 +221,7 @@ public struct Session<Root: Record> {
       }
       return [.output(HistoryRenderer.render(editor.history, all: all, now: editor.clock()))]
     case .clearHistory: return try clearHistory()
+    case .historyInfo: return [.output(historyInfo())]
     case .save(let file, let force): return try save(to: file, force: force)
     case .open(let file, let force): return try open(file, force: force)
     case .export(let file, let from, let to, let force):

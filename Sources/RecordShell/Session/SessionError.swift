@@ -37,6 +37,11 @@ public enum SessionError: Error, Equatable, Sendable {
   case sourceDepth(limit: Int)
   /// Another recsh holds the file's journal lock.
   case locked(path: String, pid: Int32?)
+  /// The first change of a session whose file, or its log, another session changed
+  /// since this one read them.
+  case changedSinceOpened(path: String)
+  /// The state folder is unsafe (another user's, or writable by others): no change is made.
+  case unsafeStateFolder(path: String, reason: String)
   /// A journal left by a session that died; the user must choose.
   case journalFound(path: String, LeftoverJournal)
   case journal(JournalError)
@@ -48,6 +53,17 @@ public enum SessionError: Error, Equatable, Sendable {
   case noConflict(ref: String, field: String, open: Int)
   /// `resolve` with a choice that cannot settle this conflict.
   case badResolution(String)
+
+  /// Whether the error means the file cannot be edited by this session at all (its log
+  /// held or changed by another, an unsafe state folder): a script ends there, with the
+  /// exit status of a file that cannot be opened (3), since every later edit would fail
+  /// alike.
+  public var refusesEditing: Bool {
+    switch self {
+    case .locked, .changedSinceOpened, .unsafeStateFolder: true
+    default: false
+    }
+  }
 }
 
 extension SessionError: CustomStringConvertible {
@@ -93,6 +109,11 @@ extension SessionError: CustomStringConvertible {
     case .locked(let path, let pid):
       "\"\(path)\" is being edited by another recsh\(pid.map { " (process \($0))" } ?? ""); "
         + "only one recsh may write a file at a time"
+    case .changedSinceOpened(let path):
+      "\"\(path)\" or its history was changed by another session since this one opened it; "
+        + "'open! \(path)' reloads it"
+    case .unsafeStateFolder(let path, let reason):
+      StateFolderError.unsafe(path: path, reason: reason).description
     case .journalFound(let path, let leftover):
       "\"\(path)\" has a journal of \(leftover.changeCount) unsaved change\(leftover.changeCount == 1 ? "" : "s") "
         + "from a session that ended abnormally (process \(leftover.pid)\(leftover.writerAlive ? ", still running" : "")); "
@@ -102,7 +123,7 @@ extension SessionError: CustomStringConvertible {
       "cannot read the journal of \"\(path)\" (\(error.description)); the file was not opened, since the "
         + "journal may hold unsaved work"
     case .journalNotAFile(let path, let kind):
-      "cannot save as \"\(path)\": its history log's place, \"\(Journal.path(forDataFile: path))\", is "
+      "cannot save as \"\(path)\": its history log's place in recsh's state folder is "
         + "\(kind.description); move it away first"
     case .noConflict(let ref, let field, let open):
       open == 0

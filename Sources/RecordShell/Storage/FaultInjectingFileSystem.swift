@@ -172,6 +172,11 @@ final class FaultInjectingFileSystem: FileSystem {
     return try base.readlink(path)
   }
 
+  func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallError) {
+    try enter(.mkdir, path)
+    try base.makeDirectory(path, mode: mode)
+  }
+
   func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
     try enter(.listDirectory, path)
     return try base.listDirectory(path)

@@ -50,6 +50,9 @@ public protocol FileSystem {
   /// The names in a folder (`opendir(3)`, `readdir(3)`), without `.` and `..`, in the
   /// order the file system gives them.
   func listDirectory(_ path: String) throws(SystemCallError) -> [String]
+  /// `mkdir(2)` of one folder with `mode` (less the umask); throws `EEXIST` when
+  /// something is already there.
+  func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallError)
   /// `munmap(2)` of a mapping `map` made.
   func unmap(_ mapping: UnsafeRawBufferPointer, of file: FileDescriptor) throws(SystemCallError)
 }

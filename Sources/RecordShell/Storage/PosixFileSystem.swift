@@ -135,6 +135,10 @@ public struct PosixFileSystem: FileSystem, Sendable {
     }
   }
 
+  public func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallError) {
+    _ = try retrying(.mkdir, path) { Glibc.mkdir(path, mode) }
+  }
+
   public func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
     guard let directory = opendir(path) else {
       throw SystemCallError(.listDirectory, code: errno, path: path)

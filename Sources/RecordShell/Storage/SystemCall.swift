@@ -25,6 +25,7 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
   case madvise
   case munmap
   case listDirectory
+  case mkdir
 
   /// The C name of the call, as error messages show it (`openDirectory` is an `open`).
   public var name: String {
@@ -50,6 +51,7 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
     case .madvise: "madvise"
     case .munmap: "munmap"
     case .listDirectory: "opendir"
+    case .mkdir: "mkdir"
     }
   }
 }

@@ -41,7 +41,9 @@ import Testing
       try TestDirectory.with { folder in
         try folder.write("t.json", Self.start)
         var session = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), isInteractive: run % 2 == 0)
+          try TaskSession.open(
+            path: folder.path("t.json"), isInteractive: run % 2 == 0,
+            stateFolder: testState(for: folder.path("t.json")))
         }.session
         var acknowledged = session.document.records
         var lines: [String] = []
@@ -57,7 +59,9 @@ import Testing
         }
         session.simulateKill()
         let opened = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+          try TaskSession.open(
+            path: folder.path("t.json"), recovery: .recover,
+            stateFolder: testState(for: folder.path("t.json")))
         }
         #expect(opened.session.document.records == acknowledged, "run \(run): \(lines)")
         var recovered = opened.session
@@ -77,7 +81,9 @@ import Testing
         // At the prompt `syncJournal` is an fsync every time; the power cut may then
         // lose only what came after the last one.
         var session = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, isInteractive: true)
+          try TaskSession.open(
+            path: folder.path("t.json"), fileSystem: fileSystem, isInteractive: true,
+            stateFolder: testState(for: folder.path("t.json")))
         }.session
         var states = [session.document.records]
         var lastSynced = 0
@@ -99,10 +105,12 @@ import Testing
         }
         session.writeJournal()
         session.simulateKill()
-        let journalPath = folder.path(".t.json.recsh-journal")
+        let journalPath = folder.logPath("t.json")
         truncate(journalPath, off_t(fileSystem.syncedLengths[journalPath] ?? 0))
         let recovered = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+          try TaskSession.open(
+            path: folder.path("t.json"), recovery: .recover,
+            stateFolder: testState(for: folder.path("t.json")))
         }.session
         #expect(states[lastSynced...].contains(recovered.document.records), "run \(run): \(lines)")
         var closing = recovered
@@ -127,7 +135,9 @@ import Testing
       try folder.write("t.json", Self.start)
       let counter = FaultInjectingFileSystem()
       var session = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter)
+        try TaskSession.open(
+          path: folder.path("t.json"), fileSystem: counter, stateFolder: testState(for: folder.path("t.json"))
+        )
       }.session
       for line in Self.sweepLines {
         _ = try session.run(line: line)
@@ -144,7 +154,10 @@ import Testing
           fromThereOn ? .from(failing, code: EIO) : .once(at: failing, code: EIO)
         let fileSystem = FaultInjectingFileSystem(fault: fault)
         var states = [try RecordFile<TaskRecord>.decode(Self.start).document.records]
-        if var session = try? TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem).session {
+        if var session = try? TaskSession.open(
+          path: folder.path("t.json"), fileSystem: fileSystem,
+          stateFolder: testState(for: folder.path("t.json"))
+        ).session {
           for line in Self.sweepLines {
             _ = try? session.run(line: line)
             session.writeJournal()
@@ -158,12 +171,16 @@ import Testing
         var recovered: TaskSession
         do {
           recovered = try retryingLock {
-            try TaskSession.open(path: folder.path("t.json"), recovery: .recover)
+            try TaskSession.open(
+              path: folder.path("t.json"), recovery: .recover,
+              stateFolder: testState(for: folder.path("t.json")))
           }.session
         } catch SessionError.journal(let error) {
           #expect(error == .baseMismatch, "call \(failing): \(error)")
           recovered = try retryingLock {
-            try TaskSession.open(path: folder.path("t.json"), recovery: .discard)
+            try TaskSession.open(
+              path: folder.path("t.json"), recovery: .discard,
+              stateFolder: testState(for: folder.path("t.json")))
           }.session
         }
         #expect(
@@ -187,7 +204,9 @@ import Testing
     ]
     func session(in folder: TestDirectory, _ fileSystem: FaultInjectingFileSystem) throws -> TaskSession {
       var session = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, undoLimit: 3)
+        try TaskSession.open(
+          path: folder.path("t.json"), fileSystem: fileSystem, undoLimit: 3,
+          stateFolder: testState(for: folder.path("t.json")))
       }.session
       session.compactionSlack = 0
       for line in lines { _ = try session.run(line: line) }
@@ -200,7 +219,7 @@ import Testing
       var open = try session(in: folder, counter)
       let before = counter.callCount
       open.close()
-      #expect(try folder.entries().contains(".t.json.recsh-journal"))
+      #expect(folder.exists(folder.logPath("t.json")))
       return (before, counter.callCount)
     }
     #expect(calls.1 - calls.0 > 5, "the compaction makes calls to sweep")
@@ -217,7 +236,9 @@ import Testing
         // unsaved steps are recovered (the state the session was in), else it opens saved.
         // The file is as saved either way.
         var next = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), undoLimit: 3, recovery: .recover)
+          try TaskSession.open(
+            path: folder.path("t.json"), undoLimit: 3, recovery: .recover,
+            stateFolder: testState(for: folder.path("t.json")))
         }.session
         // The session was at its saved state (it undid its last step): either way, there.
         #expect(next.document.records.first?.title == "g", "call \(failing): at the saved state")
@@ -233,35 +254,44 @@ import Testing
   @Test func aFailureDuringRecoveryChangesNothing() throws {
     try TestDirectory.with { folder in
       try folder.write("t.json", Self.start)
-      var session = try retryingLock { try TaskSession.open(path: folder.path("t.json")) }.session
+      var session = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), stateFolder: testState(for: folder.path("t.json")))
+      }.session
       for line in ["use a1", "set title x", "new title y"] { _ = try session.run(line: line) }
       session.writeJournal()
       let expected = session.document.records
       session.simulateKill()
-      let journal = try folder.read(".t.json.recsh-journal")
+      let journal = try folder.read(folder.logPath("t.json"))
       let counter = FaultInjectingFileSystem()
       var probe = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: counter, recovery: .recover)
+        try TaskSession.open(
+          path: folder.path("t.json"), fileSystem: counter, recovery: .recover,
+          stateFolder: testState(for: folder.path("t.json")))
       }
       .session
       probe.simulateKill()
-      try folder.write(".t.json.recsh-journal", journal, mode: 0o600)
+      try folder.write(folder.logPath("t.json"), journal, mode: 0o600)
       for failing in 1...counter.callCount {
         let fileSystem = FaultInjectingFileSystem(fault: .once(at: failing, code: EIO))
         if var attempt = try? TaskSession.open(
-          path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover
+          path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover,
+          stateFolder: testState(for: folder.path("t.json"))
         )
         .session {
           #expect(attempt.document.records == expected, "call \(failing)")
           attempt.simulateKill()
         }
         #expect(try folder.read("t.json") == Self.start, "call \(failing)")
-        let again = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
-          .session
+        let again = try retryingLock {
+          try TaskSession.open(
+            path: folder.path("t.json"), recovery: .recover,
+            stateFolder: testState(for: folder.path("t.json")))
+        }
+        .session
         #expect(again.document.records == expected, "call \(failing): a second recovery")
         var closing = again
         closing.simulateKill()
-        try folder.write(".t.json.recsh-journal", journal, mode: 0o600)
+        try folder.write(folder.logPath("t.json"), journal, mode: 0o600)
       }
     }
   }

@@ -32,7 +32,9 @@ import Testing
     throws -> TaskSession
   {
     try retryingLock {
-      try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery)
+      try TaskSession.open(
+        path: folder.path("t.json"), fileSystem: fileSystem, recovery: recovery,
+        stateFolder: testState(for: folder.path("t.json")))
     }.session
   }
 
@@ -66,7 +68,7 @@ import Testing
       _ = try recovered.run(line: "undo 3")
       #expect(try RecordFile<TaskRecord>.decode(Self.start).document.records == recovered.document.records)
       recovered.close()
-      #expect(folder.exists(".t.json.recsh-journal"), "a normal exit keeps the history")
+      #expect(folder.exists(folder.logPath("t.json")), "a normal exit keeps the history")
       // The next session is silent, at the saved state, with the recovered steps to redo.
       var next = try Self.open(folder)
       #expect(try RecordFile<TaskRecord>.decode(Self.start).document.records == next.document.records)
@@ -94,12 +96,10 @@ import Testing
   @Test func discardSetsTheJournalAsideAsABackup() throws {
     try TestDirectory.with { folder in
       try Self.killedSession(in: folder, running: ["use a1", "set title x"])
-      let journal = try folder.read(".t.json.recsh-journal")
+      let journal = try folder.read(folder.logPath("t.json"))
       var fresh = try Self.open(folder, recovery: .discard)
       #expect(fresh.document.records == (try RecordFile<TaskRecord>.decode(Self.start)).document.records)
-      let backups = try folder.entries().filter {
-        $0.hasPrefix(".t.json.recsh-journal.") && $0.hasSuffix(".bak")
-      }
+      let backups = folder.backups(of: "t.json")
       #expect(backups.count == 1)
       #expect(try folder.read(backups[0]) == journal)
       fresh.close()
@@ -158,9 +158,12 @@ import Testing
       try Self.run(&session, ["set title y"])
       session.writeJournal()
       session.simulateKill()
-      let journal = try folder.read(".t.json.recsh-journal")
-      try folder.write(".t.json.recsh-journal", Array(journal.dropLast(3)), mode: 0o600)
-      let opened = try retryingLock { try TaskSession.open(path: folder.path("t.json"), recovery: .recover) }
+      let journal = try folder.read(folder.logPath("t.json"))
+      try folder.write(folder.logPath("t.json"), Array(journal.dropLast(3)), mode: 0o600)
+      let opened = try retryingLock {
+        try TaskSession.open(
+          path: folder.path("t.json"), recovery: .recover, stateFolder: testState(for: folder.path("t.json")))
+      }
       #expect(opened.session.document.records == acknowledged)
       #expect(
         opened.warnings.contains { $0.contains("dropped a damaged last record") || $0.contains("incomplete") }
@@ -175,20 +178,26 @@ import Testing
       try folder.write("t.json", Self.start)
       var session = try Self.open(folder)
       var status = stat()
-      #expect(stat(folder.path(".t.json.recsh-journal"), &status) == 0)
+      #expect(stat(folder.logPath("t.json"), &status) == -1, "nothing is made before the first change")
+      let reader = try Self.open(folder)
+      #expect(reader.journal?.isActive == false, "a second session may read")
+      _ = try session.run(line: "use a1; set title mine")
+      #expect(stat(folder.logPath("t.json"), &status) == 0)
       #expect(status.st_mode & 0o777 == 0o600)
       // Opening and closing the journal elsewhere in this process does not drop the lock.
-      let other = Glibc.open(folder.path(".t.json.recsh-journal"), O_RDONLY)
+      let other = Glibc.open(folder.logPath("t.json"), O_RDONLY)
       #expect(other >= 0)
       close(other)
       let dataFile = Glibc.open(folder.path("t.json"), O_RDONLY)
       close(dataFile)
+      var second = try Self.open(folder)
       do {
-        _ = try Self.open(folder)
-        Issue.record("a second session opened a locked file")
+        _ = try second.run(line: "use a1; set title theirs")
+        Issue.record("a second session edited a locked file")
       } catch {
         #expect((error as? SessionError) == .locked(path: folder.path("t.json"), pid: getpid()))
       }
+      #expect(second.document.records[0].title == "one", "the refused edit changed nothing")
       session.close()
       var third = try Self.open(folder)
       third.close()
@@ -200,14 +209,25 @@ import Testing
       try folder.write("t.json", Self.start)
       let fileSystem = FaultInjectingFileSystem()
       // Call 1-2 read the data file (open, fstat...); fail the journal's open with EACCES.
-      fileSystem.failOpens(of: ".t.json.recsh-journal", code: EACCES)
+      fileSystem.failOpens(of: folder.logPath("t.json"), code: EACCES)
       let opened = try retryingLock {
-        try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+        try TaskSession.open(
+          path: folder.path("t.json"), fileSystem: fileSystem,
+          stateFolder: testState(for: folder.path("t.json")))
       }
-      #expect(opened.warnings.count == 1)
-      #expect(opened.warnings[0].contains("crash recovery is off for this file"))
+      #expect(opened.warnings.isEmpty, "nothing is made before the first edit")
       var session = opened.session
-      try Self.run(&session, ["use a1", "set title x", "save"])
+      let replies = try session.run(line: "use a1; set title x")
+      #expect(replies.count == 1)
+      guard case .warning(let warning)? = replies.first else {
+        Issue.record("no warning at the first edit: \(replies)")
+        return
+      }
+      #expect(
+        warning.hasPrefix("cannot create the journal of \"\(folder.path("t.json"))\" (EACCES"), "\(warning)")
+      #expect(warning.hasSuffix("crash recovery is off for this file"))
+      #expect(session.journal == nil)
+      try Self.run(&session, ["save"])
       #expect(try folder.read("t.json") != Self.start)
       session.close()
     }
@@ -225,19 +245,21 @@ extension JournalRecoveryTests {
       _ = try session.run(line: "use a1; set title edited; save")
       session.close()
       // Flip one byte of the copied records: "one" (the start's title) becomes "ons".
-      var log = try folder.read(".t.json.recsh-journal")
+      var log = try folder.read(folder.logPath("t.json"))
       let title = Array(#""title": "one""#.utf8)
       let at = try #require(
         (0...(log.count - title.count)).first { log[$0..<($0 + title.count)].elementsEqual(title) })
       log[at + title.count - 2] = UInt8(ascii: "s")
-      try folder.write(".t.json.recsh-journal", log, mode: 0o600)
+      try folder.write(folder.logPath("t.json"), log, mode: 0o600)
       // Unchanged file: the copy is not needed, and the history reads back.
       var same = try Self.open(folder)
       #expect(same.editor.history.keptCount == 1)
       same.close()
       // Changed outside recsh: the copy is needed, and found damaged.
       try folder.write("t.json", Array(#"[{"id": "a1aaaaaa", "title": "theirs"}]"#.utf8))
-      let opened = try retryingLock { try TaskSession.open(path: folder.path("t.json")) }
+      let opened = try retryingLock {
+        try TaskSession.open(path: folder.path("t.json"), stateFolder: testState(for: folder.path("t.json")))
+      }
       #expect(
         opened.warnings.contains { $0.contains("its start records are damaged (their content hash differs)") }
       )

@@ -94,12 +94,33 @@ import Testing
     var working: [String] = []
     var depth = 0
     var changes = 0
+    /// Whether the session made its log ready (its first change): until then it writes
+    /// nothing, so an outside-change step made as it opened is not in the log yet.
+    var active = false
+    /// The model before the outside-change step its session has not written: a session
+    /// that ends without a change leaves the log without it, and the next open works the
+    /// outside change out again from the log's saved state.
+    var beforeUnwritten:
+      (titles: [[String]], parents: [Int], current: Int, redo: [Int: Int], saved: Int?, saves: [Int])?
 
     var records: [String] { depth > 0 ? working : titles[current] }
     var isDirty: Bool { (depth > 0 && changes > 0) || saved != current }
     var tree: [String] { (1..<titles.count).map { "\($0)<\(parents[$0])" } }
 
+    /// Whether running `op` makes the session's log ready first: a command that may change
+    /// the document (`Session.mayChange`) that is reached (`set`'s `use` must succeed).
+    func activates(_ op: Op) -> Bool {
+      switch op {
+      case .set(let position, _): records.indices.contains(position)
+      case .new, .delete, .bulkSet, .bulkDelete, .goto, .earlierSave, .save: true
+      case .undo: current != 0 || (depth > 0 && changes > 0)
+      case .redo: redo[current] != nil
+      case .begin, .end, .reopen, .kill, .outside: false
+      }
+    }
+
     mutating func apply(_ op: Op) -> Bool {
+      if activates(op) { (active, beforeUnwritten) = (true, nil) }
       switch op {
       case .set(let position, let title):
         guard records.indices.contains(position) else { return false }
@@ -142,10 +163,13 @@ import Testing
         saved = current
         saves.append(current)
       case .reopen:
+        // A session that wrote nothing: the next one makes the same outside step again.
         closeGroups()
         current = saved ?? current
+        active = false
       case .kill:
         closeGroups()
+        active = false
       case .outside(let title):
         closeGroups()
         current = saved ?? current
@@ -156,13 +180,23 @@ import Testing
         } else {
           next[0] = next[0] == title ? title + "o" : title
         }
+        if !active, let before = beforeUnwritten {
+          // The last outside step never reached the log: this one goes from the log's saved state.
+          (titles, parents, current, redo, saved, saves) = before
+        }
+        (active, beforeUnwritten) = (false, nil)
         if titles.count == 1 {
           // No step yet: nothing to keep, the file as it is now is the start.
           titles[0] = next
           (saved, saves) = (0, [])
           return true
         }
+        let before = (titles, parents, current, redo, saved, saves)
+        // A file whose every record is as saved (only its layout differs) is no step, and
+        // the save it notes is the one the state has already.
+        guard next != titles[current] else { return true }
         push(next)
+        beforeUnwritten = before
         saved = current
         saves.append(current)
       }
@@ -236,8 +270,11 @@ import Testing
       fileSystem.flushes = false
       func open(_ recovery: RecoveryChoice = .refuse) throws -> Session<TaskRecord> {
         try retryingLock {
-          try Session<TaskRecord>.open(path: path, fileSystem: fileSystem, undoLimit: 0, recovery: recovery)
-            .session
+          try Session<TaskRecord>.open(
+            path: path, fileSystem: fileSystem, undoLimit: 0, recovery: recovery,
+            stateFolder: testState(for: path)
+          )
+          .session
         }
       }
       var session = try open()

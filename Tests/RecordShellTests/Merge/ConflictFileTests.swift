@@ -17,11 +17,6 @@ import Testing
         theirs: .object(JSONObject(["id": .string("c3"), "n": .number("1.50")]))),
     ])
 
-  @Test func itLivesBesideTheDataFileHidden() {
-    #expect(ConflictFile.path(forDataFile: "dir/tasks.json") == "dir/.tasks.json.recsh-conflicts")
-    #expect(ConflictFile.path(forDataFile: "tasks.jsonl") == ".tasks.jsonl.recsh-conflicts")
-  }
-
   @Test func itIsJSONLinesAndReadsBackTheSame() throws {
     let bytes = Self.file.encoded()
     #expect(

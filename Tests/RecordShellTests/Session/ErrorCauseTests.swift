@@ -14,7 +14,9 @@ import Testing
     try folder.write("t.json", JournalRecoveryTests.start)
     let fileSystem = FaultInjectingFileSystem()
     let session = try retryingLock {
-      try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem)
+      try TaskSession.open(
+        path: folder.path("t.json"), fileSystem: fileSystem,
+        stateFolder: testState(for: folder.path("t.json")))
     }
     return (session.session, fileSystem)
   }
@@ -43,18 +45,23 @@ import Testing
     }
   }
 
-  /// Recovery replays the journal, then cuts it to its valid length: when that `ftruncate`
-  /// fails, its errno is reported (it used to be replaced by an invented EIO with no path).
+  /// Recovery replays the journal, then cuts a torn tail off it: when that `ftruncate`
+  /// fails, its errno is reported (it used to be replaced by an invented EIO with no path),
+  /// and the file is not opened (a recovery without its log would be lost again).
   @Test func aFailedRecoveryNamesTheCallAndItsErrno() throws {
     try TestDirectory.with { folder in
       try JournalRecoveryTests.killedSession(in: folder, running: ["use a1", "set title edited"])
+      try folder.write(
+        folder.logPath("t.json"), try folder.read(folder.logPath("t.json")) + [1, 2, 3], mode: 0o600)
       let fileSystem = FaultInjectingFileSystem()
       fileSystem.fault = .from(
         1, code: EROFS, sparing: Set(SystemCall.allCases).subtracting([.ftruncate]))
-      let journal = folder.path(".t.json.recsh-journal")
+      let journal = folder.logPath("t.json")
       do {
         _ = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover)
+          try TaskSession.open(
+            path: folder.path("t.json"), fileSystem: fileSystem, recovery: .recover,
+            stateFolder: testState(for: folder.path("t.json")))
         }
         Issue.record("recovered with a failing ftruncate")
       } catch let error as SessionError {
@@ -77,16 +84,18 @@ import Testing
       fileSystem.failOpens(of: ".tmp", code: ENOSPC)
       do {
         _ = try retryingLock {
-          try TaskSession.open(path: folder.path("t.json"), fileSystem: fileSystem, recovery: .discard)
+          try TaskSession.open(
+            path: folder.path("t.json"), fileSystem: fileSystem, recovery: .discard,
+            stateFolder: testState(for: folder.path("t.json")))
         }
         Issue.record("discarded with a failing backup")
       } catch let error as SessionError {
         let pattern = try Regex(
-          #"^cannot save "(.*)\.t\.json\.recsh-journal\.\d+\.bak": ENOSPC: no space left on device "#
+          #"^cannot save "(.*)/t\.json-[0-9a-f]{16}\.\d+\.bak": ENOSPC: no space left on device "#
             + #"\(creating a temporary file in "(.*)"\)$"#)
         #expect(error.description.wholeMatch(of: pattern) != nil, "\(error.description)")
       }
-      #expect(folder.exists(".t.json.recsh-journal"), "the journal is kept")
+      #expect(folder.exists(folder.logPath("t.json")), "the journal is kept")
     }
   }
 
@@ -100,7 +109,7 @@ import Testing
         fileSystem.callCount + 1, code: ENOSPC, sparing: Set(SystemCall.allCases).subtracting([.write]))
       _ = try session.run(line: "use a1; set title x")
       session.writeJournal()
-      let journal = folder.path(".t.json.recsh-journal")
+      let journal = folder.logPath("t.json")
       #expect(
         session.journalFailureReport()
           == "cannot write the journal \"\(journal)\": ENOSPC: no space left on device (write); "
@@ -115,7 +124,10 @@ import Testing
       session.writeJournal()
       #expect(session.journal?.failure == nil)
       session.close()
-      var next = try retryingLock { try Session<TaskRecord>.open(path: folder.path("t.json")) }.session
+      var next = try retryingLock {
+        try Session<TaskRecord>.open(
+          path: folder.path("t.json"), stateFolder: testState(for: folder.path("t.json")))
+      }.session
       _ = try next.run(line: "redo; undo 3")
       #expect(next.document.records[0].title == "one")
       next.close()

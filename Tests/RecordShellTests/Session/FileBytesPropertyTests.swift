@@ -54,7 +54,8 @@ import Testing
   static func open(_ folder: TestDirectory, _ name: String) throws -> Session<TaskRecord> {
     try retryingLock {
       try Session<TaskRecord>.open(
-        path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse
+        path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse,
+        stateFolder: testState(for: folder.path(name))
       ).session
     }
   }

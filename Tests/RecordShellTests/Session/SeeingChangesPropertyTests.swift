@@ -77,7 +77,8 @@ import Testing
   static func open(_ folder: TestDirectory, _ name: String, _ bytes: [UInt8]) throws -> Session<TaskRecord> {
     try folder.write(name, bytes)
     var session = try Session<TaskRecord>.open(
-      path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse
+      path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse,
+      stateFolder: testState(for: folder.path(name))
     ).session
     session.journal?.remove()
     session.journal = nil

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import RecordShell
+
 /// A fresh folder for one test, removed afterwards, with the few file helpers the
 /// storage tests need. The tests run in parallel, so each gets its own folder.
 struct TestDirectory {
@@ -19,12 +21,29 @@ struct TestDirectory {
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
     }
     let path = try #require(created)
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    defer {
+      try? FileManager.default.removeItem(atPath: path)
+      try? FileManager.default.removeItem(atPath: path + ".state")
+    }
     return try body(TestDirectory(path: path))
   }
 
-  /// The full path of `name` in this folder.
-  func path(_ name: String) -> String { path + "/" + name }
+  /// The state folder sessions on this folder's files use (`testState(for:)`).
+  var state: StateFolder { StateFolder(path: path + ".state") }
+
+  /// The backups set aside in the state folder for `name`'s log, full paths, sorted.
+  func backups(of name: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []
+    return names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".bak") }.sorted().map {
+      state.path + "/" + $0
+    }
+  }
+
+  /// The history log of `name` in this folder.
+  func logPath(_ name: String) -> String { state.logPath(forDataFile: path(name)) }
+
+  /// The full path of `name` in this folder (an absolute path, say a log's, as it is).
+  func path(_ name: String) -> String { name.hasPrefix("/") ? name : path + "/" + name }
 
   /// Creates or replaces `name` with `bytes` and the given permission bits.
   @discardableResult
@@ -61,6 +80,14 @@ struct TestDirectory {
     var buffer = Glibc.stat()
     return lstat(path(name), &buffer) == 0
   }
+}
+
+/// The state folder of a test session on `dataPath`: a sibling of the file's folder,
+/// `FOLDER.state`, removed with it (`TestDirectory.with`), so the folder holds only the
+/// data files and no test's history meets another's or the user's.
+func testState(for dataPath: String) -> StateFolder {
+  let folder = dataPath.lastIndex(of: "/").map { String(dataPath[..<$0]) } ?? "."
+  return StateFolder(path: folder + ".state")
 }
 
 /// The process umask, read from /proc because `umask(2)` can only be read by changing it,
