@@ -21,6 +21,11 @@ struct RecshBinary {
     try run(arguments, stdinBytes: Array(stdin.utf8), directory: directory)
   }
 
+  /// The same with `environment` added to the test's own.
+  static func run(_ arguments: [String], directory: URL, environment: [String: String]) throws -> Result {
+    try launch(url, arguments, stdin: [], directory: directory, environment: environment)
+  }
+
   /// The same with standard input given as bytes (which need not be UTF-8).
   static func run(_ arguments: [String], stdinBytes: [UInt8], directory: URL? = nil) throws -> Result {
     try launch(url, arguments, stdin: stdinBytes, directory: directory)

@@ -34,6 +34,9 @@ final class FaultInjectingFileSystem: FileSystem {
   /// model test reopens files thousands of times, and what it checks does not depend on
   /// the disk's cache being flushed.
   var flushes = true
+  /// Owners `stat` reports for some paths instead of the real ones: a folder "of another
+  /// user", which a test cannot make without root.
+  var owners: [String: UInt32] = [:]
   private(set) var calls: [Call] = []
   /// Each file's size at its last successful `fsync`: what a power cut would leave
   /// of a file that is only appended to (the journal).
@@ -127,7 +130,9 @@ final class FaultInjectingFileSystem: FileSystem {
 
   func stat(_ path: String) throws(SystemCallError) -> FileStatus {
     try enter(.stat, path)
-    return try base.stat(path)
+    var status = try base.stat(path)
+    if let owner = owners[path] { status.owner = owner }
+    return status
   }
 
   func lstat(_ path: String) throws(SystemCallError) -> FileStatus {

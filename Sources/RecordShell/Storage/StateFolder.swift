@@ -162,7 +162,8 @@ public struct StateFolder: Equatable, Sendable {
     do throws(SystemCallError) {
       status = try fileSystem.stat(path)
     } catch {
-      return error.code == ENOENT ? .missing : .unexaminable(error)
+      // ENOTDIR: a file where a folder above it goes, so nothing of recsh's can be there.
+      return error.code == ENOENT || error.code == ENOTDIR ? .missing : .unexaminable(error)
     }
     guard status.kind == .directory else { return .unsafe("it is \(status.kind.description), not a folder") }
     let user = geteuid()

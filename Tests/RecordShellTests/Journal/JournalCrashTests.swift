@@ -125,7 +125,8 @@ import Testing
     "undo", "use a1", "set title again",
   ]
 
-  /// Every I/O call of opening, journaling, saving and recovering fails in turn
+  /// Every I/O call of opening, the first edit (making the state folder and the log, its
+  /// start records), journaling, saving and recovering fails in turn
   /// (once, and from there on); then the process is killed, and recovered with
   /// working I/O. The result is always a state the session was in, and the data
   /// file always a whole one.
