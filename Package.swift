@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// recsh: a record shell. Dependencies point one way:
-/// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`, and only
-/// RecordKit's `CompiledPattern` imports `CPCRE2`.
+/// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`, only
+/// RecordKit's `CompiledPattern` imports `CPCRE2`, and only RecordShell's `Zstd` imports
+/// `CZstd`.
 /// Release builds make the libraries' code available for specialization in the
 /// executables: the shell is generic over the record kind, and unspecialized it
 /// looked up generic type metadata at run time dozens of times per edit.
@@ -28,12 +29,18 @@ let package = Package(
       pkgConfig: "libpcre2-8",
       providers: [.apt(["libpcre2-dev"])]
     ),
+    // zstd for the history's copy of the file it starts from (RecordShell/Journal/Zstd).
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]
+    ),
     // `rounded()` and friends call the C math library, which nothing else in RecordKit
     // links: an executable that imports RecordKit alone (a fuzz target) needs it named.
     .target(
       name: "RecordKit", dependencies: ["CPCRE2"], swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "RecordShell", dependencies: ["RecordKit"], swiftSettings: crossModule),
+    .target(name: "RecordShell", dependencies: ["RecordKit", "CZstd"], swiftSettings: crossModule),
     .executableTarget(
       name: "recsh", dependencies: ["RecordShell", "CEditLine"],
       // A release recsh carries the Swift runtime inside: it starts without

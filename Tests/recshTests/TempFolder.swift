@@ -11,6 +11,9 @@ final class TempFolder {
   let url: URL
 
   init() throws {
+    // In-process sessions of these tests (a model beside the binary) wait out a lock held
+    // for a moment by a child process between fork and exec (`Journal.lockAttempts`).
+    Journal.lockAttempts = 200
     url = FileManager.default.temporaryDirectory.appendingPathComponent("recsh-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }

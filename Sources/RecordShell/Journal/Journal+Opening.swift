@@ -7,7 +7,7 @@ public struct LeftoverJournal: Equatable, Sendable {
   var bytes: [UInt8]
   var header: JournalEntry.Header
   /// The start state's records, when the log keeps them: the base record's payload,
-  /// whose first byte is `JournalEntry.baseMark` (kept as read, not copied again: a big
+  /// whose first byte is a base mark (`JournalEntry.isBase`; kept as read, not copied again: a big
   /// file's copy is needed only when the file was changed outside recsh).
   var basePayload: ArraySlice<UInt8>?
   /// Whether the log keeps its start records.
@@ -260,6 +260,28 @@ extension Journal {
     return notes
   }
 
+  /// Takes the log's lock, trying `lockAttempts` times 5 ms apart.
+  private func lock(_ file: FileDescriptor) throws(SystemCallError) {
+    var attempt = 1
+    while true {
+      do throws(SystemCallError) {
+        try fileSystem.lockExclusively(file)
+        return
+      } catch {
+        guard error.code == EAGAIN || error.code == EACCES, attempt < Self.lockAttempts else { throw error }
+        attempt += 1
+        usleep(5000)
+      }
+    }
+  }
+
+  /// How many times `activate` tries the lock before it says another recsh holds it: once.
+  /// The tests raise it: other tests of their process start child processes, and between
+  /// `fork` and `exec` a child holds copies of every descriptor, and with them the lock
+  /// of a session that has just ended. recsh starts no processes, so that moment exists
+  /// in tests only.
+  nonisolated(unsafe) package static var lockAttempts = 1
+
   /// Opens the log at `path` (made, 0600, when missing) and takes its lock; another
   /// recsh holding it is `.locked` with its process id.
   private func openLocked() throws(JournalActivationError) -> FileDescriptor {
@@ -272,7 +294,7 @@ extension Journal {
         throw .unavailable(error)
       }
       do throws(SystemCallError) {
-        try fileSystem.lockExclusively(file)
+        try lock(file)
       } catch {
         let holder = try? Self.readAll(file, fileSystem: fileSystem)
         try? fileSystem.close(file)
@@ -330,10 +352,11 @@ extension Journal {
     // Groups open at the end hold unsaved work even when a save came after their edits.
     var depth = 0
     for index in 1..<contents.payloads.count {
-      if contents.payloads[index].first == JournalEntry.baseMark {
-        // Written once, before the first step (the log's start records).
-        guard base == nil, !entries.contains(where: { if case .perform = $0 { true } else { false } }) else {
-          throw .badEntry(record: index, reason: "start records after the first step")
+      if JournalEntry.isBase(contents.payloads[index].first) {
+        // Written once (the log's start records): before the first step, or once compressed
+        // away from the edit path, after steps.
+        guard base == nil else {
+          throw .badEntry(record: index, reason: "a second copy of the start records")
         }
         base = contents.payloads[index]
         if entries.isEmpty { leading = index + 1 }

@@ -27,6 +27,14 @@ public final class Journal {
   var file: FileDescriptor?
   /// What `activate` must find and do; `nil` once active.
   var arrival: Arrival?
+  /// The start records being compressed (`startBase`); `nil` when none are.
+  private var pendingBase: BaseCompression?
+  /// Start records up to this size are compressed and written at once (well under a
+  /// millisecond), so a small file's log holds them from its first step; larger ones on a
+  /// thread of their own. Tests lower it to send every base to the thread.
+  var inlineBaseLimit = 256 << 10
+  /// Whether start records are being compressed and not yet in the log.
+  var isCompressingBase: Bool { pendingBase != nil }
   /// What was appended and not yet written, with the counters an append moves: one
   /// stored property, because each access to a class's stored property is checked for
   /// exclusivity at run time, and every edit appends.
@@ -86,9 +94,8 @@ public final class Journal {
 
   /// How many records the log holds (written or not).
   var recordCount: Int { Int(pending.sequence) }
-  /// Whether the log still needs its start records: it holds no step yet, and they are
-  /// written before the first (`Session.journalPerform`), so a session that edits
-  /// nothing costs no copy of the file.
+  /// Whether the log still needs its start records: they are started when the log becomes
+  /// active (`Session.startBaseIfNeeded`), so a session that changes nothing costs none.
   public internal(set) var needsBase = false
   /// Whether steps were appended since the last save or session start.
   public private(set) var holdsChanges = false
@@ -112,36 +119,57 @@ public final class Journal {
     if pending.append(isStep: isStep, payload: writePayload) >= Self.bufferLimit { write() }
   }
 
-  /// Appends the start records (`JournalEntry.base`), a copy of the data file whose
-  /// content hash is `hash`: written straight from `records` after the buffer, framed as
-  /// `JournalFraming.record` frames it (its CRC-32 covers the mark and the hash, not the
-  /// records), so a big file is neither copied again into the buffer nor checksummed.
-  func appendBase(_ records: [UInt8], hash: String) {
-    write()
+  /// Starts writing the start records (`JournalEntry.base`): a copy of the data file
+  /// whose content hash is `hash`, compressed with zstd on a thread of its own
+  /// (`BaseCompression`), so the edit that needs them costs no copy and no compression.
+  /// The frame is appended when done (`appendReadyBase`), after whatever steps came
+  /// meanwhile; a save and a normal exit wait for it. Until it is in the log, a crash
+  /// loses nothing: the data file itself, unsaved since, holds those records (its hash is
+  /// the header's `base`), and the next session's first edit starts them again.
+  func startBase(_ records: [UInt8], hash: String) {
+    guard failure == nil else { return }
+    pendingBase = BaseCompression(records, hash: hash, inBackground: records.count > inlineBaseLimit)
+    if records.count <= inlineBaseLimit { appendReadyBase(wait: true) }
+  }
+
+  /// Appends the start records once compressed: when ready (`wait` false, as every write
+  /// does), or after waiting for them (before a save, a normal exit). Written straight
+  /// from the frame after the buffer, framed as `JournalFraming.record` frames it (its
+  /// CRC-32 covers the mark and the hash; the records are checked by their hash).
+  func appendReadyBase(wait: Bool) {
+    guard let compression = pendingBase, wait || compression.isFinished else { return }
+    pendingBase = nil
+    let (bytes, compressed) = compression.wait()
     guard failure == nil else { return }
     let sequence = pending.sequence
-    let prefix = JournalEntry.basePrefix(hash: hash)
+    let prefix = JournalEntry.basePrefix(hash: compression.hash, compressed: compressed)
     let head =
-      JournalFraming.head(sequence: sequence, length: prefix.count + records.count, checked: prefix[...])
+      JournalFraming.head(sequence: sequence, length: prefix.count + bytes.count, checked: prefix[...])
       + prefix
+    pending.sequence = sequence + 1
     guard file != nil else {
       // Not on disk yet (a step made as the file is opened): it waits with the rest.
       pending.buffer += head
-      pending.buffer += records
-      pending.sequence = sequence + 1
+      pending.buffer += bytes
       return
     }
+    writeBuffer()
     do throws(SystemCallError) {
       try writeAll(head)
-      try writeAll(records)
-      pending.sequence = sequence + 1
+      try writeAll(bytes)
     } catch {
       failure = error
     }
   }
 
-  /// Puts the buffer in the file: after this, a killed process loses nothing.
+  /// Puts the buffer in the file, and the start records once compressed: after this, a
+  /// killed process loses nothing.
   public func write() {
+    writeBuffer()
+    if pendingBase != nil { appendReadyBase(wait: false) }
+  }
+
+  private func writeBuffer() {
     guard file != nil, failure == nil, !pending.buffer.isEmpty else { return }
     do throws(SystemCallError) {
       try writeAll(pending.buffer)
@@ -207,6 +235,7 @@ public final class Journal {
   /// set aside. In place, so the lock stays; flushed to the disk before it returns. Before
   /// `activate`, only in memory: the log is emptied then.
   func start(_ header: JournalEntry.Header) throws(SystemCallError) {
+    pendingBase = nil
     pending = Pending()
     failure = nil
     reportedFailure = false
@@ -239,6 +268,8 @@ public final class Journal {
   /// the old log or the new one whole. The lock moves to the new file.
   func replace(with records: [JournalEntry]) throws(SystemCallError) {
     guard let file else { throw SystemCallError(.write, code: EBADF, path: path) }
+    // The new log has its own start records.
+    pendingBase = nil
     write()
     let temporary = path + ".compacting"
     try? fileSystem.unlink(temporary)
@@ -314,6 +345,7 @@ public final class Journal {
   /// A log never activated is left as it was.
   public func close() {
     guard let file else { return }
+    appendReadyBase(wait: true)
     append(.close(Self.wallClock()), isStep: false)
     sync()
     try? fileSystem.close(file)
@@ -323,6 +355,7 @@ public final class Journal {
   /// A normal exit with keeping history turned off: the log goes (removed before its lock
   /// is released). A log never activated is left as it was.
   public func remove() {
+    pendingBase = nil
     guard let file else { return }
     try? fileSystem.unlink(path)
     try? fileSystem.close(file)
@@ -341,6 +374,7 @@ public final class Journal {
   /// the file stays, the lock goes with the descriptor.
   func simulateKill() {
     pending.buffer.removeAll()
+    pendingBase = nil
     guard let file else { return }
     try? fileSystem.close(file)
     self.file = nil

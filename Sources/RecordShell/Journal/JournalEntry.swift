@@ -61,8 +61,15 @@ enum JournalEntry: Equatable, Sendable {
 
   /// The format this version writes; a newer one is refused.
   static let format = 2
-  /// The first byte of a `.base` payload (a JSON payload starts with `{`).
+  /// The first byte of a `.base` payload whose records follow as they are (a JSON payload
+  /// starts with `{`).
   static let baseMark: UInt8 = 0
+  /// The first byte of a `.base` payload whose records follow as one zstd frame: what
+  /// this version writes.
+  static let compressedBaseMark: UInt8 = 1
+
+  /// Whether a payload whose first byte is `first` holds start records.
+  static func isBase(_ first: UInt8?) -> Bool { first == baseMark || first == compressedBaseMark }
 
   var json: JSONValue {
     switch self {
@@ -114,25 +121,57 @@ enum JournalEntry: Equatable, Sendable {
 
   var payload: [UInt8] {
     switch self {
-    case .base(let hash, let records): return Self.basePrefix(hash: hash) + records
+    case .base(let hash, let records):
+      let frame = Zstd.compress(records)
+      return frame.isEmpty
+        ? Self.basePrefix(hash: hash) + records : Self.basePrefix(hash: hash, compressed: true) + frame
     case .perform(let command): return Self.performPrefix + command + [UInt8(ascii: "}")]
     default: return json.compactUTF8
     }
   }
 
-  /// What a `base` payload holds before the records: the mark, the hash's length, the hash.
-  static func basePrefix(hash: String) -> [UInt8] {
+  /// What a `base` payload holds before the records: the mark (`compressed`: a zstd
+  /// frame follows), the hash's length, the hash.
+  static func basePrefix(hash: String, compressed: Bool = false) -> [UInt8] {
     let hashBytes = Array(hash.utf8.prefix(255))
-    return [baseMark, UInt8(hashBytes.count)] + hashBytes
+    return [compressed ? compressedBaseMark : baseMark, UInt8(hashBytes.count)] + hashBytes
   }
 
-  /// A `base` payload's hash and records; `nil` when it is too short to hold them.
-  static func baseParts(_ payload: ArraySlice<UInt8>) -> (hash: String, records: ArraySlice<UInt8>)? {
+  /// A `base` payload's hash and its records as stored (a zstd frame when `compressed`);
+  /// `nil` when it is too short to hold them.
+  static func baseParts(_ payload: ArraySlice<UInt8>) -> (
+    hash: String, stored: ArraySlice<UInt8>, compressed: Bool
+  )? {
     let start = payload.startIndex
-    guard payload.count >= 2, payload[start] == baseMark else { return nil }
+    guard payload.count >= 2, isBase(payload[start]) else { return nil }
     let end = start + 2 + Int(payload[start + 1])
     guard end <= payload.endIndex else { return nil }
-    return (String(decoding: payload[(start + 2)..<end], as: UTF8.self), payload[end...])
+    return (
+      String(decoding: payload[(start + 2)..<end], as: UTF8.self), payload[end...],
+      payload[start] == compressedBaseMark
+    )
+  }
+
+  /// A `base` payload's hash and records, decompressed and checked against the hash (the
+  /// record's CRC-32 does not cover them). Throws what is wrong with them.
+  static func baseRecords(_ payload: ArraySlice<UInt8>) throws(JournalError) -> (
+    hash: String, records: [UInt8]
+  ) {
+    guard let parts = baseParts(payload) else {
+      throw .badEntry(record: 1, reason: "start records without their hash")
+    }
+    var records = Array(parts.stored)
+    if parts.compressed {
+      do throws(ZstdError) {
+        records = try Zstd.decompress(parts.stored)
+      } catch {
+        throw .badEntry(record: 1, reason: "its start records cannot be decompressed (\(error.reason))")
+      }
+    }
+    guard ContentHash.of(records) == parts.hash else {
+      throw .badEntry(record: 1, reason: "its start records are damaged (their content hash differs)")
+    }
+    return (parts.hash, records)
   }
 
   /// How a `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
@@ -143,11 +182,9 @@ enum JournalEntry: Equatable, Sendable {
   }
 
   init(payload: [UInt8], record: Int) throws(JournalError) {
-    if payload.first == Self.baseMark {
-      guard let parts = Self.baseParts(payload[...]) else {
-        throw .badEntry(record: record, reason: "start records without their hash")
-      }
-      self = .base(hash: parts.hash, records: Array(parts.records))
+    if Self.isBase(payload.first) {
+      let base = try Self.baseRecords(payload[...])
+      self = .base(hash: base.hash, records: base.records)
       return
     }
     // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed).

@@ -14,7 +14,7 @@ package enum JournalFraming {
   /// when needed: there it covers the mark, the hash's length and the hash.
   static func checkedLength(of payload: ArraySlice<UInt8>) -> Int {
     let start = payload.startIndex
-    guard payload.count >= 2, payload[start] == JournalEntry.baseMark else { return payload.count }
+    guard payload.count >= 2, JournalEntry.isBase(payload[start]) else { return payload.count }
     return min(payload.count, 2 + Int(payload[start + 1]))
   }
 

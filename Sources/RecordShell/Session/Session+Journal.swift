@@ -83,6 +83,7 @@ extension Session {
         return [Self.journalUnavailable(path, cause)]
       }
     }
+    startBaseIfNeeded()
     notes += removeStaleTemporaryFiles(of: path)
     return notes
   }
@@ -112,26 +113,34 @@ extension Session {
     logStart = editor.history.start
     journal.needsBase = document.count > 0 || savedHash != nil
     journal.append(Journal.openEntry(kind: Root.kind), isStep: false)
+    startBaseIfNeeded()
     return []
   }
 
-  /// Writes the log's start records before its first step, `command`, which the document
-  /// already holds: the file's bytes as this session read or saved them (its own copy:
-  /// no file read, no encoding, no hashing), else the document with `command` taken back,
-  /// encoded.
-  private func writeBase(_ journal: Journal, before command: Command<Root>) {
+  /// Starts the log's start records when it still needs them (`Journal.needsBase`): the
+  /// history's start state, which the file holds as this session read or saved it (its
+  /// own copy: no file read, no encoding, no hashing), else that state rebuilt from the
+  /// document and encoded. Compressed away from the edit path (`Journal.startBase`).
+  /// Called when the log becomes active (the first change) and when it starts afresh.
+  func startBaseIfNeeded() {
+    guard let journal, journal.isActive, journal.needsBase else { return }
     journal.needsBase = false
-    if let image = currentImage(), let hash = savedHash, image.layout == RecordLayout(path: filePath ?? "") {
-      journal.appendBase(image.bytes, hash: hash)
+    let history = editor.history
+    if history.savedState == history.start, let image = currentImage(), let hash = savedHash,
+      image.layout == RecordLayout(path: filePath ?? "")
+    {
+      journal.startBase(image.bytes, hash: hash)
       return
     }
     var start = editor.document
     for pending in editor.openGroups.reversed() {
       for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
     }
-    if editor.openGroups.isEmpty { command.revert(in: &start) }
+    if let route = history.route(to: history.start) {
+      for number in route.revert { history.step(number)?.command.revert(in: &start) }
+    }
     let records = RecordFile<Root>.encode(start.records)
-    journal.appendBase(records, hash: ContentHash.of(records))
+    journal.startBase(records, hash: ContentHash.of(records))
   }
 
   /// Sets the log's history aside as a backup in the state folder: now when the log is
@@ -232,7 +241,9 @@ extension Session {
     if let torn = log.tornTail {
       warnings.append("dropped \(torn) at the end of the journal (a write cut short)")
     }
-    journal.needsBase = !log.hasBase && restored.stepCount == 0
+    // A log without its start records (a session that died before they were written, or
+    // one of an earlier version): the file holds them when it is still at the start.
+    journal.needsBase = !log.hasBase && (restored.stepCount == 0 || log.header.base == savedHash)
     if restored.savedHash == savedHash {
       warnings += try placeAtSave(restored, journal: journal, recovering: unsaved)
       // The log follows: its next steps are made from the saved state, not where it ended.
@@ -418,14 +429,11 @@ extension Session {
     var document = Document<Root>()
     if let base = log.basePayload {
       // Its CRC-32 did not cover the records: their hash does, checked now they are needed.
-      guard let parts = JournalEntry.baseParts(base), ContentHash.of(Array(parts.records)) == parts.hash
-      else {
-        throw .badEntry(record: 1, reason: "its start records are damaged (their content hash differs)")
-      }
+      let parts = try JournalEntry.baseRecords(base)
       do {
         // The data file's bytes, or records encoded as an array: either layout.
         let loaded = try RecordFile<Root>.decode(
-          Array(parts.records), layout: RecordLayout(sniffing: parts.records))
+          parts.records, layout: RecordLayout(sniffing: parts.records[...]))
         document = loaded.document
         if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
       } catch {
@@ -539,7 +547,6 @@ extension Session {
   /// A command was performed: a new step, or part of the open group.
   func journalPerform(_ command: Command<Root>) {
     guard let journal else { return }
-    if journal.needsBase { writeBase(journal, before: command) }
     journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
     journal.append { out in
@@ -576,6 +583,8 @@ extension Session {
   /// the file has, so a crash before the rename leaves the earlier save in force.
   func logWillSave(hash: String, in journal: Journal?) {
     guard let journal else { return }
+    // The start records first: once the file is replaced, only the log holds them.
+    journal.appendReadyBase(wait: true)
     let pending = editor.pendingChangeCount
     journal.append(
       .save(

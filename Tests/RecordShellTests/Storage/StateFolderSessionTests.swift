@@ -65,3 +65,58 @@ struct StateFolderSessionTests {
     }
   }
 }
+
+extension StateFolderSessionTests {
+  /// The log's records of the file at `path`, as a list of what each is: `base`, or the
+  /// entry's first key.
+  static func kinds(ofLog path: String) throws -> [String] {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let contents = try JournalFraming.read(bytes)
+    return contents.payloads.map { payload in
+      if JournalEntry.isBase(payload.first) { return "base" }
+      let text = String(decoding: payload.prefix(12), as: UTF8.self)
+      return String(text.dropFirst(2).prefix { $0 != "\"" })
+    }
+  }
+
+  /// The first edit costs no copy: the start records are compressed on another thread,
+  /// after the step in the log when it came first, and a save and a normal end wait for
+  /// them, so a log that lost its data file's old bytes never follows a save.
+  @Test func theStartRecordsAreCompressedAwayFromTheEditAndReachTheLogBeforeASave() throws {
+    try TestDirectory.with { folder in
+      let records = (0..<2000).map { #"{"id": "r\#($0)", "title": "title number \#($0)"}"# }
+      let start = Array(("[" + records.joined(separator: ",\n") + "]\n").utf8)
+      try folder.write("t.json", start)
+      var session = try Session<TaskRecord>.open(path: folder.path("t.json"), stateFolder: folder.state)
+        .session
+      _ = try session.run(line: "use r1")
+      // Every base to the thread, whatever its size.
+      _ = try session.run(line: "set title first; save")
+      let journal = try #require(session.journal)
+      journal.inlineBaseLimit = 0
+      _ = try session.run(line: "history clear")
+      _ = try session.run(line: "set title second")
+      let written = try Self.kinds(ofLog: journal.path)
+      #expect(journal.isCompressingBase || written.contains("base"))
+      _ = try session.run(line: "save")
+      #expect(!journal.isCompressingBase)
+      let kinds = try Self.kinds(ofLog: journal.path)
+      let base = try #require(kinds.lastIndex(of: "base"))
+      let save = try #require(kinds.lastIndex(of: "save"))
+      #expect(base < save, "\(kinds)")
+      #expect(kinds.filter { $0 == "base" }.count == 1)
+      // Compressed: a fraction of the file.
+      let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
+      #expect(size < start.count / 4, "\(size) of \(start.count)")
+      _ = try session.run(line: "set title third")
+      session.close()
+      // The next session reads it back: undo reaches the start of the cleared history.
+      var next = try Session<TaskRecord>.open(path: folder.path("t.json"), stateFolder: folder.state).session
+      _ = try next.run(line: "redo; undo 2; save")
+      let afterFirst = String(decoding: start, as: UTF8.self).replacing(
+        #""title number 1""#, with: #""first""#)
+      #expect(try folder.read("t.json") == Array(afterFirst.utf8))
+      next.close()
+    }
+  }
+}

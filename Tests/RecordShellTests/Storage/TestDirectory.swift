@@ -29,7 +29,7 @@ struct TestDirectory {
   }
 
   /// The state folder sessions on this folder's files use (`testState(for:)`).
-  var state: StateFolder { StateFolder(path: path + ".state") }
+  var state: StateFolder { testState(for: path + "/t.json") }
 
   /// The backups set aside in the state folder for `name`'s log, full paths, sorted.
   func backups(of name: String) -> [String] {
@@ -85,7 +85,10 @@ struct TestDirectory {
 /// The state folder of a test session on `dataPath`: a sibling of the file's folder,
 /// `FOLDER.state`, removed with it (`TestDirectory.with`), so the folder holds only the
 /// data files and no test's history meets another's or the user's.
+/// Every test session comes here for its state folder, so this is also where the lock's
+/// attempts are raised for tests (`Journal.lockAttempts`, `retryingLock`).
 func testState(for dataPath: String) -> StateFolder {
+  Journal.lockAttempts = 200
   let folder = dataPath.lastIndex(of: "/").map { String(dataPath[..<$0]) } ?? "."
   return StateFolder(path: folder + ".state")
 }

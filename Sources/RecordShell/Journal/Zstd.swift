@@ -1,0 +1,103 @@
+import CZstd
+import Dispatch
+
+/// zstd compression of a history's start records (`JournalEntry.base`): the file's bytes
+/// a log starts from, kept at a fraction of their size. JSON records compress about
+/// tenfold at the default level; `docs/PERFORMANCE.md` has the figures.
+///
+/// One-shot calls only (`ZSTD_compress`, `ZSTD_decompress`): each makes and frees its own
+/// context, so no handle outlives a call and nothing is shared between threads — the
+/// compression runs on a thread of its own (`BaseCompression`) while the session edits.
+enum Zstd {
+  /// The level the start records are compressed at: zstd's default (3), about 300 MB/s
+  /// on one core here, a tenth of the size or less for JSON records.
+  static let level: Int32 = 3
+
+  /// `bytes` as one zstd frame (which records its content size). Costs one pass over the
+  /// bytes and an output buffer of `ZSTD_compressBound` (pages touched only as written).
+  static func compress(_ bytes: [UInt8], level: Int32 = level) -> [UInt8] {
+    let bound = ZSTD_compressBound(bytes.count)
+    var output = [UInt8](repeating: 0, count: bound)
+    let written = output.withUnsafeMutableBytes { out in
+      bytes.withUnsafeBytes { source in
+        ZSTD_compress(out.baseAddress, bound, source.baseAddress, source.count, level)
+      }
+    }
+    // Compression into a buffer of the bound cannot fail but for memory: then the frame
+    // is not made, and the caller keeps the bytes uncompressed (an empty result).
+    guard ZSTD_isError(written) == 0 else { return [] }
+    output.removeLast(output.count - written)
+    return output
+  }
+
+  /// The bytes of one zstd frame `compress` made. Throws when the frame is damaged or
+  /// does not say its size, or its size is over `limit` (the journal's record limit:
+  /// a damaged size must not ask for terabytes).
+  static func decompress(_ frame: ArraySlice<UInt8>, limit: Int = 1 << 32) throws(ZstdError) -> [UInt8] {
+    let size = frame.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
+    // ZSTD_CONTENTSIZE_UNKNOWN and ZSTD_CONTENTSIZE_ERROR are the two largest values.
+    guard size < UInt64.max - 1 else { throw ZstdError(reason: "not a zstd frame with its size") }
+    guard size <= UInt64(limit) else { throw ZstdError(reason: "a frame of \(size) bytes is over the limit") }
+    var output = [UInt8](repeating: 0, count: Int(size))
+    let written = output.withUnsafeMutableBytes { out in
+      frame.withUnsafeBytes { source in
+        ZSTD_decompress(out.baseAddress, out.count, source.baseAddress, source.count)
+      }
+    }
+    if ZSTD_isError(written) != 0 {
+      throw ZstdError(reason: String(cString: ZSTD_getErrorName(written)))
+    }
+    guard written == Int(size) else { throw ZstdError(reason: "the frame holds fewer bytes than it says") }
+    return output
+  }
+}
+
+/// Why a zstd frame could not be read back: zstd's own words.
+struct ZstdError: Error, Equatable {
+  var reason: String
+}
+
+/// Compresses a log's start records on a thread of its own, so that a session's first
+/// edit costs what any other edit costs: the journal takes the frame when it is done
+/// (`Journal.appendReadyBase`), and waits for it only before a save or a normal exit.
+///
+/// `@unchecked Sendable`: `frame` is written once, by the compressing thread, before it
+/// leaves `done`; it is read only after `done` was waited for (`wait`, or `isFinished`),
+/// which orders the write before the read.
+final class BaseCompression: @unchecked Sendable {
+  /// The content hash of the records being compressed.
+  let hash: String
+  private let done = DispatchGroup()
+  private var frame: [UInt8] = []
+  private var records: [UInt8]
+
+  /// Starts compressing `records` (whose content hash is `hash`): on a thread of its own
+  /// when `inBackground`, else before it returns. The array is shared, not copied: the
+  /// session's image of the file holds the same bytes.
+  init(_ records: [UInt8], hash: String, inBackground: Bool = true) {
+    self.hash = hash
+    self.records = records
+    done.enter()
+    guard inBackground else {
+      compress()
+      return
+    }
+    DispatchQueue.global(qos: .utility).async { [self] in compress() }
+  }
+
+  private func compress() {
+    frame = Zstd.compress(records)
+    if !frame.isEmpty { records = [] }
+    done.leave()
+  }
+
+  /// Whether the frame is ready, without waiting.
+  var isFinished: Bool { done.wait(timeout: .now()) == .success }
+
+  /// Waits for the compression; returns the frame, or the records themselves when zstd
+  /// could not compress them (`compressed` false).
+  func wait() -> (bytes: [UInt8], compressed: Bool) {
+    done.wait()
+    return frame.isEmpty ? (records, false) : (frame, true)
+  }
+}
