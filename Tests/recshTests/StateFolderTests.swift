@@ -287,3 +287,35 @@ import Testing
     #expect(folder.stateEntries().filter { $0.hasSuffix(".bak") }.count == 3)
   }
 }
+
+extension StateFolderTests {
+  /// A "save as" carries the history to the new file, whose log starts from the bytes
+  /// the session opened: undoing everything later gives those bytes back.
+  @Test func saveAsCarriesTheHistoryToTheNewFile() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let original = try folder.read("t.json")
+    let edited = try folder.recsh([
+      "t.json", "-c", "use a1aaaaaa; set title x; save out.json; set title y; save",
+    ])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(try folder.read("t.json") == original, "the old file is as it was")
+    let history = try folder.recsh(["out.json", "-c", "history"])
+    #expect(history.stdout.components(separatedBy: "Set title").count == 3, "\(history.stdout)")
+    #expect(try folder.recsh(["out.json", "-c", "undo 2; save"]).status == 0)
+    #expect(try folder.read("out.json") == original, "undone across sessions: the bytes opened")
+  }
+
+  @Test func saveAsOfAnUneditedFileStartsTheNewHistoryAtItsBytes() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let original = try folder.read("t.json")
+    #expect(try folder.recsh(["t.json", "-c", "save out.json"]).status == 0)
+    #expect(try folder.read("out.json") == original)
+    #expect(folder.stateEntries().count == 1, "the new file's log only: \(folder.stateEntries())")
+    #expect(try folder.recsh(["out.json", "-c", "use c3cccccc; delete; save"]).status == 0)
+    let undone = try folder.recsh(["out.json", "-c", "undo; save"])
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(try folder.read("out.json") == original)
+  }
+}

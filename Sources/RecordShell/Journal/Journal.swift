@@ -311,6 +311,34 @@ public final class Journal {
     reportedFailure = false
   }
 
+  /// Makes this log, active and just made for a "save as", a byte copy of `other`'s (whose
+  /// start records are waited for first), continuing its record numbers: the history goes
+  /// on with the new file. Copied in 1 MiB pieces; flushed to the disk before it returns.
+  func copy(from other: Journal) throws(SystemCallError) {
+    other.appendReadyBase(wait: true)
+    other.write()
+    if let failure = other.failure { throw failure }
+    guard let file else { throw SystemCallError(.write, code: EBADF, path: path) }
+    let source = try fileSystem.open(other.path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
+    defer { try? fileSystem.close(source) }
+    try fileSystem.ftruncate(file, length: 0)
+    pending = Pending()
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let result = chunk.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemCallError) in try fileSystem.read(source, into: raw) }
+      }
+      let count = try result.get()
+      if count == 0 { break }
+      try writeAll(Array(chunk[..<count]))
+    }
+    try fileSystem.fsync(file)
+    pending.sequence = other.pending.sequence
+    loggedSecond = other.loggedSecond
+    needsBase = other.needsBase
+    failure = nil
+  }
+
   /// Cuts the log after its first `length` bytes, holding `records` records (`--discard-journal`
   /// keeps the history up to the last save and sets aside only what came after). Before
   /// `activate`, the cut is made then.

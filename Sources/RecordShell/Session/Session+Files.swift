@@ -16,6 +16,8 @@ extension Session {
     let outcome: SaveOutcome
     let hash: String
     let plan: FileImage.Plan
+    // The bytes the file held: a "save as" starts the new file's history from them.
+    var startImage: FileImage?
     do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
@@ -33,6 +35,7 @@ extension Session {
         throw error
       }
       if editor.document.count > 0 { bytesPerRecord = max(1, written / editor.document.count) }
+      if target != filePath { startImage = old }
     } catch {
       newJournal?.remove()
       throw .storage(error)
@@ -40,9 +43,10 @@ extension Session {
     lastWritten = WrittenFile(path: target, hash: hash, plan: plan)
     editor.markDocumentUnchanged()
     let savedAs = target != filePath
+    let oldHash = savedHash
+    var oldJournal: Journal?
     if savedAs {
-      // The old file keeps its history; the new one's log gets the whole tree.
-      if keepsHistory { journal?.close() } else { journal?.remove() }
+      oldJournal = journal
       journal = newJournal
     }
     filePath = target
@@ -50,7 +54,9 @@ extension Session {
     editor.markSaved()
     if savedAs {
       savedHash = hash
-      compactLog()
+      continueHistory(from: oldJournal, startImage: startImage, startHash: oldHash)
+      // The old file keeps its history.
+      if keepsHistory { oldJournal?.close() } else { oldJournal?.remove() }
     } else if journal?.failure != nil {
       // The log stopped at a failed write: after the save it is written whole again (the
       // kept tree, from a copy of the saved state), so crash recovery is back on.
@@ -65,6 +71,41 @@ extension Session {
     if let warning = outcome.warning { replies.append(.warning(warning.description)) }
     if !savedAs { replies += saveConflicts(fileHash: hash) }
     return replies + journalWarnings.map(Reply.warning)
+  }
+
+  /// After a "save as", the new file's log (`journal`, active and empty) goes on with the
+  /// history, whose saved state is now the new file (`savedHash`): a byte copy of the old
+  /// log when it is on disk and whole (its start records are compressed: a fraction of the
+  /// file), else, with no step yet, a new log whose start records are the bytes the old
+  /// file held (`startImage`, compressed away from the save), else the kept tree written
+  /// whole (`compactLog`: the document encoded). Then the save is noted in it.
+  private mutating func continueHistory(from old: Journal?, startImage: FileImage?, startHash: String?) {
+    guard let journal else { return }
+    let history = editor.history
+    do throws(SystemCallError) {
+      if let old, old.isActive, old.failure == nil {
+        try journal.copy(from: old)
+      } else if history.keptCount == 0, editor.openGroups.isEmpty, let startImage, let startHash {
+        try journal.start(
+          logHeader(base: startHash, numbers: editor.document.numberRuns, start: history.start))
+        logStart = history.start
+        journal.startBase(startImage.bytes, hash: startHash)
+      } else {
+        compactLog()
+        return
+      }
+    } catch {
+      compactLog()
+      return
+    }
+    journal.append(Journal.openEntry(kind: Root.kind), isStep: false)
+    journal.append(
+      .save(
+        hash: savedHash ?? "", state: history.current, time: editor.clock(),
+        numbers: editor.document.numberRuns),
+      isStep: false)
+    journal.append(.saved, isStep: false)
+    journal.sync(force: true)
   }
 
   /// The bytes a save writes over: the file as read, or as this session last wrote it,
