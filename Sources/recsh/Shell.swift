@@ -125,7 +125,7 @@ enum Shell {
       // A benchmark knob, not a user setting: scripts/bench measures the journal's
       // cost by running the same edits with it and without it.
       if let knob = getenv("RECSH_NO_JOURNAL"), String(cString: knob) == "1" { session.close() }
-      BrokenPipe.journal = session.journal
+      BrokenPipe.journal = session.persistence.journal
       return ScriptRunner(session: session, readFile: readFile, emit: sink.handle)
     }
     sink.handle(.info(start.kindNote))

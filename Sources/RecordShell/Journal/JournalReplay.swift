@@ -156,3 +156,48 @@ package enum JournalReplay {
     restored.keptRecords = log.recordNumbers[index] + 1
   }
 }
+
+extension JournalReplay {
+  /// The log that reads back (`restore`) as `history`, written whole: the reader's inverse,
+  /// kept beside it. `header`, the start state's records (`start`, encoded and compressed),
+  /// each kept step from its parent (with `goto`, `number` and `time` entries where the
+  /// tree and the clock need them), the saves (the last with `savedHash` and the
+  /// document's record numbers, `savedNumbers`), and the current state; then an `open`.
+  /// A compaction (`PersistentDocument.compactLog`) replaces the log by it.
+  static func entries<Root: Record>(
+    of history: History<Root>, startingFrom start: Document<Root>, header: JournalEntry.Header,
+    savedHash: String?, savedNumbers: [NumberRun]?
+  ) -> [JournalEntry] {
+    let baseRecords = RecordFile<Root>.encode(start.records)
+    var records: [JournalEntry] = [
+      .header(header),
+      .base(hash: ContentHash.of(baseRecords), records: baseRecords),
+    ]
+    var at = history.start
+    var next = history.start + 1
+    var second = -1.0
+    for step in history.keptSteps {
+      if step.parent != at { records.append(.goto(step.parent)) }
+      if step.number != next { records.append(.number(step.number)) }
+      if step.time > second {
+        second = step.time
+        records.append(.time(second))
+      }
+      var encoded: [UInt8] = []
+      step.command.appendEncoded(to: &encoded)
+      records.append(.perform(encoded))
+      (at, next) = (step.number, step.number + 1)
+    }
+    for save in history.saves where history.isState(save.state) {
+      let isLast = save.state == history.savedState
+      records.append(
+        .save(
+          hash: isLast ? (savedHash ?? "") : "", state: save.state, time: save.time,
+          numbers: isLast ? savedNumbers : nil))
+    }
+    records.append(.saved)
+    if history.current != at { records.append(.goto(history.current)) }
+    records.append(Journal.openEntry(kind: Root.kind))
+    return records
+  }
+}

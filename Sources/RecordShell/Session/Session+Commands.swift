@@ -115,10 +115,7 @@ extension Session {
   mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(SessionError)
   {
     do {
-      switch try body(&editor) {
-      case .unchanged: break
-      case .recorded(let command, _), .grouped(let command): journalPerform(command)
-      }
+      try persistence.edit(body)
     } catch {
       throw .edit(error)
     }
@@ -127,8 +124,7 @@ extension Session {
   mutating func endGroup() throws(SessionError) -> [Reply] {
     do {
       let name = editor.openGroups.last?.displayName ?? ""
-      let closing = try editor.end()
-      journalEnd()
+      let closing = try persistence.end()
       switch closing {
       case .empty: return [.info("Closed \(name) (no changes)")]
       case .recorded(let command, _): return [.info("Recorded: \(command.name)")]
@@ -141,8 +137,7 @@ extension Session {
 
   mutating func rollback() throws(SessionError) -> [Reply] {
     do {
-      let (group, reverted) = try editor.rollback()
-      journalRollback()
+      let (group, reverted) = try persistence.rollback()
       dropStaleSelection()
       return [
         .info("Rolled back \(group.displayName): \(reverted) change\(reverted == 1 ? "" : "s") reverted")
@@ -154,26 +149,19 @@ extension Session {
 
   /// `undo N` / `redo N`.
   mutating func move(_ count: Int, undo: Bool) throws(SessionError) -> [Reply] {
-    let before = editor.history.current
     do {
-      let move = undo ? try editor.undo(count) : try editor.redo(count)
-      journalMoved(move)
+      let move = try persistence.travel { (editor) throws(HistoryError) in
+        undo ? try editor.undo(count) : try editor.redo(count)
+      }
       dropStaleSelection()
       return [
         .output(Self.describe(undo ? "Undid" : "Redid", undo ? move.reverted : move.applied, asked: count))
       ]
     } catch {
-      movedPartway(from: before)
+      // A move that stopped at a step that does not fit still went part of the way.
+      dropStaleSelection()
       throw .history(error)
     }
-  }
-
-  /// A move that stopped at a step that does not fit still went part of the way: the log
-  /// says where the document is.
-  private mutating func movedPartway(from before: Int) {
-    let now = editor.history.current
-    if now != before { journalMoved(HistoryMove(from: before, to: now, reverted: [], applied: [])) }
-    dropStaleSelection()
   }
 
   /// `goto N`, `earlier SPAN`, `later SPAN`: where the document went, and what was reverted
@@ -182,14 +170,12 @@ extension Session {
     -> [Reply]
   {
     let move: HistoryMove
-    let before = editor.history.current
     do {
-      move = try body(&editor)
+      move = try persistence.travel(body)
     } catch {
-      movedPartway(from: before)
+      dropStaleSelection()
       throw .history(error)
     }
-    journalMoved(move)
     dropStaleSelection()
     let start = editor.history.start
     let name = { (state: Int) in state == start ? "the start" : "step \(state)" }
@@ -221,10 +207,8 @@ extension Session {
       clearRefused = true
       throw .confirmClear(steps: dropped)
     }
-    editor = Editor(document: editor.document, undoLimit: undoLimit, clock: editor.clock)
-    var replies: [Reply] = [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
-    if let journal { replies += startLog(journal).map(Reply.warning) }
-    return replies
+    return [.info("Cleared the history (\(dropped) step\(dropped == 1 ? "" : "s"))")]
+      + persistence.clearHistory().map(Reply.warning)
   }
 
   /// "Undid: Set title" — or, for several, one line each and how many when fewer than asked.

@@ -32,92 +32,25 @@ struct PendingConflicts: Sendable {
 /// Merge conflicts in the shell: read when a file is opened, listed by `conflicts`,
 /// settled by `resolve`, and written back (or removed) when the file is saved.
 extension Session {
-  /// Reads the conflicts `recsh merge` kept for the session's file in the state folder,
-  /// if there are any; returns what opening says of them (how many conflicts, where, how
-  /// to settle them), or why they cannot be read (the file is then left as it is). A
-  /// conflicts file an earlier recsh left beside the data file is moved in first, with a
-  /// message.
-  mutating func readConflicts() -> [String] {
-    pendingConflicts = nil
-    guard let filePath, let stateFolder, let path = conflictsPath else { return [] }
-    // An unsafe folder is never read (another user could have put conflicts there).
-    switch stateFolder.check(using: fileSystem) {
-    case .unsafe, .unexaminable: return []
-    case .missing, .usable: break
-    }
-    var notes: [String] = []
-    let old = Journal.sidePath(forDataFile: filePath, ending: ".recsh-conflicts")
-    if let status = try? fileSystem.lstat(old), status.kind == .regularFile,
-      (try? fileSystem.lstat(path)) == nil
-    {
-      do throws(StateFolderError) {
-        try stateFolder.moveIn(old, to: path, using: fileSystem)
-        notes.append(
-          "moved the merge conflicts of \"\(filePath)\" from \"\(old)\" into recsh's state folder, as \"\(path)\""
-        )
-      } catch {
-        return ["cannot move the merge conflicts \"\(old)\" into recsh's state folder: \(error)"]
-      }
-    }
-    return notes + readConflicts(at: path)
-  }
-
-  /// The conflicts file at `path` read (see `readConflicts()`).
-  private mutating func readConflicts(at path: String) -> [String] {
-    let bytes: [UInt8]
-    do {
-      bytes = try FileReader.readFile(path, using: fileSystem).bytes
-    } catch {
-      if case .notFound = error { return [] }
-      return ["cannot read the merge conflicts: \(error.description)"]
-    }
-    let file: ConflictFile
-    do {
-      file = try ConflictFile.decode(bytes)
-    } catch {
-      return ["cannot read the merge conflicts in \"\(path)\": \(error.description); it is left as it is"]
-    }
-    guard !file.conflicts.isEmpty else { return [] }
-    pendingConflicts = PendingConflicts(file)
-    let count = file.conflicts.count
-    let changed =
-      savedHash != nil && savedHash != file.hash ? " (the file has changed since the merge wrote it)" : ""
-    return [
-      "\(count) merge conflict\(count == 1 ? "" : "s") kept in \"\(path)\"\(changed): the file holds ours' "
-        + "value\(count == 1 ? "" : "s"); 'conflicts' lists them, 'resolve REF FIELD ours|theirs|VALUE' settles each"
-    ]
-  }
-
-  /// The indices of the conflicts not settled in the current state.
-  private var openConflicts: [Int] {
-    guard let pending = pendingConflicts else { return [] }
-    return pending.file.conflicts.indices.filter { !pending.isSettled($0, in: editor.history) }
-  }
-
   /// `conflicts`: one line per open conflict (`key field: base → ours | theirs`), or rows
   /// of `key`, `field`, `base`, `ours`, `theirs` in the other formats.
   func conflictList() -> String {
-    let all = pendingConflicts?.file.conflicts ?? []
-    let conflicts = openConflicts.map { all[$0] }
+    let all = persistence.pendingConflicts?.file.conflicts ?? []
+    let conflicts = persistence.openConflicts.map { all[$0] }
     guard format == .table else {
       let rows: [[JSONValue?]] = conflicts.map { conflict in
         [.string(conflict.key), .string(conflict.field), conflict.base, conflict.ours, conflict.theirs]
       }
       return RecordOutput.rows(columns: ["key", "field", "base", "ours", "theirs"], rows, format: format)
     }
-    guard let pending = pendingConflicts else { return "no merge conflicts" }
+    guard let pending = persistence.pendingConflicts else { return "no merge conflicts" }
     guard !conflicts.isEmpty else {
       let total = pending.file.conflicts.count
-      return "no merge conflicts left (\(total) settled; 'save' removes \"\(conflictsPath ?? "")\")"
+      return
+        "no merge conflicts left (\(total) settled; 'save' removes \"\(persistence.conflictsPath ?? "")\")"
     }
     return (conflicts.map(\.line) + ["(\(conflicts.count) open of \(pending.file.conflicts.count))"])
       .joined(separator: "\n")
-  }
-
-  /// Where the state folder keeps the conflicts of the session's file.
-  private var conflictsPath: String? {
-    guard let filePath, let stateFolder else { return nil }
-    return stateFolder.conflictsPath(forDataFile: filePath)
   }
 
   /// `resolve REF FIELD CHOICE`: makes the record hold the chosen value, as one undo step
@@ -129,8 +62,10 @@ extension Session {
   mutating func resolve(_ ref: String, field: String, choice: ResolveChoice) throws(SessionError)
     -> [Reply]
   {
-    let open = openConflicts
-    guard var pending = pendingConflicts else { throw .noConflict(ref: ref, field: field, open: 0) }
+    let open = persistence.openConflicts
+    guard var pending = persistence.pendingConflicts else {
+      throw .noConflict(ref: ref, field: field, open: 0)
+    }
     let conflicts = pending.file.conflicts
     // A key names its record, also one ours deleted; else REF is resolved as `use` does.
     let key = open.contains { conflicts[$0].key == ref } ? ref : try? target(ref, for: "resolve").id
@@ -144,8 +79,7 @@ extension Session {
       throw .history(error)
     }
     let name = "Resolve \(ScriptWords.word(conflict.key)) \(field)"
-    editor.begin(name)
-    journalBegin(name, origin: nil)
+    persistence.begin(name, origin: nil)
     do {
       if field == MergeConflict.wholeRecord {
         try resolveRecord(conflict, choice: choice)
@@ -158,17 +92,16 @@ extension Session {
     }
     let closing: GroupClosing<Root>
     do {
-      closing = try editor.end()
+      closing = try persistence.end()
     } catch {
       throw .history(error)
     }
-    journalEnd()
     switch closing {
     case .recorded(_, let step): pending.settlements[index] = .byStep(step)
     default: pending.settlements[index] = .atOnce
     }
-    pendingConflicts = pending
-    let left = openConflicts.count
+    persistence.pendingConflicts = pending
+    let left = persistence.openConflicts.count
     return [.info("Settled \(conflict.key) \(field); \(left) conflict\(left == 1 ? "" : "s") open")]
   }
 
@@ -258,32 +191,4 @@ extension Session {
     try edit { (editor) throws(EditError) in try editor.insertRecord(replaced, at: position) }
   }
 
-  /// After a save of the session's file: the conflicts still open are written back beside
-  /// it (the file removed when none are); the settled ones are gone for good. Returns a
-  /// warning when that fails (the save itself stands).
-  mutating func saveConflicts(fileHash: String) -> [Reply] {
-    guard let pending = pendingConflicts, let path = conflictsPath else { return [] }
-    let open = openConflicts
-    guard open.count < pending.file.conflicts.count || pending.file.hash != fileHash else { return [] }
-    if open.isEmpty {
-      do throws(SystemCallError) {
-        try fileSystem.unlink(path)
-      } catch {
-        return [
-          .warning(
-            "all merge conflicts are settled, but \"\(path)\" could not be removed: \(error.description)")
-        ]
-      }
-      pendingConflicts = nil
-      return [.info("All merge conflicts settled; removed \"\(path)\"")]
-    }
-    let left = ConflictFile(hash: fileHash, conflicts: open.map { pending.file.conflicts[$0] })
-    do throws(StorageError) {
-      try AtomicFile.save(bytes: left.encoded(), to: path, using: fileSystem)
-    } catch {
-      return [.warning("the merge conflicts still open could not be written: \(error.description)")]
-    }
-    pendingConflicts = PendingConflicts(left)
-    return []
-  }
 }

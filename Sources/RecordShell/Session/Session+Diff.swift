@@ -35,7 +35,7 @@ extension Session {
     let groups = editor.openGroups
     let nextNumber = editor.document.nextNumber
     var scratch = self
-    scratch.journal = nil
+    scratch.persistence = persistence.detached()
     // While the scratch session runs, this one holds an empty document, so the scratch's
     // is the only reference and no write copies it.
     editor.replaceDocument(Document())
@@ -57,7 +57,7 @@ extension Session {
     switch point {
     case .now: return .now
     case .saved:
-      guard identity != nil else { throw .neverSaved }
+      guard persistence.identity != nil else { throw .neverSaved }
       guard let saved = history.savedState else { throw .savedStateDropped }
       return .state(saved)
     case .start: return .state(history.start)

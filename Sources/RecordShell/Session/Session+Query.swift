@@ -48,7 +48,7 @@ extension Session {
       return .outputBytes(
         RecordFile<Root>.encode(
           document.records, at: positions, lines: format == .jsonl,
-          reservingCapacity: positions.count * bytesPerRecord + 64))
+          reservingCapacity: positions.count * persistence.bytesPerRecord + 64))
     }
     return .output(
       RecordOutput.list(document, positions: positions, matched: matched, columns: columns, format: format))

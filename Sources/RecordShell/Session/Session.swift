@@ -4,41 +4,17 @@ import RecordKit
 /// the undo history. It runs `ShellCommand`s and returns replies; it never
 /// prints and never touches a terminal.
 public struct Session<Root: Record> {
-  public internal(set) var editor: Editor<Root>
-  /// The data file; `nil` for an unnamed document that `save FILE` names.
-  public internal(set) var filePath: String?
-  /// What the file was when read or last saved; `nil` when there was no file.
-  var identity: FileIdentity?
+  /// The document, its undo history and its link to disk (file, log, conflicts).
+  public internal(set) var persistence: PersistentDocument<Root>
   public internal(set) var selectedID: String?
   /// Where the selected record was last seen: a hint, checked against `selectedID`
   /// before use, so that `set` after `use` finds the record without hashing its id.
   var selectedPosition = 0
-  let fileSystem: any FileSystem
   /// Scripts leave at `quit` with a warning; at the prompt `quit` refuses once.
   let isInteractive: Bool
   var quitRefused = false
   /// At the prompt `history clear` asks once (refuses, saying what it drops), as `quit` does.
   var clearRefused = false
-  let undoLimit: Int
-  /// Where the file's log, conflicts and backups are kept; `nil`: nowhere (no history is
-  /// kept, crash recovery is off).
-  public internal(set) var stateFolder: StateFolder?
-  /// The history log (also the crash journal); `nil` for an unnamed document or when it
-  /// cannot be created.
-  public internal(set) var journal: Journal?
-  /// Whether the history is kept across sessions (`--no-undo-file` turns it off: the log
-  /// is then only the crash journal, removed at a normal exit).
-  public internal(set) var keepsHistory = true
-  /// The content hash of the file as last read or saved; `nil` with no file.
-  var savedHash: String?
-  /// How many steps dropped by the limit, beyond the limit itself, the log may hold before
-  /// it is compacted: enough that a session near the limit does not rewrite its log every
-  /// time. (Tests set it low, to make compaction happen.)
-  package var compactionSlack = 1000
-  /// The number of the state the log starts from (its header's `start`).
-  var logStart = 0
-  /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
-  public var progress: ProgressHandler?
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's
   /// (which a resize changes); 80 when the output is not a terminal.
   public var outputWidth: () -> Int = { 80 }
@@ -50,18 +26,20 @@ public struct Session<Root: Record> {
   /// Whether each command's wall time follows it (`--timing`, `timing on`): `run` adds a
   /// `.timing` reply after each.
   public var timing = false
-  /// The file's bytes per record when last read or written: a save's progress estimates
-  /// its total from it before it knows.
-  var bytesPerRecord = 100
-  /// The conflicts a merge left beside the file, as this session settles them; `nil`
-  /// when there are none.
-  var pendingConflicts: PendingConflicts?
-  /// The file's bytes as read, which a save writes over (`FileImage`); `nil` with no file,
-  /// or once saved (then `lastWritten` says how to read them back).
-  var image: FileImage?
-  /// The file as this session last wrote it, read back for its image only when a save or
-  /// the log needs it (`currentImage()`).
-  var lastWritten: WrittenFile?
+
+  /// The editor (document and undo tree), edited in place.
+  public internal(set) var editor: Editor<Root> {
+    get { persistence.editor }
+    _modify { yield &persistence.editor }
+  }
+  /// The data file; `nil` for an unnamed document that `save FILE` names.
+  public var filePath: String? { persistence.filePath }
+  /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
+  public var progress: ProgressHandler? {
+    get { persistence.progress }
+    set { persistence.progress = newValue }
+  }
+  var fileSystem: any FileSystem { persistence.fileSystem }
 
   /// A session on `path` (or an unnamed document); a missing file starts empty
   /// and is created by the first save. Refuses files it cannot read or parse.
@@ -72,27 +50,10 @@ public struct Session<Root: Record> {
     clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil,
     preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true, stateFolder: StateFolder? = nil
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
-    var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
-    if let preloaded {
-      loaded = preloaded
-    } else if let path {
-      loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
-    }
-    var session = Session(
-      editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
-      identity: loaded.identity, selectedID: nil, fileSystem: fileSystem, isInteractive: isInteractive,
-      undoLimit: undoLimit, stateFolder: stateFolder, journal: nil, keepsHistory: keepsHistory,
-      progress: progress,
-      bytesPerRecord: bytesPerRecord(loaded), image: loaded.takeImage())
-    let journalWarnings = try session.attachJournal(hash: loaded.hash, recovery: recovery)
-    let conflicts = session.readConflicts()
-    return (session, loaded.warnings + journalWarnings + conflicts)
-  }
-
-  /// The bytes per record of a file just read (100 for an empty or missing one).
-  static func bytesPerRecord(_ loaded: DataFile<Root>.Loaded) -> Int {
-    guard let size = loaded.identity?.size, loaded.document.count > 0 else { return 100 }
-    return max(1, Int(size) / loaded.document.count)
+    let (persistence, warnings) = try PersistentDocument<Root>.open(
+      path: path, fileSystem: fileSystem, undoLimit: undoLimit, recovery: recovery, clock: clock,
+      progress: progress, preloaded: preloaded, keepsHistory: keepsHistory, stateFolder: stateFolder)
+    return (Session(persistence: persistence, selectedID: nil, isInteractive: isInteractive), warnings)
   }
 
   public var document: Document<Root> { editor.document }
@@ -136,10 +97,10 @@ public struct Session<Root: Record> {
   {
     if case .quit = command {} else { quitRefused = false }
     if case .clearHistory = command {} else { clearRefused = false }
-    guard journal?.isActive == false, mayChange(command) else {
+    guard persistence.waitsForFirstChange, mayChange(command) else {
       return try dispatch(command, origin: origin())
     }
-    let notes = try prepareToChange().map(Reply.warning)
+    let notes = try persistence.prepareToChange().map(Reply.warning)
     return notes + (try dispatch(command, origin: origin()))
   }
 
@@ -203,9 +164,7 @@ public struct Session<Root: Record> {
       return []
     case .timing(nil): return [.output(timing ? "on" : "off")]
     case .begin(let name):
-      let origin = origin()
-      editor.begin(name, origin: origin)
-      journalBegin(name, origin: origin)
+      persistence.begin(name, origin: origin())
       return []
     case .end: return try endGroup()
     case .rollback: return try rollback()
@@ -221,9 +180,12 @@ public struct Session<Root: Record> {
       }
       return [.output(HistoryRenderer.render(editor.history, all: all, now: editor.clock()))]
     case .clearHistory: return try clearHistory()
-    case .historyInfo: return [.output(historyInfo())]
-    case .save(let file, let force): return try save(to: file, force: force)
-    case .open(let file, let force): return try open(file, force: force)
+    case .historyInfo: return [.output(persistence.historyInfo())]
+    case .save(let file, let force): return try persistence.save(to: file, force: force)
+    case .open(let file, let force):
+      let replies = try persistence.open(file, force: force)
+      selectedID = nil
+      return replies
     case .export(let file, let from, let to, let force):
       return try export(to: file, from: from, to: to, force: force)
     case .source(let file): return [.source(file)]
@@ -249,11 +211,7 @@ public struct Session<Root: Record> {
   /// Closes open groups at the end of input, keeping their work. Returns the
   /// warnings that name them and where they were opened.
   public mutating func endOfInput() -> [String] {
-    let groups = editor.openGroups
-    while !editor.openGroups.isEmpty {
-      _ = try? editor.end()
-      journalEnd()
-    }
+    let groups = persistence.closeAllGroups()
     return groups.reversed().map { group in
       "group \(group.displayName)\(group.origin.map { " (opened at \($0))" } ?? "") was still open "
         + "at the end of input; closed and kept as one undo step"
@@ -261,12 +219,22 @@ public struct Session<Root: Record> {
   }
 
   /// How many steps separate the document from the saved file, for warnings.
-  public var unsavedChangeCount: Int {
-    let history = editor.history
-    let pending = editor.pendingChangeCount
-    guard let save = history.savedState, let route = history.route(to: save) else {
-      return max(1, history.undoCount + pending)
-    }
-    return max(isDirty ? 1 : 0, route.revert.count + route.apply.count + pending)
-  }
+  public var unsavedChangeCount: Int { persistence.unsavedChangeCount }
+
+  // MARK: The log, through the persistent document
+
+  /// Writes the log's buffer to its file: call before anything is shown.
+  public func writeJournal() { persistence.writeJournal() }
+
+  /// Before waiting for input: at the prompt, flushed to the disk; in a script, batched.
+  public func syncJournal() { persistence.syncJournal(everyStep: isInteractive) }
+
+  /// A warning, once, when the log could not be written.
+  public func journalFailureReport() -> String? { persistence.journalFailureReport() }
+
+  /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
+  public mutating func close() { persistence.close() }
+
+  /// For tests: the session dies as a killed process would.
+  mutating func simulateKill() { persistence.simulateKill() }
 }

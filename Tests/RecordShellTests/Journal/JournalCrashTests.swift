@@ -99,7 +99,7 @@ import Testing
           case 0: session.writeJournal()
           case 1:
             session.syncJournal()
-            if session.journal?.failure == nil { lastSynced = states.count - 1 }
+            if session.persistence.journal?.failure == nil { lastSynced = states.count - 1 }
           default: break
           }
         }
@@ -209,7 +209,7 @@ import Testing
           path: folder.path("t.json"), fileSystem: fileSystem, undoLimit: 3,
           stateFolder: testState(for: folder.path("t.json")))
       }.session
-      session.compactionSlack = 0
+      session.persistence.compactionSlack = 0
       for line in lines { _ = try session.run(line: line) }
       session.writeJournal()
       return session

@@ -180,7 +180,7 @@ import Testing
       var status = stat()
       #expect(stat(folder.logPath("t.json"), &status) == -1, "nothing is made before the first change")
       let reader = try Self.open(folder)
-      #expect(reader.journal?.isActive == false, "a second session may read")
+      #expect(reader.persistence.journal?.isActive == false, "a second session may read")
       _ = try session.run(line: "use a1; set title mine")
       #expect(stat(folder.logPath("t.json"), &status) == 0)
       #expect(status.st_mode & 0o777 == 0o600)
@@ -226,7 +226,7 @@ import Testing
       #expect(
         warning.hasPrefix("cannot create the journal of \"\(folder.path("t.json"))\" (EACCES"), "\(warning)")
       #expect(warning.hasSuffix("crash recovery is off for this file"))
-      #expect(session.journal == nil)
+      #expect(session.persistence.journal == nil)
       try Self.run(&session, ["save"])
       #expect(try folder.read("t.json") != Self.start)
       session.close()

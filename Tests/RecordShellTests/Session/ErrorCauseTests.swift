@@ -122,7 +122,7 @@ import Testing
       fileSystem.fault = nil
       _ = try session.run(line: "save; set title z")
       session.writeJournal()
-      #expect(session.journal?.failure == nil)
+      #expect(session.persistence.journal?.failure == nil)
       session.close()
       var next = try retryingLock {
         try Session<TaskRecord>.open(

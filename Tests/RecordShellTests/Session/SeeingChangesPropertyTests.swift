@@ -80,8 +80,8 @@ import Testing
       path: folder.path(name), fileSystem: PosixFileSystem(), undoLimit: 0, recovery: .refuse,
       stateFolder: testState(for: folder.path(name))
     ).session
-    session.journal?.remove()
-    session.journal = nil
+    session.persistence.journal?.remove()
+    session.persistence.journal = nil
     return session
   }
 

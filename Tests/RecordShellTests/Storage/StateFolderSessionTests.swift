@@ -92,7 +92,7 @@ extension StateFolderSessionTests {
       _ = try session.run(line: "use r1")
       // Every base to the thread, whatever its size.
       _ = try session.run(line: "set title first; save")
-      let journal = try #require(session.journal)
+      let journal = try #require(session.persistence.journal)
       journal.inlineBaseLimit = 0
       _ = try session.run(line: "history clear")
       _ = try session.run(line: "set title second")

@@ -11,7 +11,7 @@ public enum RecoveryChoice: Sendable {
   case discard
 }
 
-extension Session {
+extension PersistentDocument {
   /// Reads the file's history log back, without locking or writing anything (the log
   /// reaches the disk at the first change, `prepareToChange`): the undo tree of earlier
   /// sessions, placed at the saved state; a dead session's unsaved steps by `recovery`
@@ -406,7 +406,7 @@ extension Session {
     if !difference.isEmpty {
       let command = Command<Root>.group(name: name, difference)
       editor.perform(command)
-      journalPerform(command)
+      logPerform(command)
     }
     editor.markSaved()
     journal.append(
@@ -504,36 +504,10 @@ extension Session {
     if let route = history.route(to: history.start) {
       for number in route.revert { history.step(number)?.command.revert(in: &start) }
     }
-    let baseRecords = RecordFile<Root>.encode(start.records)
-    var records: [JournalEntry] = [
-      .header(logHeader(base: nil, numbers: start.numberRuns, start: history.start)),
-      .base(hash: ContentHash.of(baseRecords), records: baseRecords),
-    ]
-    var at = history.start
-    var next = history.start + 1
-    var second = -1.0
-    for step in history.keptSteps {
-      if step.parent != at { records.append(.goto(step.parent)) }
-      if step.number != next { records.append(.number(step.number)) }
-      if step.time > second {
-        second = step.time
-        records.append(.time(second))
-      }
-      var encoded: [UInt8] = []
-      step.command.appendEncoded(to: &encoded)
-      records.append(.perform(encoded))
-      (at, next) = (step.number, step.number + 1)
-    }
-    for save in history.saves where history.isState(save.state) {
-      let isLast = save.state == history.savedState
-      records.append(
-        .save(
-          hash: isLast ? (savedHash ?? "") : "", state: save.state, time: save.time,
-          numbers: isLast ? editor.document.numberRuns : nil))
-    }
-    records.append(.saved)
-    if history.current != at { records.append(.goto(history.current)) }
-    records.append(Journal.openEntry(kind: Root.kind))
+    let header = logHeader(base: nil, numbers: start.numberRuns, start: history.start)
+    let records = JournalReplay.entries(
+      of: history, startingFrom: start, header: header, savedHash: savedHash,
+      savedNumbers: editor.document.numberRuns)
     do throws(SystemCallError) {
       try journal.replace(with: records)
       logStart = history.start
@@ -545,7 +519,7 @@ extension Session {
   // MARK: Recording changes
 
   /// A command was performed: a new step, or part of the open group.
-  func journalPerform(_ command: Command<Root>) {
+  func logPerform(_ command: Command<Root>) {
     guard let journal else { return }
     journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
@@ -556,23 +530,15 @@ extension Session {
     }
   }
 
-  func journalBegin(_ name: String?, origin: String?) {
-    journal?.append(.begin(name: name, origin: origin))
-  }
-
   /// `end`: closes the group in the log too.
-  func journalEnd() {
+  func logEnd() {
     guard let journal else { return }
     journal.noteTime(editor.clock())
     journal.append(.end)
   }
 
-  func journalRollback() {
-    journal?.append(.rollback)
-  }
-
   /// The document moved to another state.
-  func journalMoved(_ move: HistoryMove) {
+  func logMove(_ move: HistoryMove) {
     guard move.moved else { return }
     journal?.append(.goto(move.to))
   }
@@ -599,9 +565,10 @@ extension Session {
     journal?.write()
   }
 
-  /// Before waiting for input: at the prompt, flushed to the disk; in a script, batched.
-  public func syncJournal() {
-    if isInteractive { journal?.sync() } else { journal?.writeBatched() }
+  /// Before waiting for input: at the prompt (`everyStep`), flushed to the disk; in a
+  /// script, batched.
+  public func syncJournal(everyStep: Bool) {
+    if everyStep { journal?.sync() } else { journal?.writeBatched() }
   }
 
   /// A warning, once, when the journal could not be written.
@@ -610,7 +577,7 @@ extension Session {
   }
 
   /// For tests: the session dies as a killed process would.
-  mutating func simulateKill() {
+  package mutating func simulateKill() {
     journal?.simulateKill()
     journal = nil
   }
@@ -623,7 +590,7 @@ extension Session {
   }
 }
 
-extension Session {
+extension PersistentDocument {
   /// `history info`: where the file's history is kept and whether it is on disk yet, its
   /// size there, its steps (kept in the tree, and the numbers made), its oldest step's
   /// date, and the backups set aside for the file. Reads the folder only (`stat`, a listing).

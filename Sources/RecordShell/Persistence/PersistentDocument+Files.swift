@@ -1,6 +1,6 @@
 import RecordKit
 
-extension Session {
+extension PersistentDocument {
   /// `save [FILE]`: atomically, refusing a file changed on disk since it was
   /// read, or another existing file, unless forced. `save FILE` makes FILE the
   /// session's file ("save as").
@@ -236,7 +236,6 @@ extension Session {
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.image = loaded.takeImage()
     opened.lastWritten = nil
-    opened.selectedID = nil
     opened.journal = nil
     if path == filePath {
       // The same file again: its log is closed, then read back as the next session's would be.
