@@ -163,13 +163,35 @@ import Testing
     var editor = try Self.sample()
     let command = try #require(
       try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1").command)
-    #expect(
-      command.encoded().compactText
-        == #"{"op": "set", "record": 0, "field": "title", "old": "old", "new": "new"}"#)
+    #expect(command.encoded().compactText == #"["set", 0, "title", ["old"], ["new"]]"#)
     let unset = try #require(try editor.unset("n", onRecord: "t1").command)
+    #expect(unset.encoded().compactText == #"["unset", 0, ["n"], [{"value": 1.50, "at": 0}], []]"#)
+  }
+
+  /// Logs of format 2 hold each edit as an object: read back as the list form is.
+  @Test func anEditWrittenAsAnObjectReadsBackTheSame() throws {
+    var editor = try Self.sample()
+    let command = try #require(
+      try editor.set([FieldAssignment("title", .word("new"))], onRecord: "t1").command)
+    let object = try JSONValue.parse(
+      bytes: Array(#"{"op": "set", "record": 0, "field": "title", "old": "old", "new": "new"}"#.utf8))
+    #expect(try Command<TaskRecord>(decoding: object).encoded() == command.encoded())
+    let custom = try JSONValue.parse(
+      bytes: Array(#"{"op": "set", "record": 0, "custom": "c", "new": {"value": 5, "at": 0}}"#.utf8))
     #expect(
-      unset.encoded().compactText
-        == #"{"op": "unset", "record": 0, "custom": "n", "old": {"value": 1.50, "at": 0}}"#)
+      try Command<TaskRecord>(decoding: custom).encoded().compactText
+        == #"["set", 0, ["c"], [], [{"value": 5, "at": 0}]]"#)
+  }
+
+  @Test(arguments: [
+    #"["set", 0, "title"]"#, #"["nope", 0, "title", [], ["x"]]"#, #"["set", -1, "title", [], ["x"]]"#,
+    #"["set", 0, 7, [], ["x"]]"#, #"["set", 0, ["a", "b"], [], ["x"]]"#,
+    #"["set", 0, "title", ["a", "b"], []]"#,
+    #"["set", 0, "title", "a", []]"#, #"["set", 0, "nosuchfield", [], ["x"]]"#,
+  ])
+  func aMalformedEditListIsRefused(_ text: String) throws {
+    let json = try JSONValue.parse(bytes: Array(text.utf8))
+    #expect(throws: CommandDecodingError.self) { _ = try Command<TaskRecord>(decoding: json) }
   }
 
   static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue { .object(JSONObject(pairs)) }
@@ -190,7 +212,11 @@ import Testing
       "field 'id' is read-only"
     ),
     (object(["op": .string("fly")]), "malformed command: unknown command \"op\""),
-    (.array([.number("1")]), "malformed command: a command must be an object with an \"op\""),
+    (
+      .array([.number("1")]),
+      "malformed command: an edit's list needs an action, a record, a field, its old and its new value"
+    ),
+    (.string("x"), "malformed command: a command must be an object with an \"op\", or an edit's list"),
     (
       object([
         "op": .string("insert"), "at": .number("0"), "number": .number("3"),

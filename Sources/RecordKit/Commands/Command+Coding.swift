@@ -3,9 +3,12 @@
 /// The encoding names fields and holds values as JSON, so it is read back
 /// through the kind's field table with the same validation as typed input:
 ///
+///     ["set", 17, "title", ["a"], ["b"]]          (a field edit, the journal's most
+///     ["set", 17, ["color"], [], ["red"]]          common step: a custom key in a list,
+///                                                  an absent value as [])
 ///     {"op": "set", "record": 17, "field": "title", "old": "a", "new": "b"}
-///     {"op": "set", "record": 17, "custom": "color", "new": "red"}        (old absent)
-///     {"op": "edits", "edits": [ …set objects… ]}
+///                                                  (the same, as logs of format 2 hold it)
+///     {"op": "edits", "edits": [ …edits… ]}
 ///     {"op": "insert", "at": 3, "number": 20, "record": { …the record… }}
 ///     {"op": "delete", "at": 3, "number": 20, "record": { …the record… }}
 ///
@@ -27,10 +30,10 @@ extension Command {
     var object = JSONObject()
     switch self {
     case .edit(let edit):
-      object = Self.encode(edit)
+      return Self.encode(edit)
     case .edits(let edits):
       object["op"] = .string("edits")
-      object["edits"] = .array(edits.map { .object(Self.encode($0)) })
+      object["edits"] = .array(edits.map { Self.encode($0) })
     case .insert(let record, let number, let position), .delete(let record, let number, let position):
       if case .insert = self { object["op"] = .string("insert") } else { object["op"] = .string("delete") }
       object["at"] = .number(String(position))
@@ -103,20 +106,23 @@ extension Command {
     out.append(UInt8(ascii: "]"))
   }
 
-  private static func encode(_ edit: any FieldEdit<Root>) -> JSONObject {
-    var object = JSONObject()
-    object["op"] = .string(edit.action.rawValue)
-    object["record"] = .number(edit.record.description)
-    object[edit.field.isCustom ? "custom" : "field"] = .string(edit.field.name)
-    if let old = edit.oldJSON { object["old"] = old }
-    if let new = edit.newJSON { object["new"] = new }
-    return object
+  private static func encode(_ edit: any FieldEdit<Root>) -> JSONValue {
+    let name = JSONValue.string(edit.field.name)
+    return .array([
+      .string(edit.action.rawValue), .number(edit.record.description),
+      edit.field.isCustom ? .array([name]) : name,
+      .array(edit.oldJSON.map { [$0] } ?? []), .array(edit.newJSON.map { [$0] } ?? []),
+    ])
   }
 
   /// Reads back what `encoded()` wrote, validating every value through the field table.
   public init(decoding json: JSONValue) throws(CommandDecodingError) {
+    if case .array(let parts) = json {
+      self = .edit(try Self.decodeEdit(parts))
+      return
+    }
     guard case .object(let object) = json, case .string(let op)? = object["op"] else {
-      throw .malformed("a command must be an object with an \"op\"")
+      throw .malformed("a command must be an object with an \"op\", or an edit's list")
     }
     switch op {
     case "edits":
@@ -125,8 +131,11 @@ extension Command {
       }
       var edits: [any FieldEdit<Root>] = []
       for item in items {
-        guard case .object(let editObject) = item else { throw .malformed("an edit must be an object") }
-        edits.append(try Self.decodeEdit(editObject))
+        switch item {
+        case .array(let parts): edits.append(try Self.decodeEdit(parts))
+        case .object(let editObject): edits.append(try Self.decodeEdit(editObject))
+        default: throw .malformed("an edit must be a list (or an object)")
+        }
       }
       self = .edits(edits)
     case "insert", "delete":
@@ -198,6 +207,38 @@ extension Command {
     }
   }
 
+  /// An edit as a list: `[ACTION, RECORD, FIELD or [CUSTOM], [OLD] or [], [NEW] or []]`.
+  private static func decodeEdit(_ parts: [JSONValue]) throws(CommandDecodingError) -> any FieldEdit<Root> {
+    guard parts.count == 5, case .string(let op) = parts[0], let action = EditAction(rawValue: op) else {
+      throw .malformed("an edit's list needs an action, a record, a field, its old and its new value")
+    }
+    guard let number = recordNumber(parts[1]) else { throw .malformed("an edit needs a record number") }
+    let field: any FieldAccessor<Root>
+    switch parts[2] {
+    case .string(let name):
+      guard let declared = Root.fields.field(named: name) else {
+        throw .field(.unknownField(name, suggestion: nil))
+      }
+      field = declared
+    case .array(let custom):
+      guard custom.count == 1, case .string(let name) = custom[0] else {
+        throw .malformed("an edit's custom key is a list of its name")
+      }
+      field = FieldTable<Root>.custom(name)
+    default: throw .malformed("an edit needs a field name")
+    }
+    guard case .array(let old) = parts[3], old.count <= 1, case .array(let new) = parts[4], new.count <= 1
+    else {
+      throw .malformed("an edit's old and new values are lists of one value, or empty")
+    }
+    do {
+      return try field.decodeEdit(record: number, old: old.first, new: new.first, action: action)
+    } catch {
+      throw .field(error)
+    }
+  }
+
+  /// An edit as an object (logs of format 2).
   private static func decodeEdit(_ object: JSONObject) throws(CommandDecodingError) -> any FieldEdit<Root> {
     guard case .string(let op)? = object["op"], let action = EditAction(rawValue: op) else {
       throw .malformed("unknown command \"op\"")

@@ -101,31 +101,41 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// An update as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`).
-  /// What is the same for every edit of the field (`, "field": "title"`) is encoded once.
+  /// An update as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`):
+  /// `["set", 17, "title", ["a"], ["b"]]` — the action, the record's number, the field (a
+  /// custom key as `["color"]`), then the old and the new value each in a one-element
+  /// list, `[]` when absent. What is the same for every edit of the field is encoded once.
   private static func makeUpdateEncoder(name: String, isCustom: Bool, _ codec: Codec)
     -> (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
   {
-    var fieldPart = Array((isCustom ? #", "custom": "# : #", "field": "#).utf8)
+    var fieldPart = Array(", ".utf8)
+    if isCustom { fieldPart.append(UInt8(ascii: "[")) }
     JSONValue.appendQuoted(name, to: &fieldPart)
+    if isCustom { fieldPart.append(UInt8(ascii: "]")) }
+    fieldPart += ", ".utf8
     let openings = EditAction.allCases.map { action in
-      var bytes = Array(#"{"op": "#.utf8)
+      var bytes = Array("[".utf8)
       JSONValue.appendQuoted(action.rawValue, to: &bytes)
-      return bytes + Array(#", "record": "#.utf8)
+      return bytes + Array(", ".utf8)
     }
     return { update, out in
       out.append(contentsOf: openings[update.action.index])
       JSONValue.appendDecimal(Int(update.record.value), to: &out)
       out.append(contentsOf: fieldPart)
       if let old = update.old {
-        out.append(contentsOf: EncodedEditText.old)
+        out.append(UInt8(ascii: "["))
         codec.appendForCommand(old, to: &out)
+        out.append(UInt8(ascii: "]"))
+      } else {
+        out += "[]".utf8
       }
       if let new = update.new {
-        out.append(contentsOf: EncodedEditText.new)
+        out += ", [".utf8
         codec.appendForCommand(new, to: &out)
+        out += "]]".utf8
+      } else {
+        out += ", []]".utf8
       }
-      out.append(UInt8(ascii: "}"))
     }
   }
 
@@ -338,7 +348,3 @@ extension KeyPathField where Codec: ListFieldCodec {
 }
 
 /// The fixed parts of an encoded edit, as bytes made once.
-private enum EncodedEditText {
-  static let old = Array(#", "old": "#.utf8)
-  static let new = Array(#", "new": "#.utf8)
-}

@@ -59,8 +59,9 @@ enum JournalEntry: Equatable, Sendable {
     var start = 0
   }
 
-  /// The format this version writes; a newer one is refused.
-  static let format = 2
+  /// The format this version writes; a newer one is refused. 3: a field edit is a list
+  /// (`Command.encoded()`); 2, whose edits are objects, is read too.
+  static let format = 3
   /// The first byte of a `.base` payload whose records follow as they are (a JSON payload
   /// starts with `{`).
   static let baseMark: UInt8 = 0

@@ -2,15 +2,16 @@ import CZstd
 import Dispatch
 
 /// zstd compression of a history's start records (`JournalEntry.base`): the file's bytes
-/// a log starts from, kept at a fraction of their size. JSON records compress about
-/// tenfold at the default level; `docs/PERFORMANCE.md` has the figures.
+/// a log starts from, kept at a fraction of their size (a quarter or less for JSON
+/// records at the default level; `docs/PERFORMANCE.md` has the figures).
 ///
 /// One-shot calls only (`ZSTD_compress`, `ZSTD_decompress`): each makes and frees its own
 /// context, so no handle outlives a call and nothing is shared between threads — the
 /// compression runs on a thread of its own (`BaseCompression`) while the session edits.
 enum Zstd {
-  /// The level the start records are compressed at: zstd's default (3), about 300 MB/s
-  /// on one core here, a tenth of the size or less for JSON records.
+  /// The level the start records are compressed at: zstd's default (3), about 230 MB/s
+  /// on one core here; level 1 is faster but kept more than a quarter of the bench's
+  /// generated tasks.
   static let level: Int32 = 3
 
   /// `bytes` as one zstd frame (which records its content size). Costs one pass over the
