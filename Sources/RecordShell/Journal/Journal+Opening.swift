@@ -193,7 +193,7 @@ extension Journal {
   /// checked, a log an earlier recsh left beside the data file moved in, the log opened
   /// (made when missing) and locked, checked to be what `read` found, a history to set
   /// aside copied to its backup, the file cut where the session started it afresh, and
-  /// what the session appended so far written and flushed. Returns the notes to show
+  /// what the session appended so far written (and flushed with the first step's flush). Returns the notes to show
   /// (a move, a backup removed). Does nothing when already active.
   func activate() throws(JournalActivationError) -> [String] {
     guard var arrival else { return [] }
@@ -256,7 +256,10 @@ extension Journal {
     }
     self.file = file
     self.arrival = nil
-    sync(force: true)
+    // Written, not flushed: the log is flushed as every step is (before the prompt, or
+    // batched in a script). A flush here would wait for the file system's journal, which
+    // may hold a just-written data file's blocks, on the first edit's path.
+    write()
     return notes
   }
 

@@ -15,20 +15,20 @@ enum Zstd {
   static let level: Int32 = 3
 
   /// `bytes` as one zstd frame (which records its content size). Costs one pass over the
-  /// bytes and an output buffer of `ZSTD_compressBound` (pages touched only as written).
+  /// bytes and an output buffer of `ZSTD_compressBound`, left uninitialized, so that only
+  /// the pages the frame is written to become resident (a zero-filled one would cost the
+  /// whole bound in memory, about the input's size); the frame is then copied out at its size.
   static func compress(_ bytes: [UInt8], level: Int32 = level) -> [UInt8] {
     let bound = ZSTD_compressBound(bytes.count)
-    var output = [UInt8](repeating: 0, count: bound)
-    let written = output.withUnsafeMutableBytes { out in
-      bytes.withUnsafeBytes { source in
-        ZSTD_compress(out.baseAddress, bound, source.baseAddress, source.count, level)
-      }
+    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bound), alignment: 16)
+    defer { output.deallocate() }
+    let written = bytes.withUnsafeBytes { source in
+      ZSTD_compress(output.baseAddress, bound, source.baseAddress, source.count, level)
     }
     // Compression into a buffer of the bound cannot fail but for memory: then the frame
     // is not made, and the caller keeps the bytes uncompressed (an empty result).
     guard ZSTD_isError(written) == 0 else { return [] }
-    output.removeLast(output.count - written)
-    return output
+    return Array(UnsafeRawBufferPointer(rebasing: output[..<written]))
   }
 
   /// The bytes of one zstd frame `compress` made. Throws when the frame is damaged or
