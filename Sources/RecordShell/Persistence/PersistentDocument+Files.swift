@@ -201,19 +201,9 @@ extension PersistentDocument {
     case .unavailable(let why):
       return (nil, ["\(why); crash recovery is off for \"\(target)\""])
     }
-    do throws(JournalActivationError) {
-      warnings += try journal.activate()
-    } catch {
-      switch error {
-      case .locked(let pid): throw .locked(path: target, pid: pid)
-      case .changedElsewhere: throw .changedSinceOpened(path: target)
-      case .folder(.unsafe(let folder, let reason)): throw .unsafeStateFolder(path: folder, reason: reason)
-      case .folder(.cannotMake(_, let cause)), .folder(.cannotMove(_, let cause)), .unavailable(let cause):
-        return (nil, [Self.journalUnavailable(target, cause)])
-      case .backup(let cause):
-        throw .storage(cause)
-      }
-    }
+    let (notes, usable) = try Self.activate(journal, of: target, strict: false)
+    guard usable else { return (nil, warnings + notes) }
+    warnings += notes
     return (journal, warnings)
   }
 

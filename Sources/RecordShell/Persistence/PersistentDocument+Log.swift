@@ -66,8 +66,27 @@ extension PersistentDocument {
     }
     if changed { throw .changedSinceOpened(path: path) }
     var notes: [String]
+    let usable: Bool
+    (notes, usable) = try Self.activate(journal, of: path, strict: strict)
+    guard usable else {
+      self.journal = nil
+      return notes
+    }
+    startBaseIfNeeded()
+    notes += removeStaleTemporaryFiles(of: path)
+    return notes
+  }
+
+  /// Makes `journal`, the log of `path`, ready (`Journal.activate`): its notes, and whether
+  /// it can be used. Another recsh holding it, another session's change and an unsafe
+  /// folder are refusals. A log that cannot be made, or a history that cannot be set
+  /// aside, leave it unusable with one warning (crash recovery off) — or, `strict` (a
+  /// recovery the user asked for, which must not go on without its log), are thrown.
+  static func activate(_ journal: Journal, of path: String, strict: Bool) throws(SessionError) -> (
+    notes: [String], usable: Bool
+  ) {
     do throws(JournalActivationError) {
-      notes = try journal.activate()
+      return (try journal.activate(), true)
     } catch {
       switch error {
       case .locked(let pid): throw .locked(path: path, pid: pid)
@@ -75,17 +94,12 @@ extension PersistentDocument {
       case .folder(.unsafe(let folder, let reason)): throw .unsafeStateFolder(path: folder, reason: reason)
       case .backup(let cause):
         if strict { throw .storage(cause) }
-        self.journal = nil
-        return ["cannot set the history aside (\(cause)); crash recovery is off for this file"]
+        return (["cannot set the history aside (\(cause)); crash recovery is off for this file"], false)
       case .folder(.cannotMake(_, let cause)), .folder(.cannotMove(_, let cause)), .unavailable(let cause):
         if strict { throw .storage(.failed(.save, path: journal.path, cause: cause)) }
-        self.journal = nil
-        return [Self.journalUnavailable(path, cause)]
+        return ([journalUnavailable(path, cause)], false)
       }
     }
-    startBaseIfNeeded()
-    notes += removeStaleTemporaryFiles(of: path)
-    return notes
   }
 
   /// The header a new log of this session's document starts with.
