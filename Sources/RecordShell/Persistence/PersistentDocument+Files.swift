@@ -219,11 +219,12 @@ extension PersistentDocument {
       throw .unsavedChanges(operation: "open", count: unsavedChangeCount, file: filePath)
     }
     let loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
+    let count = loaded.document.count
     var opened = self
-    opened.editor = Editor(document: loaded.document, undoLimit: undoLimit, clock: editor.clock)
+    opened.bytesPerRecord = Self.bytesPerRecord(loaded)
+    opened.editor = Editor(document: loaded.takeDocument(), undoLimit: undoLimit, clock: editor.clock)
     opened.filePath = path
     opened.identity = loaded.identity
-    opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.image = loaded.takeImage()
     opened.lastWritten = nil
     opened.journal = nil
@@ -236,7 +237,6 @@ extension PersistentDocument {
     journalWarnings += opened.readConflicts()
     if path != filePath { close() }
     self = opened
-    let count = loaded.document.count
     let what = loaded.identity == nil ? "new file" : "\(count) record\(count == 1 ? "" : "s")"
     return [.info("Opened \(path) (\(what))")]
       + (loaded.warnings + journalWarnings).map { .warning("\(path): \($0)") }

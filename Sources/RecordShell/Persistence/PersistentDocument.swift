@@ -64,11 +64,12 @@ public struct PersistentDocument<Root: Record> {
     } else if let path {
       loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     }
+    let perRecord = bytesPerRecord(loaded)
     var opened = PersistentDocument(
-      editor: Editor(document: loaded.document, undoLimit: undoLimit, clock: clock), filePath: path,
+      editor: Editor(document: loaded.takeDocument(), undoLimit: undoLimit, clock: clock), filePath: path,
       identity: loaded.identity, fileSystem: fileSystem, undoLimit: undoLimit, stateFolder: stateFolder,
       journal: nil, keepsHistory: keepsHistory, progress: progress,
-      bytesPerRecord: bytesPerRecord(loaded), image: loaded.takeImage())
+      bytesPerRecord: perRecord, image: loaded.takeImage())
     let journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: recovery)
     let conflicts = opened.readConflicts()
     return (opened, loaded.warnings + journalWarnings + conflicts)

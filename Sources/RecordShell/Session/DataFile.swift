@@ -4,41 +4,54 @@ import RecordKit
 /// (missing) file that the first save creates; and records encoded and saved to one.
 public enum DataFile<Root: Record> {
   public struct Loaded {
-    public var document: Document<Root>
+    /// The records read; `takeDocument()` hands them to their one taker.
+    public var document: Document<Root> { handoff.document }
     /// `nil` when the file does not exist yet.
     public var identity: FileIdentity?
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
     public var hash: String?
     public var warnings: [String]
-    /// The bytes read and where each record lies in them (`FileImage`), handed over once:
-    /// copies of a `Loaded` (the kind's choice keeps one for the whole run) share it, and
-    /// the session that takes it is then its only holder, so the file's bytes are freed
-    /// when the session's first save replaces them.
-    private let handoff: ImageHandoff
+    /// The records and the bytes read (with where each record lies in them, `FileImage`),
+    /// handed over once: copies of a `Loaded` (the kind's choice keeps one for the whole
+    /// run) share them, and the session that takes them is then their only holder — so the
+    /// file's bytes are freed when its first save replaces them, and its first edit does not
+    /// copy a million records that another reference still shares.
+    private let handoff: Handoff
 
     public init(
       document: Document<Root>, identity: FileIdentity?, hash: String?, warnings: [String],
       image: FileImage? = nil
     ) {
-      (self.document, self.identity, self.hash, self.warnings) = (document, identity, hash, warnings)
-      handoff = ImageHandoff(image)
+      (self.identity, self.hash, self.warnings) = (identity, hash, warnings)
+      handoff = Handoff(image, document)
     }
 
     /// The image of the bytes read (`nil` with no file, or no record in it), to its one
     /// taker: later calls, on any copy, give `nil`.
     public func takeImage() -> FileImage? {
-      handoff.take()
+      handoff.takeImage()
+    }
+
+    /// The records read, to their one taker (the session): every copy's `document` is
+    /// empty afterwards.
+    public func takeDocument() -> Document<Root> {
+      handoff.takeDocument()
     }
   }
 
-  /// A file image held until its one taker takes it. recsh reads and opens a file on one
-  /// thread; a test opening files on several threads gives each its own `Loaded`.
-  private final class ImageHandoff: @unchecked Sendable {
+  /// What a `Loaded` hands over once. recsh reads and opens a file on one thread; a test
+  /// opening files on several threads gives each its own `Loaded`.
+  private final class Handoff: @unchecked Sendable {
     private var image: FileImage?
-    init(_ image: FileImage?) { self.image = image }
-    func take() -> FileImage? {
+    private(set) var document: Document<Root>
+    init(_ image: FileImage?, _ document: Document<Root>) { (self.image, self.document) = (image, document) }
+    func takeImage() -> FileImage? {
       defer { image = nil }
       return image
+    }
+    func takeDocument() -> Document<Root> {
+      defer { document = Document() }
+      return document
     }
   }
 
