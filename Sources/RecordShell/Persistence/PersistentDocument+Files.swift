@@ -118,16 +118,17 @@ extension PersistentDocument {
     return DataFile<Root>.image(of: lastWritten, using: fileSystem)
   }
 
-  /// The bytes the history starts from, when the document is back at that state and
-  /// they are records of `target`'s layout that read as exactly the document's, and not
-  /// in recsh's own layout (which the log writes when it compacts itself): every edit
+  /// The bytes the history starts from, when the document is back at that state (inside
+  /// groups that hold no change too) and they are records of `target`'s layout that read
+  /// as exactly the document's, and not in recsh's own layout (which the log writes when
+  /// it compacts itself): every edit
   /// undone, in this session or a later one, a save writes the file that was opened, byte
   /// for byte. `nil` otherwise (then the save writes over the bytes read or last saved).
   /// Reads the log only when the document is back at the history's start and the file
   /// holds another state.
   func startBytes(for target: String) -> [UInt8]? {
     // The file already holding the start state, the bytes read or saved give it back.
-    guard let journal, editor.history.current == editor.history.start, editor.openGroups.isEmpty,
+    guard let journal, editor.history.current == editor.history.start, editor.pendingChangeCount == 0,
       editor.history.savedState != editor.history.start,
       let read = try? FileReader.readFile(journal.path, using: fileSystem),
       let log = try? Journal.leftover(read.bytes, modificationTime: 0), let payload = log.basePayload,
