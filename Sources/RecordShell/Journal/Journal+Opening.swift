@@ -99,8 +99,6 @@ extension Journal {
 
   /// What `activate` must find where the log goes, and what it does first.
   struct Arrival {
-    /// The state folder the log is in (made at activation when missing).
-    var folder: StateFolder
     /// The data file, for messages.
     var dataPath: String
     /// The log as read at open; `nil`: there was none, so none may be there now but an
@@ -127,11 +125,11 @@ extension Journal {
       return .unavailable("no state folder: neither HOME nor RECSH_STATE_DIR is set")
     }
     let path = folder.logPath(forDataFile: dataPath)
-    var arrival = Arrival(folder: folder, dataPath: dataPath)
+    var arrival = Arrival(dataPath: dataPath)
     switch folder.check(using: fileSystem) {
     case .unsafe:
       // Never read: `activate` refuses the first change, naming why.
-      return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+      return .fresh(Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival))
     case .unexaminable(let error): return .unreadable(error)
     case .missing, .usable: break
     }
@@ -147,7 +145,7 @@ extension Journal {
       guard status.kind == .regularFile else {
         arrival.moveAside = folder.backupPath(forLog: path, time: Int(wallClock()), using: fileSystem)
         return .notAFile(
-          Journal(path: path, fileSystem: fileSystem, arrival: arrival), status.kind,
+          Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival), status.kind,
           backup: arrival.moveAside ?? path)
       }
     } else {
@@ -157,10 +155,10 @@ extension Journal {
         status = try fileSystem.lstat(old)
       } catch {
         guard error.code == ENOENT || error.code == ENOTDIR else { return .unreadable(error) }
-        return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+        return .fresh(Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival))
       }
       guard status.kind == .regularFile else {
-        return .fresh(Journal(path: path, fileSystem: fileSystem, arrival: arrival))
+        return .fresh(Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival))
       }
       source = old
       arrival.movedFrom = old
@@ -181,7 +179,7 @@ extension Journal {
       return .unreadable(error)
     }
     arrival.seen = Seen(status)
-    let journal = Journal(path: path, fileSystem: fileSystem, arrival: arrival)
+    let journal = Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival)
     switch classify(bytes, modificationTime: Double(status.modificationTime) / 1e9) {
     case .success(let log?): return .existing(journal, log)
     case .failure(let error): return .damaged(journal, bytes: bytes, error)
@@ -198,7 +196,7 @@ extension Journal {
   func activate() throws(JournalActivationError) -> [String] {
     guard var arrival else { return [] }
     do throws(StateFolderError) {
-      try arrival.folder.prepare(using: fileSystem)
+      try folder.prepare(using: fileSystem)
     } catch {
       throw .folder(error)
     }
@@ -208,7 +206,7 @@ extension Journal {
         (try? fileSystem.lstat(path)) == nil
       else { throw .changedElsewhere }
       do throws(StateFolderError) {
-        try arrival.folder.moveIn(old, to: path, using: fileSystem)
+        try folder.moveIn(old, to: path, using: fileSystem)
       } catch {
         throw .folder(error)
       }
@@ -241,7 +239,7 @@ extension Journal {
         } catch {
           throw .backup(error)
         }
-        notes += arrival.folder.pruneBackups(ofLog: path, using: fileSystem)
+        notes += folder.pruneBackups(ofLog: path, using: fileSystem)
       }
       if let cut = arrival.cut, Int64(cut) < status.size {
         do throws(SystemCallError) {

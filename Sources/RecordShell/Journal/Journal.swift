@@ -22,6 +22,9 @@ import RecordKit
 /// - A final class: it owns a file descriptor and a lock.
 public final class Journal {
   public let path: String
+  /// The state folder the log is in (made at activation when missing), where its
+  /// backups go too.
+  let folder: StateFolder
   let fileSystem: any FileSystem
   /// The log's descriptor once `activate` opened and locked it; `nil` before.
   var file: FileDescriptor?
@@ -55,8 +58,9 @@ public final class Journal {
   static let bufferLimit = 1 << 18
 
   /// A log that is not on disk yet as this session will write it: `activate` makes it so.
-  init(path: String, fileSystem: any FileSystem, arrival: Arrival) {
+  init(path: String, folder: StateFolder, fileSystem: any FileSystem, arrival: Arrival) {
     self.path = path
+    self.folder = folder
     self.fileSystem = fileSystem
     self.arrival = arrival
   }
@@ -81,8 +85,6 @@ public final class Journal {
   /// oldest beyond three removed): its `bytes` now when active, else at `activate`, since
   /// a session that changes nothing writes nothing. Returns the backup's path.
   func setAside(_ bytes: [UInt8]) throws(StorageError) -> (path: String, notes: [String]) {
-    let folder =
-      arrival?.folder ?? StateFolder(path: String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
     let backup = folder.backupPath(forLog: path, time: Int(Self.wallClock()), using: fileSystem)
     guard file != nil else {
       arrival?.backup = (backup, bytes)

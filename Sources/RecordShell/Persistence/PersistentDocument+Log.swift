@@ -131,6 +131,21 @@ extension PersistentDocument {
     return []
   }
 
+  /// The document at the history's start state: the open groups' changes taken back, then
+  /// the steps from the start to the current state. Costs a copy of the document and the
+  /// reverts (the start records and a compaction need it; no edit does).
+  func historyStart() -> Document<Root> {
+    let history = editor.history
+    var start = editor.document
+    for pending in editor.openGroups.reversed() {
+      for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
+    }
+    if let route = history.route(to: history.start) {
+      for number in route.revert { history.step(number)?.command.revert(in: &start) }
+    }
+    return start
+  }
+
   /// Starts the log's start records when it still needs them (`Journal.needsBase`): the
   /// history's start state, which the file holds as this session read or saved it (its
   /// own copy: no file read, no encoding, no hashing), else that state rebuilt from the
@@ -146,14 +161,7 @@ extension PersistentDocument {
       journal.startBase(image.bytes, hash: hash)
       return
     }
-    var start = editor.document
-    for pending in editor.openGroups.reversed() {
-      for earlier in pending.commands.reversed() { earlier.revert(in: &start) }
-    }
-    if let route = history.route(to: history.start) {
-      for number in route.revert { history.step(number)?.command.revert(in: &start) }
-    }
-    let records = RecordFile<Root>.encode(start.records)
+    let records = RecordFile<Root>.encode(historyStart().records)
     journal.startBase(records, hash: ContentHash.of(records))
   }
 
@@ -514,10 +522,7 @@ extension PersistentDocument {
   mutating func compactLog() {
     guard let journal, journal.isActive, editor.openGroups.isEmpty else { return }
     let history = editor.history
-    var start = editor.document
-    if let route = history.route(to: history.start) {
-      for number in route.revert { history.step(number)?.command.revert(in: &start) }
-    }
+    let start = historyStart()
     let header = logHeader(base: nil, numbers: start.numberRuns, start: history.start)
     let records = JournalReplay.entries(
       of: history, startingFrom: start, header: header, savedHash: savedHash,

@@ -97,7 +97,7 @@ public struct StateFolder: Equatable, Sendable {
   /// Where a history of the log at `logPath` set aside at `time` (seconds since 1970)
   /// goes: `STEM.TIME.bak`, one more `-N` when that name is taken.
   func backupPath(forLog logPath: String, time: Int, using fileSystem: any FileSystem) -> String {
-    let stem = logPath.hasSuffix(".log") ? String(logPath.dropLast(4)) : logPath
+    let stem = Self.stem(ofLog: logPath)
     var candidate = "\(stem).\(time).bak"
     var number = 2
     while (try? fileSystem.lstat(candidate)) != nil {
@@ -107,10 +107,15 @@ public struct StateFolder: Equatable, Sendable {
     return candidate
   }
 
+  /// The log's path without its `.log`: what its backups' names begin with.
+  private static func stem(ofLog logPath: String) -> String {
+    logPath.hasSuffix(".log") ? String(logPath.dropLast(".log".count)) : logPath
+  }
+
   /// The backups set aside for the log at `logPath`, oldest first (by the time in their
   /// names, then the number after it).
   func backups(ofLog logPath: String, using fileSystem: any FileSystem) -> [String] {
-    let stem = logPath.hasSuffix(".log") ? String(logPath.dropLast(4)) : logPath
+    let stem = Self.stem(ofLog: logPath)
     let prefix = String(stem.dropFirst(path.count + 1)) + "."
     guard let names = try? fileSystem.listDirectory(path) else { return [] }
     let found: [(time: Int, number: Int, name: String)] = names.compactMap { name in
