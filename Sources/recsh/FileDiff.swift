@@ -18,33 +18,19 @@ import RecordShell
 /// when the new one is `/dev/null`), and both files are read as that kind: an old file
 /// whose records that kind does not fit is an error, exit 3.
 enum FileDiff {
-  static let usage = "usage: recsh diff [--format FORMAT] [--kind KIND | --schema FILE] OLD NEW"
-
-  /// Runs it for `arguments` (those after `diff`) and returns the exit status.
-  static func run(_ arguments: [String]) -> Int32 {
+  /// Runs it for its command line (read as `CommandLineTable.diff` declares) and returns
+  /// the exit status.
+  static func run(_ parsed: ParsedCommandLine) -> Int32 {
     var streams = StandardStreams()
     defer { streams.flush() }
-    let parsed: FileCommandArguments
-    switch FileCommandArguments.parse(arguments, options: ["--format", "--kind", "--schema"]) {
-    case .success(let arguments): parsed = arguments
-    case .failure(let error): return usageError(error.description, &streams)
-    }
-    var format = OutputFormat.table
-    if let name = parsed.values["--format"] {
-      guard let chosen = OutputFormat(rawValue: name) else {
-        return usageError("unknown format '\(name)'; the formats are \(OutputFormat.names)", &streams)
-      }
-      format = chosen
-    }
-    let kind = parsed.values["--kind"]
-    var schema = parsed.values["--schema"]
+    let format = parsed.text(.format).flatMap(OutputFormat.init(rawValue:)) ?? .table
+    let kind = parsed.text(.kind)
+    var schema = parsed.text(.schema)
     let paths = parsed.operands
     let forGit = paths.count == 7
-    guard paths.count == 2 || forGit else {
-      return usageError("'diff' takes two files (or git's seven arguments)", &streams)
-    }
+    guard paths.count == 2 || forGit else { return 2 }  // `CommandLineTable.diff` checked it
     let (old, new) = forGit ? (paths[1], paths[4]) : (paths[0], paths[1])
-    if forGit, schema == nil, kind == nil { schema = FileCommandArguments.schema(besideDataFile: paths[0]) }
+    if forGit, schema == nil, kind == nil { schema = KindChoice.nonEmptySchema(besideDataFile: paths[0]) }
     // git's files are temporary: PATH's name says how they hold their records.
     let layout = forGit ? RecordLayout(path: paths[0]) : nil
     let result = compare(old: old, new: new, layout: layout, kind: kind, schema: schema, format: format)
@@ -59,11 +45,6 @@ enum FileDiff {
     }
   }
 
-  private static func usageError(_ message: String, _ streams: inout StandardStreams) -> Int32 {
-    streams.err("recsh: \(message)\n\(usage)")
-    return 2
-  }
-
   /// The difference as the format prints it, and whether there is one; or why a file
   /// could not be read.
   private static func compare(
@@ -76,12 +57,12 @@ enum FileDiff {
         file: chooser, layout: layout, kindFlag: kind, schemaPath: schema,
         stateFolder: StateFolder.forProcess(explicit: nil))
     } catch {
-      return .failure(FileCommandFailure(Shell.loadFailure(error)))
+      return .failure(.load(error))
     }
     // Choosing the kind may have read the file as that kind already: that load is used.
     let comparison = Comparison(old: old, new: new, layout: layout, chooser: chooser, format: format)
     return KindDispatch.run(comparison, choice)
-      ?? .failure(FileCommandFailure("recsh: no kind \"\(kind ?? "")\""))
+      ?? .failure(.noKind(kind ?? ""))
   }
 
   /// The two files compared as records of the chosen kind.
@@ -107,7 +88,7 @@ enum FileDiff {
         let changes = RecordChanges(matchingKeysOf: try records(old), try records(new))
         return .success((DiffRenderer.renderBytes(changes, format: format), !changes.isEmpty))
       } catch {
-        return .failure(FileCommandFailure(Shell.loadFailure(error)))
+        return .failure(.load(error))
       }
     }
   }

@@ -19,9 +19,6 @@ import RecordShell
 ///   of different kinds, or the kind has no key (records cannot be matched; git then keeps
 ///   its own conflict markers). Exit 2: bad usage.
 enum FileMerge {
-  static let usage =
-    "usage: recsh merge [--path PATH] [--kind KIND | --schema FILE] BASE OURS THEIRS [-o OUT]"
-
   struct Paths {
     var base: String
     var ours: String
@@ -36,29 +33,20 @@ enum FileMerge {
     var naming: String { workTree ?? output ?? ours }
   }
 
-  /// Runs it for `arguments` (those after `merge`) and returns the exit status.
-  static func run(_ arguments: [String]) -> Int32 {
+  /// Runs it for its command line (read as `CommandLineTable.merge` declares) and returns
+  /// the exit status.
+  static func run(_ parsed: ParsedCommandLine) -> Int32 {
     var streams = StandardStreams()
     defer { streams.flush() }
-    let parsed: FileCommandArguments
-    switch FileCommandArguments.parse(
-      arguments, options: ["--path", "--kind", "--schema", "-o", "--state-dir"])
-    {
-    case .success(let arguments): parsed = arguments
-    case .failure(let error): return usageError(error.description, &streams)
-    }
     let files = parsed.operands
-    guard files.count == 3 else {
-      return usageError("'merge' takes three files: BASE OURS THEIRS", &streams)
-    }
-    let kind = parsed.values["--kind"]
-    var schema = parsed.values["--schema"]
+    guard files.count == 3 else { return 2 }  // `CommandLineTable.merge` checked it
+    let kind = parsed.text(.kind)
+    var schema = parsed.text(.schema)
     let paths = Paths(
-      base: files[0], ours: files[1], theirs: files[2], output: parsed.values["-o"],
-      workTree: parsed.values["--path"],
-      stateFolder: StateFolder.forProcess(explicit: parsed.values["--state-dir"]))
+      base: files[0], ours: files[1], theirs: files[2], output: parsed.text(.output),
+      workTree: parsed.text(.path), stateFolder: StateFolder.forProcess(explicit: parsed.text(.stateDir)))
     if schema == nil, kind == nil, let workTree = paths.workTree {
-      schema = FileCommandArguments.schema(besideDataFile: workTree)
+      schema = KindChoice.nonEmptySchema(besideDataFile: workTree)
     }
     let layout = RecordLayout(path: paths.naming)
     // The kind is OURS'; when OURS holds nothing (emptied, or new), THEIRS' or BASE's.
@@ -76,7 +64,8 @@ enum FileMerge {
     }
     let merging = Merging(paths: paths, layout: layout, chooser: chooser)
     let result =
-      KindDispatch.run(merging, choice) ?? .failure(FileCommandFailure("recsh: no kind \"\(kind ?? "")\""))
+      KindDispatch.run(merging, choice)
+      ?? .failure(.noKind(kind ?? ""))
     switch result {
     case .failure(let failure):
       streams.err(failure.message)
@@ -93,11 +82,6 @@ enum FileMerge {
           + "'conflicts' lists them, 'resolve REF FIELD ours|theirs|VALUE' settles each")
       return 1
     }
-  }
-
-  private static func usageError(_ message: String, _ streams: inout StandardStreams) -> Int32 {
-    streams.err("recsh: \(message)\n\(usage)")
-    return 2
   }
 
   /// The three files merged as records of the chosen kind, the result written; the
@@ -123,16 +107,15 @@ enum FileMerge {
       do {
         loaded = try DataFile<Root>.loadExisting(path, layout: layout)
       } catch {
-        guard case .file = error else { throw FileCommandFailure(Shell.loadFailure(error)) }
-        throw FileCommandFailure(
-          Shell.loadFailure(error)
-            + "\nrecsh: \(role(path)) \"\(path)\" does not read as kind \(Root.kind), the kind of \(role(chooser)) \"\(chooser)\""
-        )
+        guard case .file = error else { throw .load(error) }
+        throw .otherKind(
+          role: role(path), path: path, kind: Root.kind, chooserRole: role(chooser), chooser: chooser,
+          .unreadable(error))
       }
       if path != chooser, let warning = loaded.warnings.first {
-        throw FileCommandFailure(
-          "recsh: \(role(path)) \"\(path)\" holds records of another kind than \(role(chooser)) "
-            + "(read as \(Root.kind): \(warning))")
+        throw .otherKind(
+          role: role(path), path: path, kind: Root.kind, chooserRole: role(chooser), chooser: chooser,
+          .warning(warning))
       }
       return loaded
     }
@@ -150,7 +133,7 @@ enum FileMerge {
         do {
           merged = try RecordMerge(base: base.document, ours: ours.document, theirs: theirs.document)
         } catch {
-          throw FileCommandFailure("recsh: cannot merge \(paths.naming): \(error.description)")
+          throw .cannotMerge(naming: paths.naming, error)
         }
         let fileSystem = PosixFileSystem()
         var hash = ours.hash ?? ""
@@ -171,23 +154,20 @@ enum FileMerge {
                 .hash
             }
           } catch {
-            throw FileCommandFailure("recsh: \(error.description); \(target) is unchanged")
+            throw .write(target: target, error)
           }
         }
         if !merged.conflicts.isEmpty {
           let file = ConflictFile(hash: hash, conflicts: merged.conflicts)
           guard let folder = paths.stateFolder else {
-            throw FileCommandFailure(
-              "recsh: the merge was written, but its conflicts could not be kept: no state folder "
-                + "(neither HOME nor RECSH_STATE_DIR is set)")
+            throw .conflictsNotKept(nil)
           }
           do {
             try folder.prepare(using: fileSystem)
             try AtomicFile.save(
               bytes: file.encoded(), to: folder.conflictsPath(forDataFile: paths.naming), using: fileSystem)
           } catch {
-            throw FileCommandFailure(
-              "recsh: the merge was written, but its conflicts could not be kept: \(error)")
+            throw .conflictsNotKept(error)
           }
         }
         // recsh exits with its records alive, as a session does: the kernel takes the

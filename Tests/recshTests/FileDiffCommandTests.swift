@@ -90,7 +90,10 @@ import Testing
   @Test(arguments: [
     (["diff"], "recsh: 'diff' takes two files (or git's seven arguments)"),
     (["diff", "a.json"], "recsh: 'diff' takes two files (or git's seven arguments)"),
-    (["diff", "--format", "xml", "a.json", "b.json"], "recsh: unknown format 'xml'"),
+    (
+      ["diff", "--format", "xml", "a.json", "b.json"],
+      "recsh: unknown format \"xml\"; the formats are table|json|jsonl|csv|tsv"
+    ),
     (["diff", "a.json", "b.json", "--kind"], "recsh: --kind needs a value"),
     (
       ["diff", "--kind", "task", "--schema", "s.json", "a.json", "b.json"],

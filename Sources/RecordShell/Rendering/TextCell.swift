@@ -48,7 +48,7 @@ public enum TextCell {
     text.count <= width ? text : String(text.prefix(width - 1)) + "…"
   }
 
-  static func padded(_ text: String, to width: Int) -> String {
+  public static func padded(_ text: String, to width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
   }
 }

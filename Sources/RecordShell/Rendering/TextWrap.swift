@@ -1,10 +1,10 @@
 /// Word wrapping for `help`: text broken at spaces into lines of at most a given width.
-enum TextWrap {
+public enum TextWrap {
   /// `text` in lines of at most `width` characters: the first starts with `first`, the
   /// others with `rest` (a hanging indent). Words are never split: a word longer than a
   /// line stands alone on its line. Widths count `Character`s, which is the terminal's
   /// columns for the text `help` shows (no wide or combining characters).
-  static func wrap(_ text: String, width: Int, first: String = "", rest: String = "") -> [String] {
+  public static func wrap(_ text: String, width: Int, first: String = "", rest: String = "") -> [String] {
     var lines: [String] = []
     var line = first
     var lineHasWord = false
