@@ -10,10 +10,11 @@
 ///
 /// Refused, with the offending byte's position (`CSVSyntaxError`): bytes that are not
 /// UTF-8 (checked first, so the first bad byte is named whatever else is wrong), a first
-/// line that is empty, an empty or repeated header name, a quoted cell that never closes,
-/// text after a closing quote, a row with another number of cells than the header. A
-/// syntax error inside a row is reported before its cell count. A file of no bytes, or only
-/// a byte order mark, is a table with no header and no rows.
+/// line that is empty, an empty or repeated header name (repeated as Swift compares
+/// strings: `é` written as one scalar or as `e` and an accent is one field's name), a
+/// quoted cell that never closes, text after a closing quote, a row with another number of
+/// cells than the header. A syntax error inside a row is reported before its cell count. A
+/// file of no bytes, or only a byte order mark, is a table with no header and no rows.
 ///
 /// Cost: one pass over the bytes (eight at a time inside cells), one `Int` stored per cell
 /// and two per row; no allocation per cell or row beyond the arrays' growth, and a

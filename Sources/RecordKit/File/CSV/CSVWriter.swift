@@ -47,10 +47,15 @@ package struct CSVWriter: Sendable {
 
   /// Appends a header row naming `names`, ended by the dialect's line ending when
   /// `endingLine`.
+  ///
+  /// A `.csv` reader takes the delimiter from the first `,` or `;` of the header outside
+  /// quotes, so the first name is quoted when it holds either: `"a,b";c` stays a file of
+  /// semicolons.
   package mutating func appendHeader(_ names: [String], endingLine: Bool = true) {
     for (column, name) in names.enumerated() {
       if column > 0 { bytes.append(dialect.delimiter.byte) }
-      appendText(name, keepingQuotes: false)
+      let holdsDelimiter = name.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }
+      appendText(name, keepingQuotes: column == 0 && holdsDelimiter)
     }
     if endingLine { appendLineEnding() }
   }
