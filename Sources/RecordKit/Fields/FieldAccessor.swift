@@ -24,6 +24,8 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   var isList: Bool { get }
   /// Values worth offering to tab completion for this field.
   var completions: [String] { get }
+  /// How a CSV or TSV cell's text becomes the field's value: its codec's fact.
+  var cellReading: CellReading { get }
   /// The field's rules in words, for `fields`; empty when it has none.
   var rules: String { get }
   /// What the field is for (a schema's `description` or `title`), for `fields`, `help`

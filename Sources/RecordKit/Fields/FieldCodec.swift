@@ -23,6 +23,9 @@ public protocol FieldCodec: Sendable {
   func display(_ value: Value) -> String
   /// Values worth offering to tab completion (`true`/`false`).
   var completions: [String] { get }
+  /// How a CSV or TSV cell's text becomes a value of this codec (by default, as its
+  /// `type` says: `CellReading(type)`).
+  var cellReading: CellReading { get }
   /// The value as an encoded command holds it; the file's form unless the
   /// codec needs more (a custom field's place).
   func encodeForCommand(_ value: Value) -> JSONValue
@@ -61,6 +64,7 @@ public protocol FieldCodec: Sendable {
 
 extension FieldCodec {
   public var completions: [String] { [] }
+  public var cellReading: CellReading { CellReading(type) }
   @inline(__always)
   public func brokenRule(_ value: Value) -> String? { nil }
   public var rules: String { "" }

@@ -6,6 +6,7 @@ public final class IDField<Root: Record>: FieldAccessor {
 
   public var name: String { "id" }
   public var type: FieldType { .string }
+  public var cellReading: CellReading { .text }
   public var isReadOnly: Bool { true }
   public var isCustom: Bool { false }
   public var isList: Bool { false }

@@ -182,6 +182,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Set by `init(list:_:_:)`, the initializer for a `ListFieldCodec`.
   public var isList: Bool { listEdit != nil }
   public var completions: [String] { codec.completions }
+  public var cellReading: CellReading { codec.cellReading }
 
   public func json(in record: Root) -> JSONValue? {
     encodeValue(record)

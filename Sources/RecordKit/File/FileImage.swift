@@ -29,6 +29,9 @@ public struct FileImage: Sendable {
   /// The document lineage (`Document.lineage`) whose change marks say what differs from
   /// these bytes; a document of another lineage is compared record by record.
   public let lineage: UInt64
+  /// A CSV or TSV file's table: its dialect, header and where each cell lies (one `Int` a
+  /// cell); `nil` for JSON.
+  let table: CSVTable?
 
   /// The image of `bytes`, a file of `layout` that loaded as records with `ids` (in file
   /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
@@ -36,25 +39,29 @@ public struct FileImage: Sendable {
   /// as recsh writes new files). A file of no records gives new ones recsh's own style.
   public init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: [String], lineage: UInt64) {
     guard recordEnds.count == ids.count else { return nil }
+    if layout.isDelimited {
+      self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
+      return
+    }
     let found = bytes.withUnsafeBufferPointer { buffer -> (Range<Int>, [Range<Int>])? in
       Self.locate(in: buffer, layout: layout, recordEnds: recordEnds)
     }
     guard let (inner, spans) = found else { return nil }
-    self.bytes = bytes
-    self.layout = layout
-    self.spans = spans
-    self.ids = ids
-    self.inner = inner
-    self.lineage = lineage
     let base: JSONLayoutStyle = layout == .lines ? .lines : .recsh
-    style = bytes.withUnsafeBufferPointer { buffer in
+    let style = bytes.withUnsafeBufferPointer { buffer in
       spans.first.map { JSONLayoutStyle(of: $0, in: buffer, base: base, layout: layout) } ?? base
     }
+    self.init(
+      bytes: bytes, layout: layout, spans: spans, ids: ids, inner: inner, style: style, lineage: lineage)
   }
 
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
   /// layout): the records are found by reading the bytes once. `nil` as above.
   public init?(written bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+    if layout.isDelimited {
+      self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
+      return
+    }
     var ends: [Int] = []
     ends.reserveCapacity(ids.count)
     let read: Void? = bytes.withUnsafeBufferPointer { buffer in
@@ -70,10 +77,25 @@ public struct FileImage: Sendable {
 
   private init(
     bytes: [UInt8], layout: RecordLayout, spans: [Range<Int>], ids: [String], inner: Range<Int>,
-    style: JSONLayoutStyle, lineage: UInt64
+    style: JSONLayoutStyle, lineage: UInt64, table: CSVTable? = nil
   ) {
     (self.bytes, self.layout, self.spans, self.ids, self.inner) = (bytes, layout, spans, ids, inner)
-    (self.style, self.lineage) = (style, lineage)
+    (self.style, self.lineage, self.table) = (style, lineage, table)
+  }
+
+  /// The image of a CSV or TSV file's `bytes` whose rows loaded as records with `ids`: each
+  /// record's span is its row without its line break; the inside starts at the header's
+  /// line break. `nil` when the bytes are no table with one row per id, or have no header
+  /// (a file of no bytes: written as recsh writes new files).
+  private init?(table bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+    guard
+      let table = bytes.withUnsafeBufferPointer({ try? CSVReader.read($0, tabSeparated: layout == .tsv) }),
+      let header = table.headerSpan, table.rowCount == ids.count
+    else { return nil }
+    let spans = (0..<table.rowCount).map { table.rowSpan($0).content }
+    self.init(
+      bytes: bytes, layout: layout, spans: spans, ids: ids, inner: header.contentEnd..<bytes.count,
+      style: .lines, lineage: lineage, table: table)
   }
 
   /// The file's size in bytes.
@@ -201,13 +223,19 @@ public struct FileImage: Sendable {
       flushed += out.count
       out.removeAll(keepingCapacity: true)
     }
+    // A CSV or TSV file's columns: its header's, then those a new or changed record adds.
+    let columns = table.map { tableColumns(of: document, header: $0.header, trustMarks: trustMarks) }
     try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
       let splice = self.splice(bytes)
       var byID: [String: Int]?
       var alternateByID: [String: Int]?
       var expected = 0
       var previous: Int?
-      out += bytes[..<inner.lowerBound]
+      if let table, let columns {
+        writeHeader(table, columns: columns, in: bytes, into: &out)
+      } else {
+        out += bytes[..<inner.lowerBound]
+      }
       for position in 0..<document.count {
         let id = document.id(at: position)
         var ordinal: Int?
@@ -227,15 +255,25 @@ public struct FileImage: Sendable {
         let unchanged = trustMarks && !document.mayHaveChanged(document.number(at: position))
         if let ordinal, unchanged {
           out += bytes[spans[ordinal]]
+          // A column the file did not have is absent from a row read from it.
+          if let table, let columns {
+            for _ in table.header.count..<columns.count { out.append(table.dialect.delimiter.byte) }
+          }
         } else if ordinal == nil, let alternate,
           let kept = document.withRecord(
             at: position,
             { record in
               if alternateByID == nil { alternateByID = alternate.ordinalsByID() }
-              return alternateByID?[id].flatMap { alternate.bytes(at: $0, of: record.pointee) }
+              return alternateByID?[id].flatMap {
+                alternate.bytes(at: $0, of: record.pointee, columns: columns)
+              }
             }) ?? nil
         {
           out += kept
+        } else if let table, let columns {
+          document.withRecord(at: position) { record in
+            writeRow(record.pointee, over: ordinal, table, columns: columns, in: bytes, into: &out)
+          }
         } else {
           document.withRecord(at: position) { record in
             write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
@@ -251,14 +289,19 @@ public struct FileImage: Sendable {
         splice.closing(into: &out)
       } else if spans.isEmpty {
         out += bytes[inner]
+      } else if table != nil {
+        // Every row gone: the header keeps its line break.
+        splice.opening(into: &out)
       }
       innerEnd = flushed + out.count
       out += bytes[inner.upperBound...]
       try flush()
     }
+    // A table's image is read again from the bytes written (`init(plan:bytes:)`).
     return Plan(
       layout: layout, ids: newIDs, lineage: document.lineage, byteCount: flushed,
-      placement: Plan.Placement(spans: newSpans, inner: inner.lowerBound..<innerEnd, style: style))
+      placement: table != nil
+        ? nil : Plan.Placement(spans: newSpans, inner: inner.lowerBound..<innerEnd, style: style))
   }
 
   /// `rewrite(_:chunkSize:progress:into:)` into memory: the new bytes' image.
@@ -275,7 +318,11 @@ public struct FileImage: Sendable {
   /// whose records all went, nothing between `[` and `]`.
   private func splice(_ bytes: UnsafeBufferPointer<UInt8>) -> SpanSplice {
     var splice = SpanSplice(bytes: bytes, inner: inner, parts: spans)
-    if layout == .lines {
+    if let table {
+      splice.freshOpening = table.dialect.lineEnding.bytes
+      splice.freshSeparator = table.dialect.lineEnding.bytes
+      splice.freshClosing = table.dialect.endsWithLineBreak ? table.dialect.lineEnding.bytes : []
+    } else if layout == .lines {
       splice.freshSeparator = style.lineEnding
       splice.freshClosing = style.lineEnding
     } else if !spans.isEmpty && !bytes[inner].contains(0x0A) {
@@ -323,13 +370,19 @@ public struct FileImage: Sendable {
   }
 
   /// Each record's position in the file by its id (the first, should two share one).
-  private func ordinalsByID() -> [String: Int] {
+  func ordinalsByID() -> [String: Int] {
     Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first }
   }
 
   /// The bytes of record `ordinal` here, when they read as exactly `record`. O(bytes of
-  /// the record).
-  private func bytes<Root: Record>(at ordinal: Int, of record: Root) -> ArraySlice<UInt8>? {
+  /// the record). A CSV or TSV row is written by another file only when this one has the
+  /// same `columns` and each of its cells holds the record's value.
+  private func bytes<Root: Record>(at ordinal: Int, of record: Root, columns: [String]?) -> ArraySlice<UInt8>?
+  {
+    if let columns {
+      guard let table, table.header == columns, rowHolds(record, row: ordinal, table) else { return nil }
+      return bytes[spans[ordinal]]
+    }
     let span = spans[ordinal]
     let read = bytes.withUnsafeBufferPointer { buffer in
       Self.decode(Root.self, UnsafeBufferPointer(rebasing: buffer[span]), position: ordinal, id: record.id)

@@ -71,6 +71,9 @@ public enum RecordFile<Root: Record> {
     passing passed: (Int) -> Void
   ) throws(RecordFileError) -> [Root] {
     if bytes.isEmpty { return [] }
+    if layout.isDelimited {
+      return try DelimitedFile<Root>.decodeRecords(bytes, layout: layout, passing: passed)
+    }
     let table = Root.fields
     var records: [Root] = []
     do {
@@ -121,6 +124,7 @@ public enum RecordFile<Root: Record> {
   )
     -> JSONPosition
   {
+    if layout.isDelimited { return DelimitedFile<Root>.position(ofRecord: number, in: bytes, layout: layout) }
     var reader = JSONReader(unsafeBytes: bytes)
     var count = 0
     var start = 0
@@ -175,6 +179,9 @@ public enum RecordFile<Root: Record> {
     _ records: [Root], layout: RecordLayout, chunkSize: Int = defaultChunkSize,
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
+    if layout.isDelimited {
+      return try DelimitedFile.encode(records, layout: layout, chunkSize: chunkSize, into: sink)
+    }
     let table = Root.fields
     let lines = layout == .lines
     var writer = JSONWriter(reservingCapacity: chunkSize + chunkSize / 4, compact: lines)
@@ -215,6 +222,8 @@ public enum RecordFile<Root: Record> {
 /// Why a file's bytes are not a collection of records of the kind.
 public enum RecordFileError: Error, Equatable, Sendable {
   case syntax(JSONSyntaxError)
+  /// A CSV or TSV file that is not a table recsh reads.
+  case table(CSVSyntaxError)
   case notAnArray(found: String, at: JSONPosition)
   /// Record `number` (1-based), with its id when it has one.
   case record(Int, id: String?, RecordDecodingError, at: JSONPosition)
@@ -227,6 +236,7 @@ public enum RecordFileError: Error, Equatable, Sendable {
   public var position: JSONPosition {
     switch self {
     case .syntax(let error): error.position
+    case .table(let error): error.position
     case .notAnArray(_, let position), .record(_, _, _, let position), .duplicateID(_, _, _, let position):
       position
     case .violations(let listed, _): listed.first?.position ?? JSONPosition(line: 1, column: 1, offset: 0)
@@ -239,6 +249,7 @@ extension RecordFileError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .syntax(let error): error.message
+    case .table(let error): error.message
     case .notAnArray(let found, _): "expected an array of records, found \(found)"
     case .record(let number, let id?, let error, _): "record \(number) (id \"\(id)\"): \(error)"
     case .record(let number, nil, let error, _): "record \(number): \(error)"

@@ -1,14 +1,20 @@
 /// How a file lays its records out: one JSON array of objects (`.json` and every other
-/// name), or JSON Lines (`.jsonl`, `.ndjson`): one compact object per line.
+/// name), JSON Lines (`.jsonl`, `.ndjson`: one compact object per line), or a table of
+/// cells under a header row, CSV (`.csv`: cells between `,` or `;`, RFC 4180 quotes) or
+/// TSV (`.tsv`: cells between tabs, backslash escapes).
 ///
-/// The name decides, never the content: a file is read strictly as its layout says, so a
-/// `.jsonl` file holding one pretty-printed array is refused, not guessed at.
+/// The name decides (or `--layout`), never the content: a file is read strictly as its
+/// layout says, so a `.jsonl` file holding one pretty-printed array is refused, not
+/// guessed at.
 public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
   case array
   case lines
+  case csv
+  case tsv
 
   /// The layout a file of this name holds: `lines` for a name ending in `.jsonl` or
-  /// `.ndjson` (in any case: `TASKS.JSONL`), `array` for every other.
+  /// `.ndjson`, `csv` for `.csv`, `tsv` for `.tsv` (in any case: `TASKS.JSONL`), `array`
+  /// for every other.
   public init(path: String) {
     let name = path.utf8.reversed().prefix { $0 != UInt8(ascii: "/") }
     var ending: [UInt8] = []
@@ -17,32 +23,67 @@ public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
       ending.append(byte | 0x20)  // lowercase for the ASCII letters compared
     }
     let extensionName = String(decoding: ending.reversed(), as: UTF8.self)
-    let hasStem = name.count > ending.count + 1
-    self = hasStem && (extensionName == "jsonl" || extensionName == "ndjson") ? .lines : .array
+    guard name.count > ending.count + 1 else {
+      self = .array
+      return
+    }
+    switch extensionName {
+    case "jsonl", "ndjson": self = .lines
+    case "csv": self = .csv
+    case "tsv": self = .tsv
+    default: self = .array
+    }
   }
 
-  /// The layout of bytes known to hold records in one of the two layouts (they loaded, or
+  /// The layout `--layout` names: `json`, `jsonl`, `csv` or `tsv`.
+  public init?(name: String) {
+    guard let layout = Self.allCases.first(where: { $0.name == name }) else { return nil }
+    self = layout
+  }
+
+  /// The name `--layout` gives it.
+  public var name: String {
+    switch self {
+    case .array: "json"
+    case .lines: "jsonl"
+    case .csv: "csv"
+    case .tsv: "tsv"
+    }
+  }
+
+  /// Whether records are rows of cells under a header (CSV, TSV), not JSON objects.
+  public var isDelimited: Bool { self == .csv || self == .tsv }
+
+  /// The layout of bytes known to hold records in one of the layouts (they loaded, or
   /// recsh wrote them), told by their first byte that is not whitespace or a byte-order
-  /// mark: `[` opens an array, anything else (`{`) is a line's record; no bytes read as no
-  /// records either way. For the history's copy of the records it starts from, which is
-  /// the data file's bytes as read or records recsh encoded; a file a user names is read
-  /// as its name says.
+  /// mark: `[` opens an array, `{` a line's record; anything else starts a header row, of
+  /// a TSV when its first line holds a tab, else of a CSV. No bytes read as no records
+  /// either way. For the history's copy of the records it starts from, which is the data
+  /// file's bytes as read or records recsh encoded; a file a user names is read as its
+  /// name says.
   package init(sniffing bytes: some Collection<UInt8>) {
     let first = bytes.first { byte in
       byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 && byte != 0xEF && byte != 0xBB
         && byte != 0xBF
     }
-    self = first == nil || first == UInt8(ascii: "[") ? .array : .lines
+    switch first {
+    case nil, UInt8(ascii: "["): self = .array
+    case UInt8(ascii: "{"): self = .lines
+    default:
+      let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+      self = firstLine.contains(0x09) ? .tsv : .csv
+    }
   }
 }
 
 extension JSONReader {
-  /// Reads the records of a file of `layout`: `readArray` or `readLines`, calling `body`
-  /// once per record with the reader on it.
+  /// Reads the records of a JSON file of `layout`: `readArray` or `readLines`, calling
+  /// `body` once per record with the reader on it. A CSV or TSV file is not JSON: its
+  /// records are read by `DelimitedFile`, and here it reads as an array would.
   package mutating func readRecords(_ layout: RecordLayout, _ body: (inout JSONReader) throws -> Void) throws
   {
     switch layout {
-    case .array: try readArray(body)
+    case .array, .csv, .tsv: try readArray(body)
     case .lines: try readLines(body)
     }
   }

@@ -5,9 +5,9 @@
 /// `FILE:LINE:COLUMN: error: MESSAGE`. The position is the offending byte's, counted as a
 /// `JSONPosition` is: 1-based line and column (in Unicode scalars, from after a byte order
 /// mark), lines ending at LF, CR LF or a lone CR.
-package struct CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-  package var reason: Reason
-  package var position: JSONPosition
+public struct CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var reason: Reason
+  public var position: JSONPosition
 
   package var line: Int { position.line }
   package var column: Int { position.column }
@@ -19,9 +19,9 @@ package struct CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   /// `LINE:COLUMN: MESSAGE`; the caller puts the file name in front.
-  package var description: String { "\(position): \(message)" }
+  public var description: String { "\(position): \(message)" }
 
-  package enum Reason: Equatable, Hashable, Sendable {
+  public enum Reason: Equatable, Hashable, Sendable {
     /// A byte that does not start a well-formed UTF-8 sequence, at this offset.
     case invalidUTF8(offset: Int)
     /// The file's first line is empty, so no header row names the columns.
@@ -40,7 +40,7 @@ package struct CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   /// The reason in words: lowercase, file text in quotes.
-  package var message: String {
+  public var message: String {
     switch reason {
     case .invalidUTF8(let offset):
       "invalid UTF-8 at byte offset \(offset)"

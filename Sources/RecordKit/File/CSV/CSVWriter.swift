@@ -31,6 +31,12 @@ package struct CSVWriter: Sendable {
     case original(Range<Int>)
   }
 
+  /// Empties `bytes`, keeping their storage: a save hands each chunk on, then writes the
+  /// next one in the same memory.
+  package mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+  }
+
   /// Appends `bytes` as they are: the byte order mark, an unchanged row, a gap of empty lines.
   package mutating func append(_ bytes: some Sequence<UInt8>) {
     self.bytes.append(contentsOf: bytes)

@@ -73,6 +73,19 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
 
   package var isReadOnly: Bool { shape.isReadOnly || isKey }
 
+  /// A cell reads as the shape's type: text for strings, dates and lists (which a cell
+  /// cannot hold), numbers and booleans where spelled so; any other shape (an object, an
+  /// enum of mixed values, any value) as the column's cells are spelled.
+  package var cellReading: CellReading {
+    switch reading {
+    case .text, .list: .text
+    case .integer: .integer
+    case .number: .number
+    case .bool: .bool
+    case .json, .null: .inferred
+    }
+  }
+
   package func parse(_ token: ValueToken) -> CustomValue? {
     Self.parse(token, as: shape, reading: reading, takesNull: takesNull).map { CustomValue($0) }
   }

@@ -25,7 +25,12 @@ package enum RunTimeFile {
   ) throws(RecordFileError) -> Loaded {
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
-        try RecordFile<RunTimeRecord>.decodeRecords(bytes, layout: layout, passing: passed)
+        guard layout.isDelimited, let schema else {
+          return try RecordFile<RunTimeRecord>.decodeRecords(bytes, layout: layout, passing: passed)
+        }
+        // A table's cells are text: the schema's fields say what each column's text is.
+        return try DelimitedFile<RunTimeRecord>.decodeRecords(
+          bytes, layout: layout, readings: RunTimeKind.cellReadings(of: schema), passing: passed)
       }
     }
     let records = try read.get()
@@ -156,6 +161,16 @@ package enum RunTimeFile {
   )
     -> [JSONPosition]
   {
+    if layout.isDelimited {
+      // A row's cell: its column is the pointer's first token (a dotted column's name is
+      // the whole path).
+      return places.map { place in
+        let tokens = place.pointer.tokens
+        let column = tokens.isEmpty ? nil : tokens.joined(separator: ".")
+        return DelimitedFile<RunTimeRecord>.position(
+          ofRecord: place.record + 1, field: column, in: bytes, layout: layout)
+      }
+    }
     var reader = JSONReader(unsafeBytes: bytes)
     var offsets = [Int](repeating: 0, count: places.count)
     var next = 0

@@ -44,6 +44,13 @@ public final class RunTimeKind: @unchecked Sendable {
     self.init(name: schema.title ?? name, recordSchema: schema, document: schema.schema.document, key: key)
   }
 
+  /// How each field `schema` declares reads a CSV or TSV cell (`CellReading`), by name:
+  /// for reading a table before the kind is bound.
+  package static func cellReadings(of schema: RecordSchema) -> [String: CellReading] {
+    let kind = RunTimeKind(name: "", schema: schema, key: nil)
+    return Dictionary(kind.table.fields.map { ($0.name, $0.cellReading) }) { first, _ in first }
+  }
+
   private init(name: String, recordSchema: RecordSchema, document: JSONValue, key: RecordKey?) {
     self.recordSchema = recordSchema
     self.name = name

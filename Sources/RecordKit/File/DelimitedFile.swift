@@ -1,0 +1,169 @@
+/// Records as the rows of a CSV or TSV file (`RecordLayout.csv`, `.tsv`): the header names
+/// the fields, each row is a record, each cell a field's value.
+///
+/// - Reading: a cell's text becomes the value its field's codec says (`CellReading`: a
+///   kind's string field keeps `02134`, its integer field reads `7`); a column no field of
+///   the kind declares (a custom field, or every column of a kind being inferred) reads as
+///   its cells are spelled (`CSVColumnType`). An unquoted empty cell is an absent value, a
+///   quoted `""` the empty string. A dotted column (`address.city`) is the declared field
+///   of that name.
+/// - Writing: a value is written as its text (`CSVWriter.Cell`); a list or an object does
+///   not fit a cell (`firstUnfit` finds one, so that a save can refuse it first).
+///
+/// One record per row, so a read costs a `JSONObject` per row, decoded by the kind's table.
+enum DelimitedFile<Root: Record> {
+  /// The records of the table in `bytes`, in order. `readings`: how a column reads, where
+  /// the caller knows better than `Root.fields` (a schema's kind, read before it is bound);
+  /// `passed` hears each row's end. O(bytes), plus a `JSONObject` per row.
+  static func decodeRecords(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, readings: [String: CellReading]? = nil,
+    passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> [Root] {
+    let table = try read(bytes, layout: layout)
+    let fields = Root.fields
+    let columns = table.header.enumerated().map { column, name in
+      let reading = readings?[name] ?? fields.field(named: name)?.cellReading ?? .inferred
+      let type = reading == .inferred ? CSVColumnType(ofColumn: column, in: table, bytes: bytes) : .string
+      return (name: name, reading: reading, type: type)
+    }
+    var records: [Root] = []
+    records.reserveCapacity(table.rowCount)
+    var members: [JSONObject.Member] = []
+    members.reserveCapacity(columns.count)
+    for row in 0..<table.rowCount {
+      members.removeAll(keepingCapacity: true)
+      for (column, spec) in columns.enumerated() {
+        let cell = table.cell(row: row, column: column)
+        guard !cell.isAbsent else { continue }
+        let text = table.text(of: cell, in: bytes)
+        members.append(
+          JSONObject.Member(key: spec.name, value: spec.reading.value(ofText: text, column: spec.type)))
+      }
+      do {
+        records.append(try fields.decode(JSONObject(members), position: row))
+      } catch {
+        var id: String?
+        if case .string(let text)? = members.first(where: { $0.key == "id" })?.value { id = text }
+        throw .record(row + 1, id: id, error, at: position(ofRow: row, in: table, bytes: bytes))
+      }
+      passed(table.rowSpan(row).end)
+    }
+    return records
+  }
+
+  /// The table in `bytes`, a file of `layout`; or where it is not one.
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout) throws(RecordFileError)
+    -> CSVTable
+  {
+    do {
+      return try CSVReader.read(bytes, tabSeparated: layout == .tsv)
+    } catch {
+      throw .table(error)
+    }
+  }
+
+  /// Where row `row` (0-based, below the header) starts, or column `column` of it.
+  /// O(bytes before it): for errors.
+  static func position(
+    ofRow row: Int, column: Int? = nil, in table: CSVTable, bytes: UnsafeBufferPointer<UInt8>
+  )
+    -> JSONPosition
+  {
+    let offset = column.map { table.cell(row: row, column: $0).range.lowerBound } ?? table.rowSpan(row).start
+    return JSONPosition(line: 1, column: 1, offset: 0).advanced(to: offset, in: bytes)
+  }
+
+  /// Where record `number` (1-based) starts in `bytes`, a file of `layout` that read; or
+  /// the field `name` of it when its column is known.
+  static func position(
+    ofRecord number: Int, field name: String? = nil, in bytes: UnsafeBufferPointer<UInt8>,
+    layout: RecordLayout
+  ) -> JSONPosition {
+    guard let table = try? read(bytes, layout: layout), number >= 1, number <= table.rowCount else {
+      return JSONPosition(line: 1, column: 1, offset: 0)
+    }
+    return position(
+      ofRow: number - 1, column: name.flatMap(table.header.firstIndex(of:)), in: table, bytes: bytes)
+  }
+
+  // MARK: Writing
+
+  /// The columns a file of `records` has: the kind's declared fields that some record
+  /// holds, in the table's order, then the custom keys in the order first met; with no
+  /// records, every declared field (a new file's header names the kind's fields). O(records
+  /// × fields).
+  static func columns(of records: UnsafeBufferPointer<Root>) -> [String] {
+    let table = Root.fields
+    var names: [String] = []
+    if records.isEmpty {
+      names = table.fields.map(\.name)
+    } else {
+      for field in table.fields where records.contains(where: { field.json(in: $0) != nil }) {
+        names.append(field.name)
+      }
+    }
+    var seen = Set(names)
+    for record in records where !record.custom.isEmpty {
+      for key in table.customKeys(of: record) where seen.insert(key).inserted { names.append(key) }
+    }
+    return names
+  }
+
+  /// The value of column `name` in `record`: a declared field's (dotted ones included), or
+  /// a custom key's.
+  static func value(_ name: String, in record: Root) -> JSONValue? {
+    if let field = Root.fields.field(named: name) { return field.json(in: record) }
+    return record.custom[name]
+  }
+
+  /// The cell that holds `value`; a list or an object, which no cell holds, as its compact
+  /// JSON (a save refuses such a record first: `firstUnfit`).
+  static func cell(_ value: JSONValue?, keepingQuotes: Bool = false) -> CSVWriter.Cell {
+    guard let value else { return .absent }
+    return CSVWriter.Cell(value, keepingQuotes: keepingQuotes)
+      ?? .text(value.compactText, keepingQuotes: keepingQuotes)
+  }
+
+  /// The first record (its id) and column whose value is a list or an object, which a cell
+  /// cannot hold; `nil` when every value fits. O(records × columns).
+  static func firstUnfit(in records: [Root]) -> (id: String, field: String)? {
+    records.withUnsafeBufferPointer { buffer in
+      let names = columns(of: buffer)
+      for record in buffer {
+        for name in names {
+          switch value(name, in: record) {
+          case .array?, .object?: return (record.id, name)
+          default: continue
+          }
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The file for `records` in recsh's own dialect of `layout` (commas or tabs, LF, a final
+  /// line break), handed to `sink` in chunks of about `chunkSize` bytes.
+  static func encode<Failure: Error>(
+    _ records: [Root], layout: RecordLayout, chunkSize: Int,
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    let dialect = layout == .tsv ? CSVDialect.tsv : CSVDialect.csv
+    var writer = CSVWriter(dialect: dialect, reservingCapacity: chunkSize + chunkSize / 4)
+    try records.withUnsafeBufferPointer { (records) throws(Failure) in
+      let names = columns(of: records)
+      writer.appendHeader(names)
+      var cells: [CSVWriter.Cell] = []
+      cells.reserveCapacity(names.count)
+      for record in records {
+        cells.removeAll(keepingCapacity: true)
+        for name in names { cells.append(cell(value(name, in: record))) }
+        writer.appendRow(cells)
+        if writer.bytes.count >= chunkSize {
+          try writer.bytes.withUnsafeBufferPointer { (chunk) throws(Failure) in try sink(chunk) }
+          writer.removeAll()
+        }
+      }
+    }
+    try writer.bytes.withUnsafeBufferPointer { (chunk) throws(Failure) in try sink(chunk) }
+  }
+}
