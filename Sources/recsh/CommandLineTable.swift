@@ -54,6 +54,13 @@ enum CommandLineTable {
         key: .noUndoFile, long: "no-undo-file",
         help: "do not keep the undo history for the next session (also RECSH_UNDO_FILE=off)"),
       .format,
+      OptionSpec(
+        key: .layout, long: "layout",
+        value: .choice(
+          placeholder: "LAYOUT", noun: "layout", names: RecordLayout.allCases.map(\.name),
+          listed: RecordLayout.allCases.map(\.name).joined(separator: "|")),
+        help: "how FILE holds its records, whatever its name: json (an array), jsonl (a record a "
+          + "line), csv or tsv (a header row, a record a row)"),
       OptionSpec(key: .timing, long: "timing", help: "after each command, its wall time on standard error"),
       .stateDir,
       .help,

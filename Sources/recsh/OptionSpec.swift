@@ -5,7 +5,7 @@ import RecordShell
 /// parser, the help and the tests share for it.
 enum OptionKey: String, CaseIterable, Sendable {
   case command, script, keepGoing, echo, quiet, kind, schema, undoLimit, recover, discardJournal
-  case noUndoFile, format, timing, stateDir, help, version, path, output
+  case noUndoFile, format, timing, stateDir, help, version, path, output, layout
 }
 
 /// One option of a command line (`CommandLineSpec`): its names, the value it takes, what

@@ -32,6 +32,8 @@ struct Options: Equatable {
   var timing = false
   /// `--state-dir`: where the history, journal and lock of the file are kept, for this run.
   var stateDir: String?
+  /// `--layout`: how FILE holds its records; `nil`: its name says (`RecordLayout(path:)`).
+  var layout: RecordLayout?
 
   /// The state folder of this run: `--state-dir`, else the environment's (`StateFolder`).
   var stateFolder: StateFolder? { StateFolder.forProcess(explicit: stateDir) }
@@ -64,6 +66,7 @@ extension Options {
     keepsHistory = !parsed.has(.noUndoFile)
     timing = parsed.has(.timing)
     stateDir = parsed.text(.stateDir)
+    layout = parsed.text(.layout).flatMap(RecordLayout.init(name:))
     format = parsed.text(.format).flatMap(OutputFormat.init(rawValue:)) ?? format
   }
 }

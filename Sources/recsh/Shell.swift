@@ -45,7 +45,8 @@ enum Shell {
     let choice: KindChoice
     do {
       choice = try KindChoice.choose(
-        file: options.file, kindFlag: options.kind, schemaPath: options.schema, progress: progress,
+        file: options.file, layout: options.layout, kindFlag: options.kind, schemaPath: options.schema,
+        progress: progress,
         stateFolder: options.stateFolder)
     } catch {
       sink.streams.err(loadFailure(error))
@@ -99,7 +100,8 @@ enum Shell {
           isInteractive: interactive,
           recovery: recovery, clock: Self.clock, progress: progress,
           preloaded: start.preloaded as? DataFile<Root>.Loaded,
-          keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff, stateFolder: options.stateFolder)
+          keepsHistory: options.keepsHistory && !Self.undoFileTurnedOff, stateFolder: options.stateFolder,
+          layout: options.layout)
       } catch {
         if case .journalFound(_, let leftover) = error, interactive, recovery == .refuse,
           let choice = askAboutJournal(leftover, file: options.file ?? "", sink: sink)

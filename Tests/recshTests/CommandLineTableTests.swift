@@ -68,6 +68,10 @@ import Testing
         Example(arguments: ["--format=csv"], values: [Array("csv".utf8)]) { $0.format = .csv },
       ],
       .timing: [Example(arguments: ["--timing"], values: flag) { $0.timing = true }],
+      .layout: [
+        Example(arguments: ["--layout", "csv"], values: [Array("csv".utf8)]) { $0.layout = .csv },
+        Example(arguments: ["--layout=jsonl"], values: [Array("jsonl".utf8)]) { $0.layout = .lines },
+      ],
       .stateDir: [
         Example(arguments: ["--state-dir", "/s"], values: [Array("/s".utf8)]) { $0.stateDir = "/s" }
       ],

@@ -11,7 +11,7 @@
 ///   not fit a cell (`firstUnfit` finds one, so that a save can refuse it first).
 ///
 /// One record per row, so a read costs a `JSONObject` per row, decoded by the kind's table.
-enum DelimitedFile<Root: Record> {
+package enum DelimitedFile<Root: Record> {
   /// The records of the table in `bytes`, in order. `readings`: how a column reads, where
   /// the caller knows better than `Root.fields` (a schema's kind, read before it is bound);
   /// `passed` hears each row's end. O(bytes), plus a `JSONObject` per row.
@@ -111,7 +111,7 @@ enum DelimitedFile<Root: Record> {
 
   /// The value of column `name` in `record`: a declared field's (dotted ones included), or
   /// a custom key's.
-  static func value(_ name: String, in record: Root) -> JSONValue? {
+  package static func value(_ name: String, in record: Root) -> JSONValue? {
     if let field = Root.fields.field(named: name) { return field.json(in: record) }
     return record.custom[name]
   }
@@ -126,7 +126,7 @@ enum DelimitedFile<Root: Record> {
 
   /// The first record (its id) and column whose value is a list or an object, which a cell
   /// cannot hold; `nil` when every value fits. O(records × columns).
-  static func firstUnfit(in records: [Root]) -> (id: String, field: String)? {
+  package static func firstUnfit(in records: [Root]) -> (id: String, field: String)? {
     records.withUnsafeBufferPointer { buffer in
       let names = columns(of: buffer)
       for record in buffer {

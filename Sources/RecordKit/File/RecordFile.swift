@@ -108,12 +108,32 @@ public enum RecordFile<Root: Record> {
     } catch let error as RecordFileError {
       throw error
     } catch let error as JSONSyntaxError {
+      if records.isEmpty, let looks = Self.notJSON(bytes, failingAt: error.position.offset) {
+        throw .unrecognized(looksLike: looks, expected: layout, at: error.position)
+      }
       throw .syntax(error)
     } catch {
       // The reader and the closures above throw only the two types handled.
       throw .syntax(JSONSyntaxError(.emptyDocument, at: JSONPosition(line: 1, column: 1, offset: 0)))
     }
     return records
+  }
+
+  /// What bytes that fail as JSON at their first value look like (`CSV`, `TSV`, `XML or
+  /// HTML`, `text`), for an error that says so; `nil` when they fail further in (JSON
+  /// with a mistake).
+  static func notJSON(_ bytes: UnsafeBufferPointer<UInt8>, failingAt offset: Int) -> String? {
+    var first = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { first = 3 }
+    while first < bytes.count, JSONSpan.isWhitespace(bytes[first]) { first += 1 }
+    guard offset == first, first < bytes.count else { return nil }
+    let byte = bytes[first]
+    guard byte != UInt8(ascii: "["), byte != UInt8(ascii: "{"), byte != UInt8(ascii: "\"") else { return nil }
+    if byte == UInt8(ascii: "<") { return "XML or HTML" }
+    let line = bytes[first...].prefix { $0 != 0x0A && $0 != 0x0D }
+    if line.contains(0x09) { return "TSV" }
+    if line.contains(UInt8(ascii: ",")) || line.contains(UInt8(ascii: ";")) { return "CSV" }
+    return "text"
   }
 
   /// Where record `number` (1-based) starts, for the one error that names a record after
@@ -224,6 +244,9 @@ public enum RecordFileError: Error, Equatable, Sendable {
   case syntax(JSONSyntaxError)
   /// A CSV or TSV file that is not a table recsh reads.
   case table(CSVSyntaxError)
+  /// A file read as JSON (`expected`) that is not JSON from its first byte, and looks like
+  /// another layout or none (`CSV`, `TSV`, `XML or HTML`, `text`).
+  case unrecognized(looksLike: String, expected: RecordLayout, at: JSONPosition)
   case notAnArray(found: String, at: JSONPosition)
   /// Record `number` (1-based), with its id when it has one.
   case record(Int, id: String?, RecordDecodingError, at: JSONPosition)
@@ -237,7 +260,8 @@ public enum RecordFileError: Error, Equatable, Sendable {
     switch self {
     case .syntax(let error): error.position
     case .table(let error): error.position
-    case .notAnArray(_, let position), .record(_, _, _, let position), .duplicateID(_, _, _, let position):
+    case .notAnArray(_, let position), .record(_, _, _, let position), .duplicateID(_, _, _, let position),
+      .unrecognized(_, _, let position):
       position
     case .violations(let listed, _): listed.first?.position ?? JSONPosition(line: 1, column: 1, offset: 0)
     }
@@ -250,6 +274,11 @@ extension RecordFileError: CustomStringConvertible {
     switch self {
     case .syntax(let error): error.message
     case .table(let error): error.message
+    case .unrecognized(let looks, let expected, _):
+      "recsh reads JSON, JSON Lines, CSV and TSV; this file was read as \(expected == .lines ? "JSON Lines" : "JSON") "
+        + "(by its name) and looks like \(looks)"
+        + (looks == "CSV" || looks == "TSV"
+          ? ": name it .\(looks.lowercased()) or give --layout \(looks.lowercased())" : "")
     case .notAnArray(let found, _): "expected an array of records, found \(found)"
     case .record(let number, let id?, let error, _): "record \(number) (id \"\(id)\"): \(error)"
     case .record(let number, nil, let error, _): "record \(number): \(error)"

@@ -7,6 +7,16 @@ extension PersistentDocument {
   mutating func save(to file: String?, force: Bool) throws(SessionError) -> [Reply] {
     guard let target = file ?? filePath else { throw .noFileName }
     if !force { try refuseOverwriting(target) }
+    let layout = layout(of: target)
+    // Rows read from a table hold only text, and edits that would put a list or an object
+    // in one are refused as they are made: only a conversion needs every record looked at.
+    if layout.isDelimited, target != filePath || !self.layout(of: filePath ?? "").isDelimited,
+      let (record, field) = DelimitedFile<Root>.firstUnfit(in: editor.document.records)
+    {
+      let value = editor.document.record(withID: record).flatMap { DelimitedFile<Root>.value(field, in: $0) }
+      throw .doesNotFitCell(
+        record: record, field: field, value: value.map(Self.unfitWords) ?? "a value", path: target)
+    }
     // Saving as another file moves the journal there; take its lock first.
     var newJournal: Journal?
     var journalWarnings: [String] = []
@@ -27,7 +37,8 @@ extension PersistentDocument {
       lastWritten = nil
       do throws(StorageError) {
         (outcome, hash, written, plan) = try DataFile<Root>.save(
-          editor.document, over: old, exactly: startBytes(for: target), to: target, using: fileSystem,
+          editor.document, over: old, exactly: startBytes(for: target), to: target, layout: layout,
+          using: fileSystem,
           progress: progress, estimatedBytes: bytesPerRecord * editor.document.count
         ) { hash in logWillSave(hash: hash, in: logged) }
       } catch {
@@ -50,6 +61,7 @@ extension PersistentDocument {
       journal = newJournal
     }
     filePath = target
+    if savedAs { namedLayout = nil }
     identity = outcome.identity
     editor.markSaved()
     if savedAs {
@@ -134,7 +146,7 @@ extension PersistentDocument {
       let log = try? Journal.leftover(read.bytes, modificationTime: 0), let payload = log.basePayload,
       let bytes = try? JournalEntry.baseRecords(payload).records
     else { return nil }
-    let layout = RecordLayout(path: target)
+    let layout = layout(of: target)
     guard RecordLayout(sniffing: bytes[...]) == layout,
       let loaded = try? RecordFile<Root>.decode(bytes, layout: layout),
       loaded.document.records == editor.document.records,
@@ -222,6 +234,7 @@ extension PersistentDocument {
     let loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     let count = loaded.document.count
     var opened = self
+    opened.namedLayout = nil
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.editor = Editor(document: loaded.takeDocument(), undoLimit: undoLimit, clock: editor.clock)
     opened.filePath = path
@@ -241,5 +254,11 @@ extension PersistentDocument {
     let what = loaded.identity == nil ? "new file" : "\(count) record\(count == 1 ? "" : "s")"
     return [.info("Opened \(path) (\(what))")]
       + (loaded.warnings + journalWarnings).map { .warning("\(path): \($0)") }
+  }
+
+  /// A value no cell holds, in words: "a list", "an object".
+  static func unfitWords(_ value: JSONValue) -> String {
+    if case .object = value { return "an object" }
+    return "a list"
   }
 }

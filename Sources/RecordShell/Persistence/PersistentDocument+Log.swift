@@ -156,7 +156,7 @@ extension PersistentDocument {
     journal.needsBase = false
     let history = editor.history
     if history.savedState == history.start, let image = currentImage(), let hash = savedHash,
-      image.layout == RecordLayout(path: filePath ?? "")
+      image.layout == layout(of: filePath ?? "")
     {
       journal.startBase(image.bytes, hash: hash)
       return

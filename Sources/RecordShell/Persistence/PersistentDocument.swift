@@ -35,6 +35,9 @@ public struct PersistentDocument<Root: Record> {
   package var compactionSlack = 1000
   /// The number of the state the log starts from (its header's `start`).
   var logStart = 0
+  /// The layout `--layout` named for the file the session opened (`nil`: its name says);
+  /// a file saved as or opened later goes by its own name.
+  var namedLayout: RecordLayout?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   public var progress: ProgressHandler?
   /// The file's bytes per record when last read or written: a save's progress estimates
@@ -56,13 +59,13 @@ public struct PersistentDocument<Root: Record> {
   static func open(
     path: String?, fileSystem: any FileSystem, undoLimit: Int, recovery: RecoveryChoice,
     clock: @escaping @Sendable () -> Double, progress: ProgressHandler?, preloaded: DataFile<Root>.Loaded?,
-    keepsHistory: Bool, stateFolder: StateFolder?
+    keepsHistory: Bool, stateFolder: StateFolder?, layout: RecordLayout? = nil
   ) throws(SessionError) -> (PersistentDocument, warnings: [String]) {
     var loaded = DataFile<Root>.Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
     if let preloaded {
       loaded = preloaded
     } else if let path {
-      loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
+      loaded = try DataFile<Root>.load(path, layout: layout, using: fileSystem, progress: progress)
     }
     let perRecord = bytesPerRecord(loaded)
     var opened = PersistentDocument(
@@ -70,12 +73,19 @@ public struct PersistentDocument<Root: Record> {
       identity: loaded.identity, fileSystem: fileSystem, undoLimit: undoLimit, stateFolder: stateFolder,
       journal: nil, keepsHistory: keepsHistory, progress: progress,
       bytesPerRecord: perRecord, image: loaded.takeImage())
+    opened.namedLayout = layout
     let journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: recovery)
     let conflicts = opened.readConflicts()
     return (opened, loaded.warnings + journalWarnings + conflicts)
   }
 
   public var document: Document<Root> { editor.document }
+
+  /// How `path` holds its records: as `--layout` said for the session's file, else as its
+  /// name says.
+  public func layout(of path: String) -> RecordLayout {
+    path == filePath ? namedLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
+  }
   /// Whether the log is still to be made ready, at the first change (`prepareToChange`).
   var waitsForFirstChange: Bool { journal?.isActive == false }
   public var isDirty: Bool { editor.isDirty }

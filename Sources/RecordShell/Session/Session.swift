@@ -48,11 +48,13 @@ public struct Session<Root: Record> {
     path: String?, fileSystem: any FileSystem = PosixFileSystem(), undoLimit: Int = 10_000,
     isInteractive: Bool = false, recovery: RecoveryChoice = .refuse,
     clock: @escaping @Sendable () -> Double = { 0 }, progress: ProgressHandler? = nil,
-    preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true, stateFolder: StateFolder? = nil
+    preloaded: DataFile<Root>.Loaded? = nil, keepsHistory: Bool = true, stateFolder: StateFolder? = nil,
+    layout: RecordLayout? = nil
   ) throws(SessionError) -> (session: Session, warnings: [String]) {
     let (persistence, warnings) = try PersistentDocument<Root>.open(
       path: path, fileSystem: fileSystem, undoLimit: undoLimit, recovery: recovery, clock: clock,
-      progress: progress, preloaded: preloaded, keepsHistory: keepsHistory, stateFolder: stateFolder)
+      progress: progress, preloaded: preloaded, keepsHistory: keepsHistory, stateFolder: stateFolder,
+      layout: layout)
     return (Session(persistence: persistence, selectedID: nil, isInteractive: isInteractive), warnings)
   }
 
@@ -97,6 +99,7 @@ public struct Session<Root: Record> {
   {
     if case .quit = command {} else { quitRefused = false }
     if case .clearHistory = command {} else { clearRefused = false }
+    try refuseWhatNoCellHolds(command)
     guard persistence.waitsForFirstChange, mayChange(command) else {
       return try dispatch(command, origin: origin())
     }

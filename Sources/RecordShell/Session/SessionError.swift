@@ -23,6 +23,9 @@ public enum SessionError: Error, Equatable, Sendable {
   case schema(path: String, pointer: String, message: String)
   case noSelection(command: String)
   case noFileName
+  /// A CSV or TSV file's cell holds text: a list or an object for record `record`'s
+  /// `field` (`value` says which) has no place in `path`.
+  case doesNotFitCell(record: String, field: String, value: String, path: String)
   case changedOnDisk(path: String)
   /// `save OTHER` or `export FILE` onto a file that exists: `command` is which.
   case fileExists(path: String, command: String)
@@ -90,6 +93,8 @@ extension SessionError: CustomStringConvertible {
     case .noSelection(let command):
       "no record selected; 'use REF' selects one, or '\(command) REF' names one"
     case .noFileName: "no file name; 'save FILE' names the file"
+    case .doesNotFitCell(let record, let field, let value, let path):
+      "record '\(record)' field '\(field)': \(value) does not fit a cell of \(path), which holds text (CSV and TSV cells hold strings, numbers and true/false)"
     case .changedOnDisk(let path):
       "\"\(path)\" changed on disk since it was read; 'save!' overwrites it, 'save OTHER' writes elsewhere"
     case .fileExists(let path, let command): "\"\(path)\" already exists; '\(command)! \(path)' overwrites it"

@@ -1,0 +1,52 @@
+import RecordKit
+
+extension Session {
+  /// Refuses an edit that would put a list or an object into a CSV or TSV file's cell
+  /// (which holds text), naming the record and field, before anything changes: a `set`,
+  /// `new` or bulk `set … where` of a list value or of a field that holds lists, an `add`
+  /// or `remove` on one, an `insert` of a record with a list or an object in it. Other
+  /// files, and every other command, pass.
+  func refuseWhatNoCellHolds(_ command: ShellCommand) throws(SessionError) {
+    guard let path = filePath, persistence.layout(of: path).isDelimited else { return }
+    let table = Root.fields
+    func check(_ field: String, _ token: ValueToken?, record: String) throws(SessionError) {
+      var isList = table.field(named: field)?.isList ?? false
+      if case .list? = token { isList = true }
+      guard isList else { return }
+      throw .doesNotFitCell(record: record, field: field, value: "a list", path: path)
+    }
+    let selected = selectedID ?? ""
+    switch command {
+    case .set(let assignments):
+      for assignment in assignments { try check(assignment.field, assignment.value, record: selected) }
+    case .new(let assignments):
+      for assignment in assignments { try check(assignment.field, assignment.value, record: "(new)") }
+    case .listEdit(let field, _, _):
+      throw .doesNotFitCell(record: selected, field: field, value: "a list", path: path)
+    case .bulk(let assignments, _):
+      for assignment in assignments {
+        switch assignment.change {
+        case .set(let token): try check(assignment.field, token, record: "(each matched)")
+        case .add, .remove:
+          throw .doesNotFitCell(
+            record: "(each matched)", field: assignment.field, value: "a list", path: path)
+        case .unset: continue
+        }
+      }
+    case .insert(_, let text):
+      guard case .object(let object)? = try? JSONValue.parse(bytes: Array(text.utf8)) else { return }
+      for member in object.members {
+        switch member.value {
+        case .array, .object:
+          let id: String
+          if case .string(let text)? = object["id"] { id = text } else { id = "(inserted)" }
+          throw .doesNotFitCell(
+            record: id, field: member.key, value: PersistentDocument<Root>.unfitWords(member.value),
+            path: path)
+        default: continue
+        }
+      }
+    default: return
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// CSV and TSV files through the binary: the bytes a save leaves, the errors, conversions,
+/// the layout option and git's merge driver.
+@Suite struct CSVFileTests {
+  /// A `;`-delimited file with a byte order mark, CRLF line ends, quoted cells, an empty
+  /// line and a cell with a line break.
+  static let semicolons: [UInt8] =
+    [0xEF, 0xBB, 0xBF]
+    + Array(
+      ("id;title;done;priority;zip\r\n" + "t1;\"Buy milk; eggs\";false;3;02134\r\n"
+        + "t2;Call \"Bob\";true;1;12345\r\n" + "\r\n" + "t3;\"multi\r\nline\";false;;00001\r\n").utf8)
+
+  static func write(_ bytes: [UInt8], _ name: String, in folder: TempFolder) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: folder.path(name)))
+  }
+
+  static func bytes(_ name: String, in folder: TempFolder) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: folder.path(name))))
+  }
+
+  @Test func aSetCellChangesOnlyItsBytesAndDiffShowsOneChange() throws {
+    let folder = try TempFolder()
+    try Self.write(Self.semicolons, "t.csv", in: folder)
+    let result = try folder.recsh(["t.csv", "-c", "use t2; set priority 5; diff; save"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "~ t2  priority: 1 → 5\n", "\(result.stdout)")
+    let expected = String(decoding: Self.semicolons, as: UTF8.self).replacingOccurrences(
+      of: "t2;Call \"Bob\";true;1;", with: "t2;Call \"Bob\";true;5;")
+    #expect(try Self.bytes("t.csv", in: folder) == Array(expected.utf8))
+  }
+
+  @Test func aQuotedCellWithALineBreakIsEditedAndStaysQuoted() throws {
+    let folder = try TempFolder()
+    try Self.write(Self.semicolons, "t.csv", in: folder)
+    let result = try folder.recsh(["t.csv", "-c", "use t3; set title 'two\nlines, now'; save"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let expected = String(decoding: Self.semicolons, as: UTF8.self).replacingOccurrences(
+      of: "\"multi\r\nline\"", with: "\"two\nlines, now\"")
+    #expect(try Self.bytes("t.csv", in: folder) == Array(expected.utf8))
+    // A cell set to text that needs no quotes loses them only where it had none.
+    let plain = try folder.recsh(["t.csv", "-c", "use t3; set title plain; use t2; set title Bob; save"])
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let again = String(decoding: try Self.bytes("t.csv", in: folder), as: UTF8.self)
+    #expect(again.contains("t3;\"plain\";false;;00001\r\n"), "\(again)")
+    #expect(again.contains("t2;Bob;true;1;12345\r\n"), "\(again)")
+  }
+
+  @Test func undoingEveryEditGivesBackTheBytesAndANewFieldIsAColumnUntilUndone() throws {
+    let folder = try TempFolder()
+    try Self.write(Self.semicolons, "t.csv", in: folder)
+    let added = try folder.recsh(["t.csv", "-c", "use t1; set +color 'red; blue'; save"])
+    #expect(added.status == 0, "\(added.stderr)")
+    let withColumn = String(decoding: try Self.bytes("t.csv", in: folder), as: UTF8.self)
+    #expect(
+      withColumn
+        == "\u{FEFF}id;title;done;priority;zip;color\r\nt1;\"Buy milk; eggs\";false;3;02134;\"red; blue\"\r\n"
+        + "t2;Call \"Bob\";true;1;12345;\r\n\r\nt3;\"multi\r\nline\";false;;00001;\r\n", "\(withColumn)")
+    let undone = try folder.recsh(["t.csv", "-c", "undo; use t2; set done false; set title x; undo 2; save"])
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(try Self.bytes("t.csv", in: folder) == Self.semicolons)
+  }
+
+  @Test func cellsAreTypedByTheirFieldOrTheirColumn() throws {
+    let folder = try TempFolder()
+    _ = try folder.write("books.csv", "isbn,title,year,price,zip\n1,A,1999,9.50,02134\n2,\"B, c\",2001,12,10001\n")
+    let result = try folder.recsh(["books.csv", "--format", "jsonl", "-c", "list; count year>2000"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout
+        == #"{"isbn":1,"title":"A","year":1999,"price":9.50,"zip":"02134"}"# + "\n"
+        + #"{"isbn":2,"title":"B, c","year":2001,"price":12,"zip":"10001"}"# + "\n" + "{\"count\":1}\n",
+      "\(result.stdout)")
+  }
+
+  @Test func anUnquotedEmptyCellIsAbsentAndAQuotedOneTheEmptyString() throws {
+    let folder = try TempFolder()
+    _ = try folder.write("n.csv", "id,note\na,\nb,\"\"\n")
+    let result = try folder.recsh(["n.csv", "-c", "count note=null; count note=''; use a; set note ''; save"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "1\n1\n", "\(result.stdout)")
+    #expect(try folder.read("n.csv") == "id,note\na,\"\"\nb,\"\"\n")
+  }
+
+  @Test(arguments: [
+    ("id,a,b\n1,x,y\n2,x\n", "t.csv:3:1: error: row has 2 cells, the header has 3"),
+    ("id,a\n1,\"open\n", "t.csv:2:3: error: quoted cell never closes: no closing '\"' before the end of the file"),
+    ("id,a\n1,\"x\"y\n", "t.csv:2:6: error: expected ',' or a line break after a closing quote, found 'y'"),
+    ("id,,b\n", "t.csv:1:4: error: the header name of column 2 is empty"),
+    ("id,a,a\n", "t.csv:1:6: error: the header name \"a\" of column 3 repeats column 2's"),
+  ])
+  func aBrokenTableIsRefusedWithItsPlace(_ text: String, _ message: String) throws {
+    let folder = try TempFolder()
+    _ = try folder.write("t.csv", text)
+    let result = try folder.recsh(["t.csv", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(result.stderr == message + "\n", "\(result.stderr)")
+    #expect(try folder.read("t.csv") == text)
+  }
+
+  @Test func invalidUTF8IsRefusedWithItsPlace() throws {
+    let folder = try TempFolder()
+    try Self.write(Array("id,a\n1,ok\n2,b".utf8) + [0xFF] + [0x0A], "t.csv", in: folder)
+    let result = try folder.recsh(["t.csv", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(result.stderr == "t.csv:3:4: error: invalid UTF-8 at byte offset 13\n", "\(result.stderr)")
+  }
+
+  @Test func aListOrObjectIsRefusedNamingTheRecordAndField() throws {
+    let folder = try TempFolder()
+    try Self.write(Self.semicolons, "t.csv", in: folder)
+    let set = try folder.recsh(["t.csv", "-c", "use t1; set tags [a, b]"])
+    #expect(set.status == 1)
+    #expect(
+      set.stderr
+        == "<command>:1: error: record 't1' field 'tags': a list does not fit a cell of t.csv, which holds "
+        + "text (CSV and TSV cells hold strings, numbers and true/false)\n", "\(set.stderr)")
+    let add = try folder.recsh(["t.csv", "-c", "use t2; add tags x"])
+    #expect(add.status == 1)
+    #expect(add.stderr.contains("record 't2' field 'tags': a list does not fit a cell of t.csv"), "\(add.stderr)")
+    #expect(try Self.bytes("t.csv", in: folder) == Self.semicolons)
+    // A conversion of records holding a list is refused before anything is written.
+    _ = try folder.write("j.json", #"[{"id":"a","title":"x","tags":["u"]}]"#)
+    let convert = try folder.recsh(["j.json", "-c", "save j.csv"])
+    #expect(convert.status == 1)
+    #expect(convert.stderr.contains("record 'a' field 'tags': a list does not fit a cell of j.csv"), "\(convert.stderr)")
+    #expect(!folder.exists("j.csv"))
+  }
+
+  @Test func conversionsGoBothWays() throws {
+    let folder = try TempFolder()
+    _ = try folder.write("j.json", #"[{"id":"a","title":"x, y","priority":2},{"id":"b","title":"z","done":true}]"#)
+    let toCSV = try folder.recsh(["j.json", "-c", "save t.csv; save t.tsv"])
+    #expect(toCSV.status == 0, "\(toCSV.stderr)")
+    #expect(try folder.read("t.csv") == "id,title,done,priority\na,\"x, y\",,2\nb,z,true,\n")
+    #expect(try folder.read("t.tsv") == "id\ttitle\tdone\tpriority\na\tx, y\t\t2\nb\tz\ttrue\t\n")
+    let back = try folder.recsh(["t.tsv", "-c", "save k.json"])
+    #expect(back.status == 0, "\(back.stderr)")
+    let json = try folder.recsh(["k.json", "--format", "jsonl", "-c", "list"])
+    #expect(
+      json.stdout
+        == #"{"id":"a","title":"x, y","priority":2}"# + "\n" + #"{"id":"b","title":"z","done":true}"# + "\n",
+      "\(json.stdout)")
+  }
+
+  @Test func theLayoutOptionReadsAFileWhateverItsName() throws {
+    let folder = try TempFolder()
+    _ = try folder.write("d.txt", "id,title\nq,hello\n")
+    let unnamed = try folder.recsh(["d.txt", "-c", "list"])
+    #expect(unnamed.status == 3)
+    #expect(
+      unnamed.stderr
+        == "d.txt:1:1: error: recsh reads JSON, JSON Lines, CSV and TSV; this file was read as JSON (by its "
+        + "name) and looks like CSV: name it .csv or give --layout csv\n", "\(unnamed.stderr)")
+    let named = try folder.recsh(["d.txt", "--layout", "csv", "-c", "use q; set title bye; save"])
+    #expect(named.status == 0, "\(named.stderr)")
+    #expect(try folder.read("d.txt") == "id,title\nq,bye\n")
+    let bad = try folder.recsh(["d.txt", "--layout", "xml"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.hasPrefix("recsh: unknown layout \"xml\"; the layouts are json|jsonl|csv|tsv\n"))
+  }
+
+  /// Two branches edit different cells of one row: `git merge` with the README's lines
+  /// (`*.csv merge=recsh diff=recsh`) takes both, and every other byte stays.
+  @Test func gitMergesDifferentCellsOfOneRow() throws {
+    let folder = try TempFolder()
+    try Self.write(Self.semicolons, "t.csv", in: folder)
+    let result = try RecshBinary.runShell(
+      MergeCommandTests.gitSetup.replacingOccurrences(
+        of: "*.jsonl merge=recsh diff=recsh", with: "*.jsonl merge=recsh diff=recsh\\n*.csv merge=recsh diff=recsh")
+        + """
+        "$RECSH" t.csv -c 'use t1; set title "Buy bread; jam"; save' > /dev/null
+        git commit -q -am ours
+        git checkout -q theirs
+        "$RECSH" t.csv -c 'use t1; set priority 0; save' > /dev/null
+        git commit -q -am theirs
+        git checkout -q -
+        git merge -q --no-edit theirs > /dev/null
+        git status --porcelain
+        git diff HEAD~1 --stat | tail -1
+        """, environment: ["HOME": folder.url.path, "GIT_CONFIG_NOSYSTEM": "1"], directory: folder.url)
+    #expect(result.status == 0, "\(result.stderr)")
+    let expected = String(decoding: Self.semicolons, as: UTF8.self).replacingOccurrences(
+      of: "t1;\"Buy milk; eggs\";false;3;", with: "t1;\"Buy bread; jam\";false;0;")
+    #expect(String(decoding: try Self.bytes("t.csv", in: folder), as: UTF8.self) == expected)
+  }
+}
