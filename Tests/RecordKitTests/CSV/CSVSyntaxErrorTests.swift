@@ -90,7 +90,8 @@ import Testing
   }
 
   @Test func bytesThatAreNotUTF8AreNamedBeforeAnythingElseIsWrong() {
-    #expect(throws: CSVSyntaxError(.invalidUTF8(offset: 9), at: JSONPosition(line: 3, column: 1, offset: 9))) {
+    #expect(throws: CSVSyntaxError(.invalidUTF8(offset: 9), at: JSONPosition(line: 3, column: 1, offset: 9)))
+    {
       try Support.read([0x61, 0x0A, 0x22, 0x31, 0x22, 0x32, 0x2C, 0x33, 0x0A, 0xFF])
     }
   }
