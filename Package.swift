@@ -58,6 +58,7 @@ let package = Package(
     .executableTarget(name: "FuzzRecordFile", dependencies: ["RecordKit"], path: "Tests/Fuzz/RecordFile"),
     .executableTarget(name: "FuzzJournal", dependencies: ["RecordShell"], path: "Tests/Fuzz/Journal"),
     .executableTarget(name: "FuzzSchema", dependencies: ["RecordKit"], path: "Tests/Fuzz/Schema"),
+    .executableTarget(name: "FuzzCSV", dependencies: ["RecordKit"], path: "Tests/Fuzz/CSV"),
     .testTarget(name: "RecordKitTests", dependencies: ["RecordKit"]),
     .testTarget(name: "RecordShellTests", dependencies: ["RecordShell"]),
     .testTarget(name: "recshTests", dependencies: ["recsh", "RecordShell"]),

@@ -4,31 +4,32 @@ import Testing
 
 /// A column's type from its cells' texts, and the JSON value each cell holds.
 @Suite struct CSVColumnTypeTests {
-  @Test(arguments: [
-    (["1", "-2", "0", "1234567890123456789012"], CSVColumnType.integer),
-    (["-0"], .integer),
-    (["02134"], .string),
-    (["1", "02134"], .string),
-    (["+1"], .string),
-    (["1", "2.5"], .number),
-    (["1e3"], .number),
-    (["1E+5", "-0.0", "2e-3"], .number),
-    (["1."], .string),
-    ([".5"], .string),
-    (["1e"], .string),
-    (["-"], .string),
-    (["0x1F"], .string),
-    (["1_000"], .string),
-    ([" 1"], .string),
-    (["NaN"], .string),
-    (["true", "false"], .bool),
-    (["true", "1"], .string),
-    (["TRUE"], .string),
-    (["2024-01-05"], .string),
-    (["1", ""], .string),
-    ([""], .string),
-    ([], .string),
-  ] as [([String], CSVColumnType)])
+  @Test(
+    arguments: [
+      (["1", "-2", "0", "1234567890123456789012"], CSVColumnType.integer),
+      (["-0"], .integer),
+      (["02134"], .string),
+      (["1", "02134"], .string),
+      (["+1"], .string),
+      (["1", "2.5"], .number),
+      (["1e3"], .number),
+      (["1E+5", "-0.0", "2e-3"], .number),
+      (["1."], .string),
+      ([".5"], .string),
+      (["1e"], .string),
+      (["-"], .string),
+      (["0x1F"], .string),
+      (["1_000"], .string),
+      ([" 1"], .string),
+      (["NaN"], .string),
+      (["true", "false"], .bool),
+      (["true", "1"], .string),
+      (["TRUE"], .string),
+      (["2024-01-05"], .string),
+      (["1", ""], .string),
+      ([""], .string),
+      ([], .string),
+    ] as [([String], CSVColumnType)])
   func aColumnIsTheNarrowestTypeEveryValueIsSpelledAs(_ texts: [String], _ type: CSVColumnType) {
     #expect(CSVColumnType(inferringFrom: texts) == type)
   }
@@ -76,14 +77,18 @@ import Testing
     bytes.withUnsafeBufferPointer { buffer in
       #expect(CSVColumnType.integer.value(of: table.cell(row: 0, column: 0), in: table, bytes: buffer) == nil)
       #expect(
-        CSVColumnType.string.value(of: table.cell(row: 0, column: 1), in: table, bytes: buffer) == .string(""))
+        CSVColumnType.string.value(of: table.cell(row: 0, column: 1), in: table, bytes: buffer) == .string("")
+      )
       #expect(
-        CSVColumnType.integer.value(of: table.cell(row: 1, column: 0), in: table, bytes: buffer) == .number("7"))
+        CSVColumnType.integer.value(of: table.cell(row: 1, column: 0), in: table, bytes: buffer)
+          == .number("7"))
     }
   }
 
   @Test func aValuesCellReadsBackAsTheValue() throws {
-    let values: [JSONValue] = [.number("-12"), .number("1.5e3"), .bool(true), .string("a,\"b\"\n"), .string("")]
+    let values: [JSONValue] = [
+      .number("-12"), .number("1.5e3"), .bool(true), .string("a,\"b\"\n"), .string(""),
+    ]
     let types: [CSVColumnType] = [.integer, .number, .bool, .string, .string]
     var writer = CSVWriter(dialect: .csv)
     writer.appendHeader(["a", "b", "c", "d", "e"])

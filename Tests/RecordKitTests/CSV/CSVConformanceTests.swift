@@ -81,6 +81,7 @@ import Testing
       #expect(Support.reencoded(table, bytes, keepingQuotes: true) == bytes, "\(path): cells re-encoded")
     }
     let again = try Support.read(Support.reencoded(table, bytes))
-    #expect(Support.texts(of: again, in: Support.reencoded(table, bytes)) == Support.texts(of: table, in: bytes))
+    #expect(
+      Support.texts(of: again, in: Support.reencoded(table, bytes)) == Support.texts(of: table, in: bytes))
   }
 }

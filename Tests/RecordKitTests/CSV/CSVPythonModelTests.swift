@@ -102,7 +102,8 @@ import Testing
     let message = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      Issue.record("python3 failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+      Issue.record(
+        "python3 failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
       throw CocoaError(.executableLoad)
     }
     return try JSONDecoder().decode(Response.self, from: data)
@@ -129,7 +130,8 @@ import Testing
     let response = try Self.python(
       Request(
         write: cases,
-        read: zip(cases, ours).map { Reading(delimiter: $0.delimiter, data: Data($1).base64EncodedString()) }))
+        read: zip(cases, ours).map { Reading(delimiter: $0.delimiter, data: Data($1).base64EncodedString()) })
+    )
     try #require(response.written.count == cases.count && response.read.count == cases.count)
     for (index, test) in cases.enumerated() {
       let bytes = Array(Data(base64Encoded: response.written[index]) ?? Data())
@@ -138,7 +140,9 @@ import Testing
         let table = try Support.read(bytes)
         var read = Support.texts(of: table, in: bytes)
         read.rows = read.rows.map { $0.map { $0 ?? "" } }
-        #expect(read == expected, "case \(index): Python wrote \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        #expect(
+          read == expected,
+          "case \(index): Python wrote \(String(decoding: bytes, as: UTF8.self).debugDescription)")
         #expect(table.dialect.delimiter.byte == UInt8(ascii: test.delimiter == ";" ? ";" : ","))
         #expect(table.dialect.lineEnding == (test.lineterminator == "\n" ? .lf : .crlf))
         #expect(Support.writtenBack(table, bytes) == bytes)

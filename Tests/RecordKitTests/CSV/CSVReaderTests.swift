@@ -11,33 +11,35 @@ import Testing
     try Support.texts(Support.bytes(text), tabSeparated: tabSeparated)
   }
 
-  @Test(arguments: [
-    ("a,b,c\n1,2,3\n", ["a", "b", "c"], [["1", "2", "3"]]),
-    ("a,b\n\"x, y\",\"he said \"\"hi\"\"\"\n", ["a", "b"], [["x, y", "he said \"hi\""]]),
-    ("a\n\"1\r\n2\"\n\"3\n\r4\"\n", ["a"], [["1\r\n2"], ["3\n\r4"]]),
-    ("a,b\nx\"y,z\"\"\n", ["a", "b"], [["x\"y", "z\"\""]]),
-    ("a,b\n \"x\",\"y\"\n", ["a", "b"], [[" \"x\"", "y"]]),
-    ("a,b,c\n,\"\",x\n", ["a", "b", "c"], [[nil, "", "x"]]),
-    ("a,b\n1,\n", ["a", "b"], [["1", nil]]),
-    ("a,b\n,\n", ["a", "b"], [[nil, nil]]),
-    ("a\n\"\"\n", ["a"], [[""]]),
-    ("\"a,b\",\"\"\"c\"\"\"\n1,2\n", ["a,b", "\"c\""], [["1", "2"]]),
-    ("name,city\nécole,東京 👍🏽\n", ["name", "city"], [["école", "東京 👍🏽"]]),
-    ("a;b,c\n1;2,3\n", ["a", "b,c"], [["1", "2,3"]]),
-    ("\"x;y\",z;w\n1,2;3\n", ["x;y", "z;w"], [["1", "2;3"]]),
-    ("\"a,b\";c\n1;\"2;3\"\n", ["a,b", "c"], [["1", "2;3"]]),
-  ] as [(String, [String], [[String?]])])
+  @Test(
+    arguments: [
+      ("a,b,c\n1,2,3\n", ["a", "b", "c"], [["1", "2", "3"]]),
+      ("a,b\n\"x, y\",\"he said \"\"hi\"\"\"\n", ["a", "b"], [["x, y", "he said \"hi\""]]),
+      ("a\n\"1\r\n2\"\n\"3\n\r4\"\n", ["a"], [["1\r\n2"], ["3\n\r4"]]),
+      ("a,b\nx\"y,z\"\"\n", ["a", "b"], [["x\"y", "z\"\""]]),
+      ("a,b\n \"x\",\"y\"\n", ["a", "b"], [[" \"x\"", "y"]]),
+      ("a,b,c\n,\"\",x\n", ["a", "b", "c"], [[nil, "", "x"]]),
+      ("a,b\n1,\n", ["a", "b"], [["1", nil]]),
+      ("a,b\n,\n", ["a", "b"], [[nil, nil]]),
+      ("a\n\"\"\n", ["a"], [[""]]),
+      ("\"a,b\",\"\"\"c\"\"\"\n1,2\n", ["a,b", "\"c\""], [["1", "2"]]),
+      ("name,city\nécole,東京 👍🏽\n", ["name", "city"], [["école", "東京 👍🏽"]]),
+      ("a;b,c\n1;2,3\n", ["a", "b,c"], [["1", "2,3"]]),
+      ("\"x;y\",z;w\n1,2;3\n", ["x;y", "z;w"], [["1", "2;3"]]),
+      ("\"a,b\";c\n1;\"2;3\"\n", ["a,b", "c"], [["1", "2;3"]]),
+    ] as [(String, [String], [[String?]])])
   func aCSVFileReadsAsItsCells(_ text: String, _ header: [String], _ rows: [[String?]]) throws {
     #expect(try Self.texts(text) == Support.Texts(header: header, rows: rows))
   }
 
-  @Test(arguments: [
-    ("a\tb\n1\t2\n", ["a", "b"], [["1", "2"]]),
-    ("a\tb\n1\\t2\t\\n\\r\\\\\n", ["a", "b"], [["1\t2", "\n\r\\"]]),
-    ("a\tb\n\\x\\\t\\\\t\n", ["a", "b"], [["\\x\\", "\\t"]]),
-    ("a\tb\n\"x\t\"y\"\"\n", ["a", "b"], [["\"x", "\"y\"\""]]),
-    ("a\\tb\tc,d\n\t\n", ["a\tb", "c,d"], [[nil, nil]]),
-  ] as [(String, [String], [[String?]])])
+  @Test(
+    arguments: [
+      ("a\tb\n1\t2\n", ["a", "b"], [["1", "2"]]),
+      ("a\tb\n1\\t2\t\\n\\r\\\\\n", ["a", "b"], [["1\t2", "\n\r\\"]]),
+      ("a\tb\n\\x\\\t\\\\t\n", ["a", "b"], [["\\x\\", "\\t"]]),
+      ("a\tb\n\"x\t\"y\"\"\n", ["a", "b"], [["\"x", "\"y\"\""]]),
+      ("a\\tb\tc,d\n\t\n", ["a\tb", "c,d"], [[nil, nil]]),
+    ] as [(String, [String], [[String?]])])
   func aTSVFileReadsWithEscapesAndNoQuotes(_ text: String, _ header: [String], _ rows: [[String?]]) throws {
     #expect(try Self.texts(text, tabSeparated: true) == Support.Texts(header: header, rows: rows))
   }
@@ -135,6 +137,7 @@ import Testing
     #expect(table.rowCount == 100_000)
     #expect(table.cellEnds.count == 300_003)
     #expect(table.cellEnds.capacity <= 2 * 300_003)
-    #expect(bytes.withUnsafeBufferPointer { table.text(row: 99_999, column: 2, in: $0) } == "a \"quoted\", note")
+    #expect(
+      bytes.withUnsafeBufferPointer { table.text(row: 99_999, column: 2, in: $0) } == "a \"quoted\", note")
   }
 }

@@ -55,20 +55,24 @@ import Testing
           #expect(Support.texts(of: again, in: fresh) == texts, "\(shown) afresh: \(fresh)")
           #expect(again.dialect == table.dialect, "\(shown)")
         } catch {
-          Issue.record("\(shown) written afresh as \(String(decoding: fresh, as: UTF8.self).debugDescription): \(error)")
+          Issue.record(
+            "\(shown) written afresh as \(String(decoding: fresh, as: UTF8.self).debugDescription): \(error)")
         }
       }
     }
     #expect(readCount > 600, "only \(readCount) of 3000 random files read")
   }
 
-  static let textPieces = ["a", "", "\"", ",", ";", "\t", "\\", "\\t", "\r", "\n", "\r\n", "é", "東京", "👍🏽", " "]
+  static let textPieces = [
+    "a", "", "\"", ",", ";", "\t", "\\", "\\t", "\r", "\n", "\r\n", "é", "東京", "👍🏽", " ",
+  ]
 
   static func randomDialect(_ generator: inout SplitMix64) -> CSVDialect {
     let delimiter = CSVDialect.Delimiter.allCases.pick(using: &generator)
     return CSVDialect(
       delimiter: delimiter, escaping: delimiter == .tab ? .backslashes : .quotes,
-      lineEnding: CSVDialect.LineEnding.allCases.pick(using: &generator), hasByteOrderMark: generator.int(2) == 0,
+      lineEnding: CSVDialect.LineEnding.allCases.pick(using: &generator),
+      hasByteOrderMark: generator.int(2) == 0,
       endsWithLineBreak: generator.int(3) > 0)
   }
 

@@ -66,6 +66,8 @@ import Testing
     Case("a,\"\"\n", "the header name of column 2 is empty", 1, 3, 2),
     Case(",a\n", "the header name of column 1 is empty", 1, 1, 0),
     Case("a,b,\n1,2,3\n", "the header name of column 3 is empty", 1, 5, 4),
+    Case("aa,", "the header name of column 2 is empty", 1, 4, 3),
+    Case("a\n1,", "row has 2 cells, the header has 1", 2, 3, 4),
     Case("\u{FEFF}\"\"", "the header name of column 1 is empty", 1, 1, 3),
     Case("a\t\t\n", tsv: true, "the header name of column 2 is empty", 1, 3, 2),
     Case("id,name,id\n", "the header name \"id\" of column 3 repeats column 1's", 1, 9, 8),
@@ -88,7 +90,8 @@ import Testing
   }
 
   @Test func bytesThatAreNotUTF8AreNamedBeforeAnythingElseIsWrong() {
-    #expect(throws: CSVSyntaxError(.invalidUTF8(offset: 9), at: JSONPosition(line: 3, column: 1, offset: 9))) {
+    #expect(throws: CSVSyntaxError(.invalidUTF8(offset: 9), at: JSONPosition(line: 3, column: 1, offset: 9)))
+    {
       try Support.read([0x61, 0x0A, 0x22, 0x31, 0x22, 0x32, 0x2C, 0x33, 0x0A, 0xFF])
     }
   }

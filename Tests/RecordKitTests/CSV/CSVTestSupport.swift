@@ -47,7 +47,9 @@ enum CSVTestSupport {
       }
       for row in 0..<table.rowCount {
         writer.append(source[table.gap(beforeRow: row)])
-        let cells = (0..<table.columnCount).map { CSVWriter.Cell.original(table.cell(row: row, column: $0).range) }
+        let cells = (0..<table.columnCount).map {
+          CSVWriter.Cell.original(table.cell(row: row, column: $0).range)
+        }
         writer.appendRow(cells, source: source, endingLine: false)
         writer.append(source[table.rowSpan(row).lineBreak])
       }

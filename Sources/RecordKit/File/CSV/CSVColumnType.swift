@@ -95,7 +95,9 @@ enum CSVColumnType: Equatable, Hashable, Sendable {
     }
     if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
       index += 1
-      if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+      if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+        index += 1
+      }
       guard digits() > 0 else { return nil }
       kind = .number
     }

@@ -39,7 +39,9 @@ enum CSVScan {
 
   /// The index of the first `delimiter`, CR or LF at or after `start`, or `bytes.count`:
   /// where an unquoted cell (or a `.tsv` cell) that starts at `start` ends.
-  static func endOfUnquotedCell(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, delimiter: UInt8) -> Int {
+  static func endOfUnquotedCell(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, delimiter: UInt8)
+    -> Int
+  {
     var index = start
     let delimiters = UInt64(delimiter) &* ones
     let feeds = UInt64(0x0A) &* ones
