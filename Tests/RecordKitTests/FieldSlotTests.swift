@@ -157,7 +157,9 @@ import Testing
     ]
     let files = try #require(FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String])
     var checked = 0
-    for file in files where file.hasSuffix(".swift") && !file.hasPrefix("JSON/") {
+    // The JSON and CSV readers load words of a file's bytes, never a record's memory.
+    for file in files
+    where file.hasSuffix(".swift") && !file.hasPrefix("JSON/") && !file.hasPrefix("File/CSV/") {
       checked += 1
       let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
       for pattern in patterns where text.contains(pattern) {

@@ -25,7 +25,8 @@ import Testing
     try Self.write(Self.semicolons, "t.csv", in: folder)
     let result = try folder.recsh(["t.csv", "-c", "use t2; set priority 5; diff; save"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "~ t2  priority: 1 → 5\n", "\(result.stdout)")
+    #expect(
+      result.stdout == "~ t2  priority: 1 → 5\n(1 record: 0 added, 0 deleted, 1 changed)\n", "\(result.stdout)")
     let expected = String(decoding: Self.semicolons, as: UTF8.self).replacingOccurrences(
       of: "t2;Call \"Bob\";true;1;", with: "t2;Call \"Bob\";true;5;")
     #expect(try Self.bytes("t.csv", in: folder) == Array(expected.utf8))
@@ -64,13 +65,14 @@ import Testing
 
   @Test func cellsAreTypedByTheirFieldOrTheirColumn() throws {
     let folder = try TempFolder()
-    _ = try folder.write("books.csv", "isbn,title,year,price,zip\n1,A,1999,9.50,02134\n2,\"B, c\",2001,12,10001\n")
+    _ = try folder.write(
+      "books.csv", "isbn,title,year,price,zip\n1,A,1999,9.50,02134\n2,\"B, c\",2001,12,10001\n")
     let result = try folder.recsh(["books.csv", "--format", "jsonl", "-c", "list; count year>2000"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout
         == #"{"isbn":1,"title":"A","year":1999,"price":9.50,"zip":"02134"}"# + "\n"
-        + #"{"isbn":2,"title":"B, c","year":2001,"price":12,"zip":"10001"}"# + "\n" + "{\"count\":1}\n",
+        + #"{"isbn":2,"title":"B, c","year":2001,"price":12,"zip":"10001"}"# + "\n" + "{\"count\": 1}\n",
       "\(result.stdout)")
   }
 
@@ -85,7 +87,10 @@ import Testing
 
   @Test(arguments: [
     ("id,a,b\n1,x,y\n2,x\n", "t.csv:3:1: error: row has 2 cells, the header has 3"),
-    ("id,a\n1,\"open\n", "t.csv:2:3: error: quoted cell never closes: no closing '\"' before the end of the file"),
+    (
+      "id,a\n1,\"open\n",
+      "t.csv:2:3: error: quoted cell never closes: no closing '\"' before the end of the file"
+    ),
     ("id,a\n1,\"x\"y\n", "t.csv:2:6: error: expected ',' or a line break after a closing quote, found 'y'"),
     ("id,,b\n", "t.csv:1:4: error: the header name of column 2 is empty"),
     ("id,a,a\n", "t.csv:1:6: error: the header name \"a\" of column 3 repeats column 2's"),
@@ -118,19 +123,23 @@ import Testing
         + "text (CSV and TSV cells hold strings, numbers and true/false)\n", "\(set.stderr)")
     let add = try folder.recsh(["t.csv", "-c", "use t2; add tags x"])
     #expect(add.status == 1)
-    #expect(add.stderr.contains("record 't2' field 'tags': a list does not fit a cell of t.csv"), "\(add.stderr)")
+    #expect(
+      add.stderr.contains("record 't2' field 'tags': a list does not fit a cell of t.csv"), "\(add.stderr)")
     #expect(try Self.bytes("t.csv", in: folder) == Self.semicolons)
     // A conversion of records holding a list is refused before anything is written.
     _ = try folder.write("j.json", #"[{"id":"a","title":"x","tags":["u"]}]"#)
     let convert = try folder.recsh(["j.json", "-c", "save j.csv"])
     #expect(convert.status == 1)
-    #expect(convert.stderr.contains("record 'a' field 'tags': a list does not fit a cell of j.csv"), "\(convert.stderr)")
+    #expect(
+      convert.stderr.contains("record 'a' field 'tags': a list does not fit a cell of j.csv"),
+      "\(convert.stderr)")
     #expect(!folder.exists("j.csv"))
   }
 
   @Test func conversionsGoBothWays() throws {
     let folder = try TempFolder()
-    _ = try folder.write("j.json", #"[{"id":"a","title":"x, y","priority":2},{"id":"b","title":"z","done":true}]"#)
+    _ = try folder.write(
+      "j.json", #"[{"id":"a","title":"x, y","priority":2},{"id":"b","title":"z","done":true}]"#)
     let toCSV = try folder.recsh(["j.json", "-c", "save t.csv; save t.tsv"])
     #expect(toCSV.status == 0, "\(toCSV.stderr)")
     #expect(try folder.read("t.csv") == "id,title,done,priority\na,\"x, y\",,2\nb,z,true,\n")
@@ -168,18 +177,19 @@ import Testing
     try Self.write(Self.semicolons, "t.csv", in: folder)
     let result = try RecshBinary.runShell(
       MergeCommandTests.gitSetup.replacingOccurrences(
-        of: "*.jsonl merge=recsh diff=recsh", with: "*.jsonl merge=recsh diff=recsh\\n*.csv merge=recsh diff=recsh")
-        + """
-        "$RECSH" t.csv -c 'use t1; set title "Buy bread; jam"; save' > /dev/null
-        git commit -q -am ours
-        git checkout -q theirs
-        "$RECSH" t.csv -c 'use t1; set priority 0; save' > /dev/null
-        git commit -q -am theirs
-        git checkout -q -
-        git merge -q --no-edit theirs > /dev/null
-        git status --porcelain
-        git diff HEAD~1 --stat | tail -1
-        """, environment: ["HOME": folder.url.path, "GIT_CONFIG_NOSYSTEM": "1"], directory: folder.url)
+        of: "*.jsonl merge=recsh diff=recsh",
+        with: "*.jsonl merge=recsh diff=recsh\\n*.csv merge=recsh diff=recsh")
+          + """
+          "$RECSH" t.csv -c 'use t1; set title "Buy bread; jam"; save' > /dev/null
+          git commit -q -am ours
+          git checkout -q theirs
+          "$RECSH" t.csv -c 'use t1; set priority 0; save' > /dev/null
+          git commit -q -am theirs
+          git checkout -q -
+          git merge -q --no-edit theirs > /dev/null
+          git status --porcelain
+          git diff HEAD~1 --stat | tail -1
+          """, environment: ["HOME": folder.url.path, "GIT_CONFIG_NOSYSTEM": "1"], directory: folder.url)
     #expect(result.status == 0, "\(result.stderr)")
     let expected = String(decoding: Self.semicolons, as: UTF8.self).replacingOccurrences(
       of: "t1;\"Buy milk; eggs\";false;3;", with: "t1;\"Buy bread; jam\";false;0;")
