@@ -113,33 +113,26 @@ enum RecordOutput {
     return self.rows(columns: names, rows, format: lines ? .jsonl : .json)
   }
 
-  /// CSV (RFC 4180, CRLF line ends) or TSV.
+  /// CSV (RFC 4180, CRLF line ends) or TSV (tabs, LF, `\t` `\n` `\r` `\\` escapes), written
+  /// by the writer a CSV or TSV file is saved with (`CSVWriter`): a cell quoted only where
+  /// it must be, the empty string as `""` (an absent value or null as nothing), a list or
+  /// object as its compact JSON.
   static func separated(header: [String], rows: [[JSONValue?]], tabs: Bool) -> String {
-    let end = tabs ? "\n" : "\r\n"
-    let separator = tabs ? "\t" : ","
-    var out = header.map { tabs ? tsvField($0) : csvField($0) }.joined(separator: separator) + end
-    for row in rows {
-      out += row.map { value in
-        let text = cellText(value)
-        return tabs ? tsvField(text) : csvField(text)
-      }.joined(separator: separator)
-      out += end
-    }
+    let dialect = tabs ? CSVDialect.tsv : CSVDialect(delimiter: .comma, escaping: .quotes, lineEnding: .crlf)
+    var writer = CSVWriter(dialect: dialect)
     // The caller prints a line end after the output.
-    out.removeLast(end.count)
-    return out
-  }
-
-  /// A value as one cell: a string's text, a number as spelled, `true`/`false`, a list or
-  /// object as compact JSON, null or absent as nothing.
-  static func cellText(_ value: JSONValue?) -> String {
-    switch value {
-    case nil, .null?: ""
-    case .string(let text)?: text
-    case .number(let spelling)?: spelling
-    case .bool(let flag)?: flag ? "true" : "false"
-    case let other?: compactJSON(other)
+    writer.appendHeader(header, endingLine: !rows.isEmpty)
+    for (index, row) in rows.enumerated() {
+      writer.appendRow(
+        row.map { value in
+          switch value {
+          case nil, .null?: .absent
+          case .array?, .object?: .text(value.map(compactJSON) ?? "")
+          case let scalar?: CSVWriter.Cell(scalar) ?? .absent
+          }
+        }, endingLine: index < rows.count - 1)
     }
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 
   /// A value in jq -c's layout, as JSON Lines prints it.
@@ -147,34 +140,6 @@ enum RecordOutput {
     var writer = JSONWriter(compact: true)
     writer.value(value)
     return writer.text
-  }
-
-  /// RFC 4180: quoted when it holds a comma, a quote, CR or LF (or starts or ends with a
-  /// space, which some readers trim); a quote doubled.
-  static func csvField(_ text: String) -> String {
-    let needsQuotes =
-      text.utf8.contains {
-        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
-      } || text.hasPrefix(" ") || text.hasSuffix(" ")
-    guard needsQuotes else { return text }
-    return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
-  }
-
-  /// TSV: tab, newline, carriage return and backslash escaped.
-  static func tsvField(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") })
-    else { return text }
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\\": out += "\\\\"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
   }
 }
 

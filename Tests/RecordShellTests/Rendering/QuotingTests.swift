@@ -8,8 +8,9 @@ import Testing
 /// with the next; what a terminal would not show is escaped in a script.
 @Suite struct QuotingTests {
   @Test func aCSVCellDoublesEveryQuoteEvenOneJoinedToACombiningMark() {
-    #expect(RecordOutput.csvField("a\"\u{301}b") == "\"a\"\"\u{301}b\"")
-    #expect(RecordOutput.csvField("plain") == "plain")
+    let csv = RecordOutput.separated(
+      header: ["t"], rows: [[.string("a\"\u{301}b")], [.string("plain")]], tabs: false)
+    #expect(csv == "t\r\n\"a\"\"\u{301}b\"\r\nplain")
   }
 
   @Test(arguments: [

@@ -34,7 +34,7 @@ extension CSVWriter.Cell {
   /// The cell that holds `value`: `.absent` for `null`, the text of a string, number
   /// (its spelling) or bool (`true`, `false`); `nil` for a list or an object, which do
   /// not fit a cell. `keepingQuotes` as in `.text`.
-  init?(_ value: JSONValue, keepingQuotes: Bool = false) {
+  package init?(_ value: JSONValue, keepingQuotes: Bool = false) {
     switch value {
     case .null: self = .absent
     case .bool(let flag): self = .text(flag ? "true" : "false", keepingQuotes: keepingQuotes)
