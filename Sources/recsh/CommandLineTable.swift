@@ -20,13 +20,13 @@ enum CommandLineTable {
     synopsis: "recsh [options] [FILE]",
     about: [
       "A record shell: edit the records of a JSON file (an array of objects: tasks, contacts, books, "
-        + "anything; or JSON Lines, FILE.jsonl), with undo."
+        + "anything), JSON Lines (FILE.jsonl), CSV or TSV (FILE.csv, FILE.tsv), with undo."
     ],
     operands: [
       (
         "FILE",
-        "the JSON file to edit (missing: starts empty and is created on the first save; none: an "
-          + "unnamed document that 'save FILE' names)"
+        "the file to edit: JSON, JSON Lines, CSV or TSV by its name (missing: starts empty and is "
+          + "created on the first save; none: an unnamed document that 'save FILE' names)"
       )
     ],
     options: [
