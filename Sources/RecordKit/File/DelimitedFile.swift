@@ -19,7 +19,14 @@ package enum DelimitedFile<Root: Record> {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, readings: [String: CellReading]? = nil,
     passing passed: (Int) -> Void
   ) throws(RecordFileError) -> [Root] {
-    let table = try read(bytes, layout: layout)
+    try decodeRecords(from: read(bytes, layout: layout), bytes: bytes, readings: readings, passing: passed)
+  }
+
+  /// The records of `table`, read from `bytes` (see `decodeRecords(_:layout:readings:passing:)`).
+  static func decodeRecords(
+    from table: CSVTable, bytes: UnsafeBufferPointer<UInt8>, readings: [String: CellReading]? = nil,
+    passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> [Root] {
     let fields = Root.fields
     let columns = table.header.enumerated().map { column, name in
       let reading = readings?[name] ?? fields.field(named: name)?.cellReading ?? .inferred

@@ -55,6 +55,12 @@ public struct FileImage: Sendable {
       bytes: bytes, layout: layout, spans: spans, ids: ids, inner: inner, style: style, lineage: lineage)
   }
 
+  /// The image of a CSV or TSV file's `bytes` as `table` read them (its rows loaded as
+  /// records with `ids`): the table is not read again. `nil` as above.
+  package init?(bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: [String], lineage: UInt64) {
+    self.init(read: table, bytes: bytes, layout: layout, ids: ids, lineage: lineage)
+  }
+
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
   /// layout): the records are found by reading the bytes once. `nil` as above.
   public init?(written bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
@@ -88,10 +94,15 @@ public struct FileImage: Sendable {
   /// line break. `nil` when the bytes are no table with one row per id, or have no header
   /// (a file of no bytes: written as recsh writes new files).
   private init?(table bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
-    guard
-      let table = bytes.withUnsafeBufferPointer({ try? CSVReader.read($0, tabSeparated: layout == .tsv) }),
-      let header = table.headerSpan, table.rowCount == ids.count
+    guard let table = bytes.withUnsafeBufferPointer({ try? CSVReader.read($0, tabSeparated: layout == .tsv) })
     else { return nil }
+    self.init(read: table, bytes: bytes, layout: layout, ids: ids, lineage: lineage)
+  }
+
+  private init?(read table: CSVTable, bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+    guard let header = table.headerSpan, table.rowCount == ids.count, table.byteCount == bytes.count else {
+      return nil
+    }
     let spans = (0..<table.rowCount).map { table.rowSpan($0).content }
     self.init(
       bytes: bytes, layout: layout, spans: spans, ids: ids, inner: header.contentEnd..<bytes.count,

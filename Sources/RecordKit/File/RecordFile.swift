@@ -19,6 +19,9 @@ public enum RecordFile<Root: Record> {
   public struct Loaded: Sendable {
     public var document: Document<Root>
     public var warnings: [String]
+    /// A CSV or TSV file's table as read, for its image (`FileImage`), which then need
+    /// not read it again; `nil` for JSON.
+    package var table: CSVTable?
   }
 
   public static func decode(_ bytes: [UInt8], layout: RecordLayout = .array) throws(RecordFileError) -> Loaded
@@ -49,7 +52,15 @@ public enum RecordFile<Root: Record> {
   private static func decode(
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> Loaded {
-    let records = try decodeRecords(bytes, layout: layout, streaming: streaming, passing: passed)
+    var table: CSVTable?
+    let records: [Root]
+    if layout.isDelimited, !bytes.isEmpty {
+      let read = try DelimitedFile<Root>.read(bytes, layout: layout)
+      table = read
+      records = try DelimitedFile<Root>.decodeRecords(from: read, bytes: bytes, passing: passed)
+    } else {
+      records = try decodeRecords(bytes, layout: layout, streaming: streaming, passing: passed)
+    }
     try Root.fields.checkRecords?(records, bytes, layout)
     let document: Document<Root>
     do {
@@ -61,7 +72,7 @@ public enum RecordFile<Root: Record> {
       throw .duplicateID(
         id, first: first, second: second, at: position(ofRecord: second, in: bytes, layout: layout))
     }
-    return Loaded(document: document, warnings: kindWarnings(records))
+    return Loaded(document: document, warnings: kindWarnings(records), table: table)
   }
 
   /// The records of the file, in order, without the document's index of their ids (a

@@ -81,10 +81,15 @@ public enum DataFile<Root: Record> {
   }
 
   /// The image of a file just read, for `document` (its records in file order).
-  static func image(_ copy: [UInt8], ends: [Int], layout: RecordLayout, document: Document<Root>)
-    -> FileImage?
-  {
-    FileImage(
+  static func image(
+    _ copy: [UInt8], ends: [Int], layout: RecordLayout, document: Document<Root>, table: CSVTable? = nil
+  ) -> FileImage? {
+    if let table {
+      return FileImage(
+        bytes: copy, layout: layout, table: table, ids: (0..<document.count).map(document.id(at:)),
+        lineage: document.lineage)
+    }
+    return FileImage(
       bytes: copy, layout: layout, recordEnds: ends, ids: (0..<document.count).map(document.id(at:)),
       lineage: document.lineage)
   }
@@ -120,7 +125,8 @@ public enum DataFile<Root: Record> {
       return Loaded(
         document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
         image: image(
-          scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document))
+          scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document,
+          table: loaded.table))
     } catch {
       throw .file(path: path, error)
     }
@@ -270,7 +276,8 @@ extension DataFile where Root == RunTimeRecord {
           document: loaded.document, identity: scanned.identity, hash: scanned.hash,
           warnings: loaded.warnings,
           image: image(
-            scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document)
+            scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document,
+            table: loaded.table)
         )
       )
     } catch {

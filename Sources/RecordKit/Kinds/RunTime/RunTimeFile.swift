@@ -11,6 +11,8 @@ package enum RunTimeFile {
     package var kind: RunTimeKind
     package var document: Document<RunTimeRecord>
     package var warnings: [String]
+    /// A CSV or TSV file's table as read (see `RecordFile.Loaded.table`).
+    package var table: CSVTable?
   }
 
   /// How many broken rules a refused file lists.
@@ -23,14 +25,17 @@ package enum RunTimeFile {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, schema: RecordSchema?, name: String,
     passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
+    var table: CSVTable?
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
-        guard layout.isDelimited, let schema else {
+        guard layout.isDelimited, !bytes.isEmpty else {
           return try RecordFile<RunTimeRecord>.decodeRecords(bytes, layout: layout, passing: passed)
         }
-        // A table's cells are text: the schema's fields say what each column's text is.
+        let read = try DelimitedFile<RunTimeRecord>.read(bytes, layout: layout)
+        table = read
+        // A table's cells are text: a schema's fields say what each column's text is.
         return try DelimitedFile<RunTimeRecord>.decodeRecords(
-          bytes, layout: layout, readings: RunTimeKind.cellReadings(of: schema), passing: passed)
+          from: read, bytes: bytes, readings: schema.map(RunTimeKind.cellReadings(of:)), passing: passed)
       }
     }
     let records = try read.get()
@@ -40,7 +45,7 @@ package enum RunTimeFile {
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
     if let schema { try check(records, against: schema, key: key, in: bytes, layout: layout) }
     let keyed = try rekeyed(records, by: kind, in: bytes, layout: layout)
-    return Loaded(kind: kind, document: keyed, warnings: warnings)
+    return Loaded(kind: kind, document: keyed, warnings: warnings, table: table)
   }
 
   /// The kind of a file that has no records yet (none given, or a missing one):
