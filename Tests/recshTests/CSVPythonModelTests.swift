@@ -101,7 +101,8 @@ import Testing
         decoding: try Data(contentsOf: URL(fileURLWithPath: folder.path("t.csv"))), as: UTF8.self)
       let before = String(decoding: original, as: UTF8.self)
       let headerRow = before.prefix { !$0.isNewline }
-      #expect(headerRow.count < before.count && now.hasPrefix(headerRow), "round \(round): the header changed")
+      #expect(
+        headerRow.count < before.count && now.hasPrefix(headerRow), "round \(round): the header changed")
     }
   }
 }
