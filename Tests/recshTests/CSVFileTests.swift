@@ -105,6 +105,30 @@ import Testing
     #expect(try folder.read("t.csv") == text)
   }
 
+  /// A cell its field refuses names the record, the field and what it found, at its row.
+  @Test(arguments: [
+    (
+      "id,title,priority\nt1,a,x\n",
+      "t.csv:2:1: error: record 1 (id \"t1\"): field 'priority': expected an integer 0–5, found \"x\""
+    ),
+    (
+      "id,title,priority\nt1,a,1\nt2,b,9\n",
+      "t.csv:3:1: error: record 2 (id \"t2\"): field 'priority': expected an integer 0–5, found 9"
+    ),
+    ("title,priority\na,1\n", "t.csv:2:1: error: record 1: no \"id\""),
+    (
+      "id,title,done\nt1,a,yes\n",
+      "t.csv:2:1: error: record 1 (id \"t1\"): field 'done': expected true or false, found \"yes\""
+    ),
+  ])
+  func aCellItsFieldRefusesIsAnError(_ text: String, _ message: String) throws {
+    let folder = try TempFolder()
+    _ = try folder.write("t.csv", text)
+    let result = try folder.recsh(["t.csv", "--kind", "task", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(result.stderr == message + "\n", "\(result.stderr)")
+  }
+
   @Test func invalidUTF8IsRefusedWithItsPlace() throws {
     let folder = try TempFolder()
     try Self.write(Array("id,a\n1,ok\n2,b".utf8) + [0xFF] + [0x0A], "t.csv", in: folder)

@@ -33,10 +33,16 @@ package enum DelimitedFile<Root: Record> {
       let type = reading == .inferred ? CSVColumnType(ofColumn: column, in: table, bytes: bytes) : .string
       return (name: name, reading: reading, type: type)
     }
+    // A kind that declares its fields (and no nested objects) gets each cell's value put
+    // in its field by the field's index, found once per column; any other kind decodes
+    // each row as the object it stands for.
+    let direct = !fields.keepsAllMembers && !fields.hasNestedObjects
+    let places = table.header.map { name in name == "id" ? -1 : fields.index(ofField: name) ?? -2 }
     var records: [Root] = []
     records.reserveCapacity(table.rowCount)
     var members: [JSONObject.Member] = []
     members.reserveCapacity(columns.count)
+    var custom: [JSONObject.Member] = []
     for row in 0..<table.rowCount {
       members.removeAll(keepingCapacity: true)
       for (column, spec) in columns.enumerated() {
@@ -46,8 +52,12 @@ package enum DelimitedFile<Root: Record> {
         members.append(
           JSONObject.Member(key: spec.name, value: spec.reading.value(ofText: text, column: spec.type)))
       }
-      do {
-        records.append(try fields.decode(JSONObject(members), position: row))
+      do throws(RecordDecodingError) {
+        if direct {
+          records.append(try decodeDeclared(members, places: places, header: table.header, custom: &custom))
+        } else {
+          records.append(try fields.decode(JSONObject(members), position: row))
+        }
       } catch {
         var id: String?
         if case .string(let text)? = members.first(where: { $0.key == "id" })?.value { id = text }
@@ -56,6 +66,40 @@ package enum DelimitedFile<Root: Record> {
       passed(table.rowSpan(row).end)
     }
     return records
+  }
+
+  /// A record of a kind that declares its fields from a row's `members` (its cells that
+  /// hold a value, in column order): what `FieldTable.decode` makes of the object they
+  /// stand for, without looking each key up. `places`: each column's field index, `-1` for
+  /// `id`, `-2` for a key the kind does not declare.
+  private static func decodeDeclared(
+    _ members: [JSONObject.Member], places: [Int], header: [String], custom: inout [JSONObject.Member]
+  ) throws(RecordDecodingError) -> Root {
+    custom.removeAll(keepingCapacity: true)
+    guard let idMember = members.first(where: { $0.key == "id" }) else { throw .missingID }
+    guard case .string(let id) = idMember.value, !id.isEmpty else {
+      throw .badID(FieldError.found(idMember.value))
+    }
+    var record = Root(id: id)
+    var column = 0
+    try Root.fields.fields.withUnsafeBufferPointer { (declared) throws(RecordDecodingError) in
+      for member in members {
+        // The members skip absent cells: the column is the next whose name is the key.
+        while header[column] != member.key { column += 1 }
+        let place = places[column]
+        if place >= 0 {
+          do throws(FieldError) {
+            try declared[place].decode(member.value, into: &record)
+          } catch {
+            throw .field(error)
+          }
+        } else if place == -2 {
+          custom.append(member)
+        }
+      }
+    }
+    if !custom.isEmpty { record.custom = CustomFields(custom) }
+    return record
   }
 
   /// The table in `bytes`, a file of `layout`; or where it is not one.
