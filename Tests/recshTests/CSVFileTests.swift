@@ -64,6 +64,30 @@ import Testing
     #expect(try Self.bytes("t.csv", in: folder) == Self.semicolons)
   }
 
+  /// The history lasts for a table as for JSON: a change made outside recsh becomes a step,
+  /// and undoing every step in a later session gives back the bytes first opened.
+  /// A one-column TSV has no tab to tell it from a CSV by: its log's copy is read as the file's
+  /// layout says.
+  @Test(arguments: [
+    ("t.csv", "id,title\na,\"x, y\"\nb,two\n", "use b; set title deux; save", "c,three\n"),
+    ("t.tsv", "id\ttitle\na\tx\\ty\nb\ttwo\n", "use b; set title deux; save", "c\tthree\n"),
+    ("one.tsv", "title\nx\\ty \"q\"\ntwo\n", "use @2; set title deux; save", "three\n"),
+  ])
+  func theHistoryOfATableLastsAcrossSessionsAndOutsideChanges(
+    _ name: String, _ original: String, _ edit: String, _ appended: String
+  ) throws {
+    let folder = try TempFolder()
+    _ = try folder.write(name, original)
+    let first = try folder.recsh([name, "-c", edit])
+    #expect(first.status == 0, "\(first.stderr)")
+    // Another program appends a row.
+    _ = try folder.write(name, try folder.read(name) + appended)
+    let second = try folder.recsh([name, "-c", "history; undo 2; save"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("Changed outside recsh"), "\(second.stdout)")
+    #expect(try folder.read(name) == original)
+  }
+
   @Test func cellsAreTypedByTheirFieldOrTheirColumn() throws {
     let folder = try TempFolder()
     _ = try folder.write(

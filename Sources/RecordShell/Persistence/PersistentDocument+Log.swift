@@ -389,7 +389,7 @@ extension PersistentDocument {
     let onDisk = editor.document
     let saved: Document<Root>
     do throws(JournalError) {
-      saved = try Self.savedDocument(restored, log: log)
+      saved = try Self.savedDocument(restored, log: log, fileLayout: layout(of: filePath ?? ""))
     } catch {
       editor = Editor(document: onDisk, undoLimit: undoLimit, clock: editor.clock)
       return try setAside(
@@ -445,7 +445,9 @@ extension PersistentDocument {
 
   /// The document recsh last saved: the log's start records, with the steps from the start
   /// to the saved state applied (each checked against the state it applies to).
-  private static func savedDocument(_ restored: JournalReplay.Restored<Root>, log: LeftoverJournal)
+  private static func savedDocument(
+    _ restored: JournalReplay.Restored<Root>, log: LeftoverJournal, fileLayout: RecordLayout
+  )
     throws(JournalError) -> Document<Root>
   {
     var document = Document<Root>()
@@ -453,9 +455,11 @@ extension PersistentDocument {
       // Its CRC-32 did not cover the records: their hash does, checked now they are needed.
       let parts = try JournalEntry.baseRecords(base)
       do {
-        // The data file's bytes, or records encoded as an array: either layout.
+        // The data file's bytes, or records encoded as an array: either layout. A table's
+        // bytes are read as the file's layout says (a one-column TSV has no tab to sniff).
+        let sniffed = RecordLayout(sniffing: parts.records[...])
         let loaded = try RecordFile<Root>.decode(
-          parts.records, layout: RecordLayout(sniffing: parts.records[...]))
+          parts.records, layout: sniffed.isDelimited && fileLayout.isDelimited ? fileLayout : sniffed)
         document = loaded.document
         if let numbers = log.header.numbers { document = try Document(renumbering: document, by: numbers) }
       } catch {
