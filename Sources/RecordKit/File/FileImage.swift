@@ -28,7 +28,7 @@ public struct FileImage: Sendable {
   let style: JSONLayoutStyle
   /// The document lineage (`Document.lineage`) whose change marks say what differs from
   /// these bytes; a document of another lineage is compared record by record.
-  public let lineage: UInt64
+  let lineage: UInt64
 
   /// The image of `bytes`, a file of `layout` that loaded as records with `ids` (in file
   /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
@@ -137,7 +137,7 @@ public struct FileImage: Sendable {
     let ids: [String]
     let lineage: UInt64
     /// How many bytes were written.
-    public let byteCount: Int
+    let byteCount: Int
     let placement: Placement?
 
     struct Placement: Sendable {

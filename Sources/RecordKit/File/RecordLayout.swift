@@ -39,8 +39,7 @@ public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
 extension JSONReader {
   /// Reads the records of a file of `layout`: `readArray` or `readLines`, calling `body`
   /// once per record with the reader on it.
-  package mutating func readRecords(_ layout: RecordLayout, _ body: (inout JSONReader) throws -> Void) throws
-  {
+  mutating func readRecords(_ layout: RecordLayout, _ body: (inout JSONReader) throws -> Void) throws {
     switch layout {
     case .array: try readArray(body)
     case .lines: try readLines(body)
