@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
-import RecordKit
-import RecordShell
 import Testing
+
+@testable import RecordKit
+@testable import RecordShell
 
 /// The journal against real processes: `kill -9` at random moments loses no
 /// acknowledged step, and a second recsh on the same file is kept out.

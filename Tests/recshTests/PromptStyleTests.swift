@@ -1,6 +1,6 @@
-import RecordShell
 import Testing
 
+@testable import RecordShell
 @testable import recsh
 
 /// The prompt's colours: every escape sequence inside libedit's ignore

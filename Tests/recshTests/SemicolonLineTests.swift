@@ -1,6 +1,7 @@
 import Foundation
-import RecordShell
 import Testing
+
+@testable import RecordShell
 
 /// Commands joined with `;` on one line behave exactly as the same commands on lines of
 /// their own: the same output, the same diagnostics (but for the line number in their

@@ -1,7 +1,7 @@
-import RecordKit
-import RecordShell
 import Testing
 
+@testable import RecordKit
+@testable import RecordShell
 @testable import recsh
 
 /// Every shipped kind of the registry has its own, specialized shell.

@@ -1,5 +1,6 @@
 import Foundation
-import RecordShell
+
+@testable import RecordShell
 
 /// The state folder (`RECSH_STATE_DIR`) of a recsh the tests run in `directory`: a sibling,
 /// `DIRECTORY.state`, so the working folder holds only the user's files and a test's

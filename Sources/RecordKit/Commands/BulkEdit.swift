@@ -64,12 +64,12 @@ enum BulkValues<Value: Equatable & Sendable>: Sendable {
 
 /// The one generic bulk edit: for each record it changed, a key-path write of the new
 /// value (apply) or of the old one (undo), as `PropertyUpdate` does for one record.
-public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
-  public let typedField: KeyPathField<Root, Codec>
-  public let action: EditAction
-  public let records: [RecordNumber]
+final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
+  let typedField: KeyPathField<Root, Codec>
+  let action: EditAction
+  let records: [RecordNumber]
   /// Whether `records` is strictly ascending; found once when made (O(records)).
-  public let recordsAscending: Bool
+  let recordsAscending: Bool
   let olds: [Codec.Value?]
   let news: BulkValues<Codec.Value>
 
@@ -85,29 +85,29 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
     self.news = news
   }
 
-  public var field: any FieldAccessor<Root> { typedField }
+  var field: any FieldAccessor<Root> { typedField }
 
-  public func appendEncoded(to out: inout [UInt8]) {
+  func appendEncoded(to out: inout [UInt8]) {
     typedField.queries.encodeBulk(self, &out)
   }
 
-  public func apply(to document: inout Document<Root>) {
+  func apply(to document: inout Document<Root>) {
     typedField.queries.writeBulk(self, &document, true)
   }
 
-  public func revert(in document: inout Document<Root>) {
+  func revert(in document: inout Document<Root>) {
     typedField.queries.writeBulk(self, &document, false)
   }
 
-  public func isApplicable(to document: Document<Root>) -> Bool {
+  func isApplicable(to document: Document<Root>) -> Bool {
     typedField.queries.checkBulk(self, document, true)
   }
 
-  public func isRevertible(in document: Document<Root>) -> Bool {
+  func isRevertible(in document: Document<Root>) -> Bool {
     typedField.queries.checkBulk(self, document, false)
   }
 
-  public func values(at index: Int) -> (old: JSONValue?, new: JSONValue?) {
+  func values(at index: Int) -> (old: JSONValue?, new: JSONValue?) {
     (olds[index].map(typedField.codec.encode), news[index].map(typedField.codec.encode))
   }
 }
@@ -116,16 +116,16 @@ public final class BulkUpdate<Root: Record, Codec: FieldCodec>: BulkFieldEdit {
 /// they had, ascending, so undo puts each back where it was. Applying and reverting it
 /// rebuild the document once (O(records in the document)), not once per record.
 public final class BulkDeletion<Root: Record>: Sendable {
-  public let records: [Root]
+  let records: [Root]
   /// The deleted records' numbers, in file order (as `BulkFieldEdit.records`, not always
   /// ascending).
-  public let numbers: [RecordNumber]
+  let numbers: [RecordNumber]
   /// Whether `numbers` is strictly ascending; found once when made (O(records)).
-  public let numbersAscending: Bool
+  let numbersAscending: Bool
   /// Ascending positions in the document before the delete.
-  public let positions: [Int]
+  let positions: [Int]
 
-  public init(records: [Root], numbers: [RecordNumber], positions: [Int]) {
+  init(records: [Root], numbers: [RecordNumber], positions: [Int]) {
     self.records = records
     self.numbers = numbers
     numbersAscending = RecordNumber.isAscending(numbers)

@@ -26,7 +26,7 @@
 ///
 /// An absent `old` or `new` means the field was (or becomes) absent.
 extension Command {
-  public func encoded() -> JSONValue {
+  func encoded() -> JSONValue {
     var object = JSONObject()
     switch self {
     case .edit(let edit):
@@ -116,7 +116,7 @@ extension Command {
   }
 
   /// Reads back what `encoded()` wrote, validating every value through the field table.
-  public init(decoding json: JSONValue) throws(CommandDecodingError) {
+  init(decoding json: JSONValue) throws(CommandDecodingError) {
     if case .array(let parts) = json {
       self = .edit(try Self.decodeEdit(parts))
       return
@@ -321,21 +321,21 @@ extension Command {
   }
 
   /// A record number as commands encode it: a JSON integer from 0 to 2³² − 1.
-  package static func recordNumber(_ value: JSONValue?) -> RecordNumber? {
+  static func recordNumber(_ value: JSONValue?) -> RecordNumber? {
     guard case .number(let spelling)? = value, let number = UInt32(spelling) else { return nil }
     return RecordNumber(number)
   }
 }
 
 /// Why an encoded command cannot be read back.
-public enum CommandDecodingError: Error, Equatable, Sendable {
+enum CommandDecodingError: Error, Equatable, Sendable {
   case malformed(String)
   case field(FieldError)
   case record(RecordDecodingError)
 }
 
 extension CommandDecodingError: CustomStringConvertible {
-  public var description: String {
+  var description: String {
     switch self {
     case .malformed(let reason): "malformed command: \(reason)"
     case .field(let error): error.description

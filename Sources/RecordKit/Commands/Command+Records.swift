@@ -2,7 +2,7 @@ extension Command {
   /// The numbers of the records any of `commands` touches, ascending, each once. Numbers
   /// are dense (`Document`), so they are marked in a table by number rather than sorted:
   /// O(records touched + the highest number).
-  public static func records(touchedBy commands: [Command<Root>]) -> [RecordNumber] {
+  static func records(touchedBy commands: [Command<Root>]) -> [RecordNumber] {
     var marked: [Bool] = []
     var count = 0
     for command in commands {
@@ -27,7 +27,7 @@ extension Command {
 
   /// Calls `body` with the number of each record the command touches, in the order it
   /// does (a record touched twice, twice). A stored command is decoded. O(records touched).
-  public func forEachRecord(_ body: (RecordNumber) -> Void) {
+  func forEachRecord(_ body: (RecordNumber) -> Void) {
     switch self {
     case .edit(let edit): body(edit.record)
     case .edits(let edits): for edit in edits { body(edit.record) }

@@ -159,7 +159,7 @@ public enum Command<Root: Record>: Sendable {
 /// no command, which every check refuses.
 public final class StoredCommand<Root: Record>: @unchecked Sendable {
   /// The encoding, as the log holds it.
-  public let bytes: [UInt8]
+  let bytes: [UInt8]
   private var decoded: Command<Root>??
 
   public init(bytes: [UInt8]) {
@@ -170,7 +170,7 @@ public final class StoredCommand<Root: Record>: @unchecked Sendable {
   var isDecoded: Bool { decoded != nil }
 
   /// The command, decoded on first use; `nil` when the encoding does not decode.
-  public var command: Command<Root>? {
+  var command: Command<Root>? {
     if let decoded { return decoded }
     let result = try? Command<Root>(decoding: JSONValue.parse(bytes: bytes))
     decoded = .some(result)

@@ -33,12 +33,12 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
 /// The old value is captured when the edit is made (validated against the
 /// record as it is), not read while applying it: applying is one key-path
 /// write, and undo is the same write with the old value.
-public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
-  public let record: RecordNumber
-  public let typedField: KeyPathField<Root, Codec>
-  public let old: Codec.Value?
-  public let new: Codec.Value?
-  public let action: EditAction
+final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
+  let record: RecordNumber
+  let typedField: KeyPathField<Root, Codec>
+  let old: Codec.Value?
+  let new: Codec.Value?
+  let action: EditAction
 
   init(
     record: RecordNumber, field: KeyPathField<Root, Codec>, old: Codec.Value?, new: Codec.Value?,
@@ -51,28 +51,28 @@ public final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
     self.action = action
   }
 
-  public var field: any FieldAccessor<Root> { typedField }
-  public var oldJSON: JSONValue? { old.map(typedField.codec.encodeForCommand) }
-  public var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
+  var field: any FieldAccessor<Root> { typedField }
+  var oldJSON: JSONValue? { old.map(typedField.codec.encodeForCommand) }
+  var newJSON: JSONValue? { new.map(typedField.codec.encodeForCommand) }
 
-  public func appendEncoded(to out: inout [UInt8]) {
+  func appendEncoded(to out: inout [UInt8]) {
     typedField.encodeUpdate(self, &out)
   }
 
-  public func apply(to document: inout Document<Root>) {
+  func apply(to document: inout Document<Root>) {
     typedField.writeUpdate(self, &document, true)
   }
 
-  public func revert(in document: inout Document<Root>) {
+  func revert(in document: inout Document<Root>) {
     typedField.writeUpdate(self, &document, false)
   }
 
-  public func isApplicable(to document: Document<Root>) -> Bool {
+  func isApplicable(to document: Document<Root>) -> Bool {
     guard let record = document.record(numbered: record) else { return false }
     return record[keyPath: typedField.keyPath] == old
   }
 
-  public func isRevertible(in document: Document<Root>) -> Bool {
+  func isRevertible(in document: Document<Root>) -> Bool {
     guard let record = document.record(numbered: record) else { return false }
     return record[keyPath: typedField.keyPath] == new
   }

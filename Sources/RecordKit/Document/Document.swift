@@ -16,7 +16,7 @@ public struct Document<Root: Record>: Sendable {
   public private(set) var records: [Root]
   private var index: IDIndex<Root>
   /// The number of the record at each position.
-  public private(set) var numbers: [RecordNumber]
+  private(set) var numbers: [RecordNumber]
   /// The position of the record with each number, `-1` for a number no record has now.
   private var positionsByNumber: [Int32]
   /// The number the next new record gets: one more than any given so far.
@@ -75,7 +75,7 @@ public struct Document<Root: Record>: Sendable {
 
   /// The position of the record numbered `number`, if it is in the document: O(1).
   @inline(__always)
-  public func position(of number: RecordNumber) -> Int? {
+  func position(of number: RecordNumber) -> Int? {
     let slot = Int(number.value)
     guard slot < positionsByNumber.count else { return nil }
     let position = positionsByNumber[slot]
@@ -86,7 +86,7 @@ public struct Document<Root: Record>: Sendable {
   public func number(at position: Int) -> RecordNumber { numbers[position] }
 
   /// The record numbered `number`, if it is in the document.
-  public func record(numbered number: RecordNumber) -> Root? {
+  func record(numbered number: RecordNumber) -> Root? {
     position(of: number).map { records[$0] }
   }
 
@@ -176,13 +176,13 @@ public struct Document<Root: Record>: Sendable {
   }
 
   /// Forgets every change mark: the document now holds what its file image holds.
-  public mutating func markUnchanged() {
+  mutating func markUnchanged() {
     changes = ChangeMarks()
   }
 
   /// Whether the record numbered `number` may differ from what it was when this lineage
   /// began or `markUnchanged()` was last called. O(1).
-  public func mayHaveChanged(_ number: RecordNumber) -> Bool { changes.contains(number) }
+  func mayHaveChanged(_ number: RecordNumber) -> Bool { changes.contains(number) }
 
   /// Removes the records at `positions` (ascending, each in range) and returns them with
   /// their numbers: one pass over the document and one rebuild of its id index, where
@@ -260,7 +260,7 @@ public struct Document<Root: Record>: Sendable {
 
   /// Sets the next number back to `number`, after the records made since were taken out
   /// again (a preview's trial): no record may hold a number at or past it. O(1).
-  package mutating func rewindNextNumber(to number: RecordNumber) {
+  mutating func rewindNextNumber(to number: RecordNumber) {
     precondition(number <= nextNumber, "the next number only goes back")
     nextNumber = number
   }
@@ -357,7 +357,7 @@ public struct NumberRun: Equatable, Sendable {
 
 /// A record's stable number in its document (see `Document`).
 public struct RecordNumber: Hashable, Comparable, Sendable, CustomStringConvertible {
-  public let value: UInt32
+  let value: UInt32
 
   public init(_ value: UInt32) {
     self.value = value

@@ -1,10 +1,9 @@
 /// A bool field: `true` or `false`.
-public struct BoolCodec: FieldCodec {
-  public init() {}
-  public var type: FieldType { .bool }
-  public var completions: [String] { ["true", "false"] }
+struct BoolCodec: FieldCodec {
+  var type: FieldType { .bool }
+  var completions: [String] { ["true", "false"] }
 
-  public func parse(_ token: ValueToken) -> Bool? {
+  func parse(_ token: ValueToken) -> Bool? {
     switch token.text {
     case "true": true
     case "false": false
@@ -12,20 +11,20 @@ public struct BoolCodec: FieldCodec {
     }
   }
 
-  public func decode(_ json: JSONValue) -> Bool? {
+  func decode(_ json: JSONValue) -> Bool? {
     if case .bool(let value) = json { value } else { nil }
   }
 
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
     guard try reader.peek() == .bool else { return nil }
     return try reader.readBoolToken()
   }
 
-  public func encode(_ value: Bool) -> JSONValue { .bool(value) }
-  public func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
-  public func display(_ value: Bool) -> String { value ? "true" : "false" }
+  func encode(_ value: Bool) -> JSONValue { .bool(value) }
+  func write(_ value: Bool, to writer: inout JSONWriter) { writer.bool(value) }
+  func display(_ value: Bool) -> String { value ? "true" : "false" }
   @inline(__always)
-  public func compare(_ a: Bool, _ b: Bool) -> Int? { a == b ? 0 : (a ? 1 : -1) }
+  func compare(_ a: Bool, _ b: Bool) -> Int? { a == b ? 0 : (a ? 1 : -1) }
   /// `false` sorts before `true`, but `done<true` means nothing.
-  public var isOrdered: Bool { false }
+  var isOrdered: Bool { false }
 }

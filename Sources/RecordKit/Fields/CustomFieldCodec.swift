@@ -4,7 +4,6 @@
 /// string; a bare `true`, `false`, `null` or number is that JSON value (its
 /// spelling kept); any other word is a string; a list is an array.
 public struct CustomFieldCodec: FieldCodec {
-  public init() {}
   public var type: FieldType { .json }
 
   public func parse(_ token: ValueToken) -> CustomValue? {

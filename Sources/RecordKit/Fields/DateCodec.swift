@@ -1,23 +1,22 @@
 /// A date field: ISO 8601 dates and date-times, spelled as the user or the file spelled them.
-public struct DateCodec: FieldCodec {
-  public init() {}
-  public var type: FieldType { .date }
+struct DateCodec: FieldCodec {
+  var type: FieldType { .date }
 
-  public func parse(_ token: ValueToken) -> ISODate? {
+  func parse(_ token: ValueToken) -> ISODate? {
     token.text.flatMap(ISODate.init)
   }
 
-  public func decode(_ json: JSONValue) -> ISODate? {
+  func decode(_ json: JSONValue) -> ISODate? {
     if case .string(let text) = json { ISODate(text) } else { nil }
   }
 
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> ISODate? {
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> ISODate? {
     guard try reader.peek() == .string else { return nil }
     return ISODate(try reader.readStringToken())
   }
 
-  public func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
-  public func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
-  public func display(_ value: ISODate) -> String { value.spelling }
-  public func compare(_ a: ISODate, _ b: ISODate) -> Int? { ISODate.compare(a, b) }
+  func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
+  func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
+  func display(_ value: ISODate) -> String { value.spelling }
+  func compare(_ a: ISODate, _ b: ISODate) -> Int? { ISODate.compare(a, b) }
 }

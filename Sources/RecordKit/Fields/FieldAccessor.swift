@@ -101,11 +101,11 @@ public enum BulkNewValues: Sendable {
 }
 
 extension FieldAccessor {
-  public func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue { try parseJSON(token) }
-  public var rules: String { "" }
-  public var about: String? { nil }
+  func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue { try parseJSON(token) }
+  var rules: String { "" }
+  var about: String? { nil }
 
-  public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
+  func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
     throws(FieldError) -> (any FieldEdit<Root>)?
   {
     try makeSet(token, for: record.pointee, numbered: number)
@@ -126,7 +126,7 @@ public enum EditAction: String, Sendable, CaseIterable {
     }
   }
 
-  public var verb: String {
+  var verb: String {
     switch self {
     case .set: "Set"
     case .unset: "Unset"

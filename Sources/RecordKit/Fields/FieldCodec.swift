@@ -70,28 +70,28 @@ extension FieldCodec {
   public var rules: String { "" }
   public var about: String? { nil }
   public var isReadOnly: Bool { false }
-  public func compare(_ a: Value, _ b: Value) -> Int? { JSONOrder.compare(encode(a), encode(b)) }
+  func compare(_ a: Value, _ b: Value) -> Int? { JSONOrder.compare(encode(a), encode(b)) }
   public var isOrdered: Bool { true }
   @inline(__always)
-  public func isNull(_ value: Value) -> Bool { false }
+  func isNull(_ value: Value) -> Bool { false }
   @inline(__always)
-  public func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
+  func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
   public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }
-  public func write(_ value: Value, to writer: inout JSONWriter) {
+  func write(_ value: Value, to writer: inout JSONWriter) {
     writer.value(encode(value))
   }
-  public func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
-  public func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
-  public func appendForCommand(_ value: Value, to out: inout [UInt8]) {
+  func encodeForCommand(_ value: Value) -> JSONValue { encode(value) }
+  func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
+  func appendForCommand(_ value: Value, to out: inout [UInt8]) {
     encodeForCommand(value).appendCompact(to: &out)
   }
 }
 
 /// A codec whose values are lists, so one element can be added or removed.
-public protocol ListFieldCodec: FieldCodec {
+protocol ListFieldCodec: FieldCodec {
   associatedtype Element: Equatable & Sendable
   func parseElement(_ token: ValueToken) -> Element?
   func elements(of value: Value) -> [Element]
@@ -105,6 +105,6 @@ public protocol ListFieldCodec: FieldCodec {
 }
 
 extension ListFieldCodec {
-  public var elementExpectation: String { "a list element (a string)" }
-  public func sameElement(_ a: Element, _ b: Element) -> Bool { a == b }
+  var elementExpectation: String { "a list element (a string)" }
+  func sameElement(_ a: Element, _ b: Element) -> Bool { a == b }
 }

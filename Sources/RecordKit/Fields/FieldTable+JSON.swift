@@ -131,13 +131,13 @@ extension FieldTable {
   /// A record as the log keeps it (an insert, a delete): its object, and,
   /// for a kind whose records have no key, the identity beside it, which the object
   /// cannot say and later journal entries name: `{"identity": "#3", "record": {…}}`.
-  public func encodeForJournal(_ record: Root) -> JSONValue {
+  func encodeForJournal(_ record: Root) -> JSONValue {
     guard keepsAllMembers, key == nil else { return .object(encode(record)) }
     return .object(JSONObject(["identity": .string(record.id), "record": .object(encode(record))]))
   }
 
   /// Reads back what `encodeForJournal` wrote.
-  public func decodeFromJournal(_ value: JSONValue) throws(RecordDecodingError) -> Root {
+  func decodeFromJournal(_ value: JSONValue) throws(RecordDecodingError) -> Root {
     guard keepsAllMembers, key == nil else {
       guard case .object(let object) = value else { throw .notAnObject(found: value.kindDescription) }
       return try decode(object)

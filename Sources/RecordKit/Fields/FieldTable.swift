@@ -32,11 +32,11 @@ public struct FieldTable<Root: Record>: Sendable {
   public let keepsAllMembers: Bool
   /// Whether `set +FIELD` may create a key the kind does not declare; false where a
   /// schema says `additionalProperties: false`.
-  public let allowsCustomFields: Bool
+  let allowsCustomFields: Bool
   /// Values `new` gives the fields it is not told (a schema's `default`s), in table order.
-  public let defaults: [(field: String, value: JSONValue)]
+  let defaults: [(field: String, value: JSONValue)]
   /// Fields every record must hold (a schema's `required`): `new` refuses a record without one.
-  public let requiredNames: [String]
+  let requiredNames: [String]
   /// A run-time kind's schema document, as read or inferred; `nil` for a shipped kind,
   /// whose schema is made from its fields (`schemaDocument(title:)`).
   let schema: JSONValue?
@@ -47,7 +47,7 @@ public struct FieldTable<Root: Record>: Sendable {
     (@Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void)?
 
   /// A shipped kind's table: `id` first, then `fields`.
-  public init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
+  init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
     self.init(
       allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects,
       key: RecordKey(name: "id", isInteger: false),
@@ -56,7 +56,7 @@ public struct FieldTable<Root: Record>: Sendable {
   }
 
   /// A run-time kind's table: `fields` as given (the key among them, if any).
-  package init(
+  init(
     runTime fields: [any FieldAccessor<Root>], key: RecordKey?, allowsCustomFields: Bool,
     defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue,
     checkRecords:
@@ -200,7 +200,7 @@ public struct FieldTable<Root: Record>: Sendable {
 
   /// A new custom field `name` for `record`: the explicit form (`set +name …`).
   /// A declared name or an existing key is refused, so `+` never shadows anything.
-  public func newCustomField(_ name: String, in record: Root) throws(FieldError) -> any FieldAccessor<Root> {
+  func newCustomField(_ name: String, in record: Root) throws(FieldError) -> any FieldAccessor<Root> {
     guard Self.isValidCustomName(name), !nestedObjects.contains(where: { $0.name == name }) else {
       throw .invalidCustomName(name)
     }
@@ -229,11 +229,6 @@ public struct FieldTable<Root: Record>: Sendable {
 public struct RecordKey: Equatable, Sendable {
   public var name: String
   public var isInteger: Bool
-
-  public init(name: String, isInteger: Bool) {
-    self.name = name
-    self.isInteger = isInteger
-  }
 }
 
 /// A JSON object inside each record whose members are declared dotted fields
@@ -242,7 +237,7 @@ public struct NestedObject<Root: Record>: Sendable {
   public let name: String
   public let extras: WritableKeyPath<Root, CustomFields> & Sendable
 
-  public init(_ name: String, extras: WritableKeyPath<Root, CustomFields> & Sendable) {
+  init(_ name: String, extras: WritableKeyPath<Root, CustomFields> & Sendable) {
     self.name = name
     self.extras = extras
   }

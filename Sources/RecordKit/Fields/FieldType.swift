@@ -28,7 +28,7 @@ public indirect enum FieldType: Equatable, Sendable {
   }
 
   /// What a value must be, for "expected …" in error messages.
-  public var expectation: String {
+  var expectation: String {
     switch self {
     case .string: "a string"
     case .bool: "true or false"

@@ -1,48 +1,47 @@
 /// The read-only `id` field: shown, listed and completed like any field, never edited.
-public final class IDField<Root: Record>: FieldAccessor {
+final class IDField<Root: Record>: FieldAccessor {
   private let key = JSONWriter.Key("id")
 
-  public init() {}
+  var name: String { "id" }
+  var type: FieldType { .string }
+  var isReadOnly: Bool { true }
+  var isCustom: Bool { false }
+  var isList: Bool { false }
+  var completions: [String] { [] }
 
-  public var name: String { "id" }
-  public var type: FieldType { .string }
-  public var cellReading: CellReading { .text }
-  public var isReadOnly: Bool { true }
-  public var isCustom: Bool { false }
-  public var isList: Bool { false }
-  public var completions: [String] { [] }
+  var cellReading: CellReading { .text }
 
-  public func json(in record: Root) -> JSONValue? { .string(record.id) }
-  public func display(in record: Root) -> String? { record.id }
+  func json(in record: Root) -> JSONValue? { .string(record.id) }
+  func display(in record: Root) -> String? { record.id }
 
-  public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
+  func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writer.key(key)
     writer.string(record.pointee.id)
   }
 
-  public func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
+  func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
     guard let text = StringCodec().parse(token) else {
       throw .invalidValue(field: name, expected: "an id", found: token.description)
     }
     return .string(text)
   }
 
-  public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
+  func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
     throw .readOnly(name)
   }
 
   /// The id is read before any field, by the table, never through here.
-  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+  func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
     false
   }
 
-  public func makeSet(_ token: ValueToken, for record: Root, numbered number: RecordNumber) throws(FieldError)
+  func makeSet(_ token: ValueToken, for record: Root, numbered number: RecordNumber) throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func applySet(
+  func applySet(
     _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
   )
     throws(FieldError)
@@ -51,27 +50,27 @@ public final class IDField<Root: Record>: FieldAccessor {
     throw .readOnly(name)
   }
 
-  public func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (
+  func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (
     any FieldEdit<Root>
   )? {
     throw .readOnly(name)
   }
 
-  public func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root, numbered number: RecordNumber)
+  func makeListEdit(_ token: ValueToken, adding: Bool, for record: Root, numbered number: RecordNumber)
     throws(FieldError)
     -> (any FieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
+  func decodeEdit(record: RecordNumber, old: JSONValue?, new: JSONValue?, action: EditAction)
     throws(FieldError) -> any FieldEdit<Root>
   {
     throw .readOnly(name)
   }
 
   /// The id as a string: every record has one.
-  public func matcher(_ op: FilterOperator, _ operand: FilterOperand) throws(FieldError) -> RecordMatcher<
+  func matcher(_ op: FilterOperator, _ operand: FilterOperand) throws(FieldError) -> RecordMatcher<
     Root
   > {
     guard case .value(let token) = operand else {
@@ -92,17 +91,17 @@ public final class IDField<Root: Record>: FieldAccessor {
     return RecordMatcher { op.holds(JSONOrder.compareText($0.pointee.id, text)) }
   }
 
-  public var recordOrder: RecordOrder<Root> {
+  var recordOrder: RecordOrder<Root> {
     RecordOrder { JSONOrder.compareText($0.pointee.id, $1.pointee.id) }
   }
 
-  public func applyBulk(_ change: BulkChange, at positions: [Int], in document: inout Document<Root>)
+  func applyBulk(_ change: BulkChange, at positions: [Int], in document: inout Document<Root>)
     throws(FieldError) -> (any BulkFieldEdit<Root>)?
   {
     throw .readOnly(name)
   }
 
-  public func decodeBulk(action: EditAction, records: [RecordNumber], olds: [JSONValue?], news: BulkNewValues)
+  func decodeBulk(action: EditAction, records: [RecordNumber], olds: [JSONValue?], news: BulkNewValues)
     throws(FieldError) -> any BulkFieldEdit<Root>
   {
     throw .readOnly(name)

@@ -6,7 +6,7 @@
 /// strict about the calendar (no February 30) and the shape:
 /// `YYYY-MM-DD[THH:MM[:SS[.fraction]][Z|±HH:MM]]`.
 public struct ISODate: Equatable, Hashable, Sendable {
-  public let spelling: String
+  let spelling: String
 
   public init?(_ spelling: String) {
     guard Self.isValid(Array(spelling.utf8)) else { return nil }
@@ -14,7 +14,7 @@ public struct ISODate: Equatable, Hashable, Sendable {
   }
 
   /// Whether the spelling has a time part.
-  public var hasTime: Bool { spelling.utf8.count > 10 }
+  var hasTime: Bool { spelling.utf8.count > 10 }
 
   private static func isValid(_ bytes: [UInt8]) -> Bool {
     var scanner = DigitScanner(bytes: bytes)
@@ -89,7 +89,7 @@ extension ISODate {
   /// digit by digit). When either is a date only, the two compare by calendar day, the
   /// date-time's day as written: `due<=2026-12-01` takes the whole of that day, and
   /// `due=2026-12-01` any time on it. O(length of the spellings), no allocation.
-  public static func compare(_ a: ISODate, _ b: ISODate) -> Int {
+  static func compare(_ a: ISODate, _ b: ISODate) -> Int {
     if a.spelling == b.spelling { return 0 }
     guard a.hasTime, b.hasTime else {
       let left = a.spelling.utf8.prefix(10)

@@ -1,26 +1,22 @@
 /// An integer field with a range (`priority` is 0–5).
-public struct IntCodec: FieldCodec {
-  public let range: ClosedRange<Int>
+struct IntCodec: FieldCodec {
+  let range: ClosedRange<Int>
 
-  public init(range: ClosedRange<Int>) {
-    self.range = range
-  }
+  var type: FieldType { .int(range) }
+  var completions: [String] { range.count <= 10 ? range.map(String.init) : [] }
 
-  public var type: FieldType { .int(range) }
-  public var completions: [String] { range.count <= 10 ? range.map(String.init) : [] }
-
-  public func parse(_ token: ValueToken) -> Int? {
+  func parse(_ token: ValueToken) -> Int? {
     guard case .word(let text) = token else { return nil }
     return checked(text)
   }
 
   /// A file's integer must be spelled as one: `2.0` or `2e0` is not a priority.
-  public func decode(_ json: JSONValue) -> Int? {
+  func decode(_ json: JSONValue) -> Int? {
     guard case .number(let spelling) = json else { return nil }
     return checked(spelling)
   }
 
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
     guard try reader.peek() == .number, let value = try reader.readIntegerToken(), range.contains(value)
     else { return nil }
     return value
@@ -31,12 +27,12 @@ public struct IntCodec: FieldCodec {
     return value
   }
 
-  public func encode(_ value: Int) -> JSONValue { .number(String(value)) }
-  public func appendForCommand(_ value: Int, to out: inout [UInt8]) {
+  func encode(_ value: Int) -> JSONValue { .number(String(value)) }
+  func appendForCommand(_ value: Int, to out: inout [UInt8]) {
     JSONValue.appendDecimal(value, to: &out)
   }
-  public func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
-  public func display(_ value: Int) -> String { String(value) }
+  func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
+  func display(_ value: Int) -> String { String(value) }
   @inline(__always)
-  public func compare(_ a: Int, _ b: Int) -> Int? { a == b ? 0 : (a < b ? -1 : 1) }
+  func compare(_ a: Int, _ b: Int) -> Int? { a == b ? 0 : (a < b ? -1 : 1) }
 }

@@ -8,13 +8,13 @@
 /// `@unchecked Sendable` because every property is an immutable `let`; key
 /// paths are immutable objects that the standard library does not mark Sendable.
 public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor, @unchecked Sendable {
-  public typealias Value = Codec.Value
+  typealias Value = Codec.Value
 
   public let name: String
-  public var keyPath: WritableKeyPath<Root, Value?> { slot.keyPath }
+  var keyPath: WritableKeyPath<Root, Value?> { slot.keyPath }
   /// Where the value lives in a record: every read and write of it goes through here.
   let slot: FieldSlot<Root, Value>
-  public let codec: Codec
+  let codec: Codec
   public let isCustom: Bool
   private let listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   /// `json(in:)` and `decode(_:into:)`, which loading and saving call for every field of
@@ -171,7 +171,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   }
 
   /// A declared field.
-  public convenience init(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
+  convenience init(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
     self.init(name: name, keyPath: keyPath, codec: codec, isCustom: false, listEdit: nil)
   }
 
@@ -322,7 +322,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
 extension KeyPathField where Codec: ListFieldCodec {
   /// A list field: one element can also be added or removed, as one edit of the whole list.
-  public convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
+  convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
     self.init(
       name: name, keyPath: keyPath, codec: codec, isCustom: false,
       elementTest: { token in

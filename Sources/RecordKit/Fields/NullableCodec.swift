@@ -1,25 +1,25 @@
 /// A field of a base type that may also hold JSON `null` (`due`, `birthday`).
-public struct NullableCodec<Base: FieldCodec>: FieldCodec {
-  public let base: Base
+struct NullableCodec<Base: FieldCodec>: FieldCodec {
+  let base: Base
 
-  public init(_ base: Base) {
+  init(_ base: Base) {
     self.base = base
   }
 
-  public var type: FieldType { .nullable(base.type) }
-  public var completions: [String] { base.completions + ["null"] }
+  var type: FieldType { .nullable(base.type) }
+  var completions: [String] { base.completions + ["null"] }
 
-  public func parse(_ token: ValueToken) -> Nullable<Base.Value>? {
+  func parse(_ token: ValueToken) -> Nullable<Base.Value>? {
     if token == .word("null") { return .null }
     return base.parse(token).map(Nullable.value)
   }
 
-  public func decode(_ json: JSONValue) -> Nullable<Base.Value>? {
+  func decode(_ json: JSONValue) -> Nullable<Base.Value>? {
     if json == .null { return .null }
     return base.decode(json).map(Nullable.value)
   }
 
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
     if try reader.peek() == .null {
       try reader.readLiteral("null")
       return .null
@@ -27,14 +27,14 @@ public struct NullableCodec<Base: FieldCodec>: FieldCodec {
     return try base.read(from: &reader).map(Nullable.value)
   }
 
-  public func encode(_ value: Nullable<Base.Value>) -> JSONValue {
+  func encode(_ value: Nullable<Base.Value>) -> JSONValue {
     switch value {
     case .null: .null
     case .value(let inner): base.encode(inner)
     }
   }
 
-  public func write(_ value: Nullable<Base.Value>, to writer: inout JSONWriter) {
+  func write(_ value: Nullable<Base.Value>, to writer: inout JSONWriter) {
     switch value {
     case .null: writer.null()
     case .value(let inner): base.write(inner, to: &writer)
@@ -43,18 +43,18 @@ public struct NullableCodec<Base: FieldCodec>: FieldCodec {
 
   /// Null compares only with null; values as the base type compares them.
   @inline(__always)
-  public func compare(_ a: Nullable<Base.Value>, _ b: Nullable<Base.Value>) -> Int? {
+  func compare(_ a: Nullable<Base.Value>, _ b: Nullable<Base.Value>) -> Int? {
     switch (a, b) {
     case (.value(let x), .value(let y)): base.compare(x, y)
     case (.null, .null): 0
     default: nil
     }
   }
-  public var isOrdered: Bool { base.isOrdered }
+  var isOrdered: Bool { base.isOrdered }
   @inline(__always)
-  public func isNull(_ value: Nullable<Base.Value>) -> Bool { value == .null }
+  func isNull(_ value: Nullable<Base.Value>) -> Bool { value == .null }
 
-  public func display(_ value: Nullable<Base.Value>) -> String {
+  func display(_ value: Nullable<Base.Value>) -> String {
     switch value {
     case .null: "null"
     case .value(let inner): base.display(inner)

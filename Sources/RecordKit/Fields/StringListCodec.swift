@@ -1,9 +1,8 @@
 /// A list of strings, like `tags`.
-public struct StringListCodec: ListFieldCodec {
-  public init() {}
-  public var type: FieldType { .stringList }
+struct StringListCodec: ListFieldCodec {
+  var type: FieldType { .stringList }
 
-  public func parse(_ token: ValueToken) -> [String]? {
+  func parse(_ token: ValueToken) -> [String]? {
     guard case .list(let items) = token else { return nil }
     var result: [String] = []
     result.reserveCapacity(items.count)
@@ -14,11 +13,11 @@ public struct StringListCodec: ListFieldCodec {
     return result
   }
 
-  public func parseElement(_ token: ValueToken) -> String? {
+  func parseElement(_ token: ValueToken) -> String? {
     StringCodec().parse(token)
   }
 
-  public func decode(_ json: JSONValue) -> [String]? {
+  func decode(_ json: JSONValue) -> [String]? {
     guard case .array(let items) = json else { return nil }
     var result: [String] = []
     result.reserveCapacity(items.count)
@@ -29,36 +28,36 @@ public struct StringListCodec: ListFieldCodec {
     return result
   }
 
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
+  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
     try reader.readStringArray()
   }
 
-  public func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
+  func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
 
-  public func write(_ value: [String], to writer: inout JSONWriter) {
+  func write(_ value: [String], to writer: inout JSONWriter) {
     writer.beginArray()
     for element in value { writer.string(element) }
     writer.endArray()
   }
 
-  public func display(_ value: [String]) -> String {
+  func display(_ value: [String]) -> String {
     "[" + value.map(ValueToken.displayElement).joined(separator: ", ") + "]"
   }
 
   /// Element by element (for `sort`); `tags<x` means nothing.
-  public func compare(_ a: [String], _ b: [String]) -> Int? {
+  func compare(_ a: [String], _ b: [String]) -> Int? {
     for (left, right) in zip(a, b) {
       let order = JSONOrder.compareText(left, right)
       if order != 0 { return order }
     }
     return a.count - b.count
   }
-  public var isOrdered: Bool { false }
-  public func sameElement(_ a: String, _ b: String) -> Bool { JSONValue.sameBytes(a, b) }
+  var isOrdered: Bool { false }
+  func sameElement(_ a: String, _ b: String) -> Bool { JSONValue.sameBytes(a, b) }
 
-  public func elements(of value: [String]) -> [String] { value }
-  public func value(from elements: [String]) -> [String] { elements }
-  public func displayElement(_ element: String) -> String { ValueToken.displayElement(element) }
+  func elements(of value: [String]) -> [String] { value }
+  func value(from elements: [String]) -> [String] { elements }
+  func displayElement(_ element: String) -> String { ValueToken.displayElement(element) }
 }
 
 extension ValueToken {

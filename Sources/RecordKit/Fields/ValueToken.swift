@@ -23,7 +23,7 @@ extension ValueToken: CustomStringConvertible {
   }
 
   /// The text of a word or quoted string; `nil` for a list.
-  public var text: String? {
+  var text: String? {
     switch self {
     case .word(let text), .quoted(let text): text
     case .list: nil

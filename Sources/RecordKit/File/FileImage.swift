@@ -28,7 +28,7 @@ public struct FileImage: Sendable {
   let style: JSONLayoutStyle
   /// The document lineage (`Document.lineage`) whose change marks say what differs from
   /// these bytes; a document of another lineage is compared record by record.
-  public let lineage: UInt64
+  let lineage: UInt64
   /// A CSV or TSV file's table: its dialect, header and where each cell lies (one `Int` a
   /// cell); `nil` for JSON.
   let table: CSVTable?
@@ -170,7 +170,7 @@ public struct FileImage: Sendable {
     let ids: [String]
     let lineage: UInt64
     /// How many bytes were written.
-    public let byteCount: Int
+    let byteCount: Int
     let placement: Placement?
 
     struct Placement: Sendable {

@@ -80,8 +80,7 @@ extension JSONReader {
   /// Reads the records of a JSON file of `layout`: `readArray` or `readLines`, calling
   /// `body` once per record with the reader on it. A CSV or TSV file is not JSON: its
   /// records are read by `DelimitedFile`, and here it reads as an array would.
-  package mutating func readRecords(_ layout: RecordLayout, _ body: (inout JSONReader) throws -> Void) throws
-  {
+  mutating func readRecords(_ layout: RecordLayout, _ body: (inout JSONReader) throws -> Void) throws {
     switch layout {
     case .array, .csv, .tsv: try readArray(body)
     case .lines: try readLines(body)

@@ -26,7 +26,7 @@ public enum GroupClosing<Root: Record>: Sendable {
   case empty
 
   /// The step's command, when the group became one.
-  public var command: Command<Root>? {
+  var command: Command<Root>? {
     if case .recorded(let command, _) = self { return command }
     return nil
   }

@@ -17,7 +17,7 @@ public struct StateComparison<Root: Record>: Sendable {
   public var before: [RecordChanges<Root>.Snapshot]
   /// The same records as the second state holds them, ascending by number.
   public var after: [RecordChanges<Root>.Snapshot]
-  public var beforeCount: Int
+  var beforeCount: Int
   public var afterCount: Int
 }
 

@@ -273,7 +273,7 @@ extension Editor {
   /// groups' changes taken back, then the way from the current state walked
   /// (`Editor.compare`'s way), each step read back from a log checked first. The editor is
   /// not changed. O(records) for the copy, and the steps on the way.
-  public func document(atState state: Int) throws(HistoryError) -> Document<Root> {
+  func document(atState state: Int) throws(HistoryError) -> Document<Root> {
     var copy = document
     for move in try way(to: .state(state)) { try take(move, in: &copy) }
     return copy

@@ -33,7 +33,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Sets several fields of one record as one step. Each field may appear once.
   @discardableResult
-  public mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
+  mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
     -> EditOutcome<Root>
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
@@ -229,7 +229,7 @@ public struct Editor<Root: Record>: Sendable {
 public struct FieldAssignment: Equatable, Sendable {
   public var field: String
   public var value: ValueToken
-  public var createsCustomField: Bool
+  var createsCustomField: Bool
 
   public init(_ field: String, _ value: ValueToken, createsCustomField: Bool = false) {
     self.field = field

@@ -47,7 +47,7 @@ public struct History<Root: Record>: Sendable {
     public var state: Int
     public var time: Double
 
-    public init(state: Int, time: Double) {
+    init(state: Int, time: Double) {
       (self.state, self.time) = (state, time)
     }
   }
@@ -91,7 +91,7 @@ public struct History<Root: Record>: Sendable {
   public private(set) var limit: Int
   public internal(set) var openGroups: [OpenGroup] = []
 
-  public init(limit: Int = 10_000) {
+  init(limit: Int = 10_000) {
     self.init(limit: limit, indexStaleAllowance: RecordStepIndex().staleAllowance)
   }
 
@@ -112,12 +112,12 @@ public struct History<Root: Record>: Sendable {
   public var canRedo: Bool { redoChild(of: current) != nil }
 
   /// Whether the document equals the saved file: at the saved state, nothing pending in a group.
-  public var isClean: Bool {
+  var isClean: Bool {
     savedState == current && openGroups.allSatisfy { $0.commands.isEmpty }
   }
 
   /// Whether step `number` is kept (the start state is not a step).
-  public func isKept(_ number: Int) -> Bool {
+  func isKept(_ number: Int) -> Bool {
     number > start && number < nextNumber && commands[number - offset] != nil
   }
 
@@ -135,7 +135,7 @@ public struct History<Root: Record>: Sendable {
   public func parent(of number: Int) -> Int { Int(parents[number - offset]) }
 
   /// The child `redo` goes to from `state`.
-  public func redoChild(of state: Int) -> Int? {
+  func redoChild(of state: Int) -> Int? {
     let child = Int(redoChildren[state - offset])
     return child == 0 || !isKept(child) ? nil : child
   }
@@ -153,14 +153,14 @@ public struct History<Root: Record>: Sendable {
 
   /// The steps from the start to the current state, oldest first: what made the document
   /// as it is (`log`, `blame`).
-  public var pastSteps: [Step] {
+  var pastSteps: [Step] {
     path[(pathHead + 1)...].compactMap { step(Int($0)) }
   }
 
   /// The name of the step `undo` would revert.
-  public var undoName: String? { canUndo ? commands[current - offset]?.name : nil }
+  var undoName: String? { canUndo ? commands[current - offset]?.name : nil }
   /// The name of the step `redo` would apply again.
-  public var redoName: String? { redoChild(of: current).flatMap { commands[$0 - offset]?.name } }
+  var redoName: String? { redoChild(of: current).flatMap { commands[$0 - offset]?.name } }
 
   /// When state `state` came to be: its step's time; the start's is its first step's.
   public func time(ofState state: Int) -> Double? {
@@ -172,7 +172,7 @@ public struct History<Root: Record>: Sendable {
   }
 
   /// The newest kept state (the start when no step is kept).
-  public var newestState: Int {
+  var newestState: Int {
     var state = nextNumber - 1
     while state > start && !isKept(state) { state -= 1 }
     return max(state, start)
@@ -249,7 +249,7 @@ public struct History<Root: Record>: Sendable {
   /// steps since the start (bulk edits, large groups), each checked with `edits(of:)`),
   /// each looked for on the path (`isOnPath`: O(1) on a path that skips no number): not
   /// the steps that touched other records, however many.
-  public mutating func steps(touching number: RecordNumber) -> [Int] {
+  mutating func steps(touching number: RecordNumber) -> [Int] {
     indexPendingSteps()
     return stepIndex.steps(
       touching: number, above: start, isLive: { isKept($0) && isOnPath($0) },
@@ -282,7 +282,7 @@ public struct History<Root: Record>: Sendable {
   }
 
   /// The states `undo count` reverts, newest first: up to `count` steps back along the path.
-  public func stepsBack(_ count: Int) -> [Int] {
+  func stepsBack(_ count: Int) -> [Int] {
     let first = max(pathHead + 1, path.count - count)
     return path[first...].reversed().map { Int($0) }
   }

@@ -8,12 +8,6 @@ public struct JSONPosition: Equatable, Hashable, Sendable, CustomStringConvertib
   public var column: Int
   public var offset: Int
 
-  public init(line: Int, column: Int, offset: Int) {
-    self.line = line
-    self.column = column
-    self.offset = offset
-  }
-
   /// `LINE:COLUMN`, the form compilers and editors understand.
   public var description: String { "\(line):\(column)" }
 

@@ -6,7 +6,7 @@ extension JSONReader {
   ///
   /// `body` reads the element (any `read…` call); an element it leaves unread is
   /// skipped, after being checked like any other.
-  public mutating func readArray(_ body: (inout JSONReader) throws -> Void) throws {
+  mutating func readArray(_ body: (inout JSONReader) throws -> Void) throws {
     try expect(.array)
     guard try enterArray() else { return }
     repeat {
@@ -19,7 +19,7 @@ extension JSONReader {
   /// Reads an object, calling `body` once per member with its key and the reader on
   /// its value; a value `body` leaves unread is skipped. A key that comes twice is an
   /// error at the second one, raised before `body` sees it.
-  public mutating func readObject(_ body: (inout JSONReader, String) throws -> Void) throws {
+  mutating func readObject(_ body: (inout JSONReader, String) throws -> Void) throws {
     try expect(.object)
     guard try enterObject() else { return }
     var keys = JSONKeySet(base: keyStack.count)

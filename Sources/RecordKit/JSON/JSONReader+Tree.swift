@@ -2,7 +2,7 @@
 /// pull API. Recursion is bounded by the nesting limit, checked before each descent.
 extension JSONReader {
   /// Parses a complete document: one value, then only whitespace.
-  public static func parseDocument(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  static func parseDocument(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     try withReader(over: bytes) { (reader: inout JSONReader) throws(JSONSyntaxError) -> JSONValue in
       let value = try reader.readValue()
       try reader.finish()

@@ -49,7 +49,7 @@ extension JSONReader {
   }
 
   /// Reads `null` if it comes next and says whether it did, for optional fields.
-  public mutating func readNullIfPresent() throws(JSONSyntaxError) -> Bool {
+  mutating func readNullIfPresent() throws(JSONSyntaxError) -> Bool {
     guard try peek() == .null else { return false }
     try readLiteral("null")
     return true
@@ -62,7 +62,7 @@ extension JSONReader {
   }
 
   /// Reads past the next value, checking it as strictly as any other.
-  public mutating func skipValue() throws(JSONSyntaxError) {
+  mutating func skipValue() throws(JSONSyntaxError) {
     _ = try readValue()
   }
 

@@ -34,7 +34,7 @@
 ///   only whitespace may follow it.
 public struct JSONReader {
   /// The deepest nesting of arrays and objects accepted.
-  public static let maxDepth = 256
+  static let maxDepth = 256
 
   /// The borrowed document; valid for as long as the `withReader` call that made it.
   let bytes: UnsafeBufferPointer<UInt8>

@@ -4,15 +4,15 @@
 /// (`message`), so that tests can match on cases and the executable prints one
 /// form: `FILE:LINE:COLUMN: error: MESSAGE`.
 public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-  public var reason: Reason
+  var reason: Reason
   /// Where the problem is: 1-based line and column (in Unicode scalars) and 0-based byte offset.
   public var position: JSONPosition
 
-  public var line: Int { position.line }
-  public var column: Int { position.column }
+  var line: Int { position.line }
+  var column: Int { position.column }
   public var offset: Int { position.offset }
 
-  public init(_ reason: Reason, at position: JSONPosition) {
+  init(_ reason: Reason, at position: JSONPosition) {
     self.reason = reason
     self.position = position
   }
@@ -20,7 +20,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
   /// `LINE:COLUMN: MESSAGE`; the caller puts the file name in front.
   public var description: String { "\(position): \(message)" }
 
-  public enum Reason: Equatable, Hashable, Sendable {
+  enum Reason: Equatable, Hashable, Sendable {
     case emptyDocument
     /// The file starts like UTF-16 or UTF-32 (named here); recsh reads UTF-8 only.
     case unsupportedEncoding(String)
@@ -52,17 +52,17 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   /// What the reader was inside when the input ended.
-  public enum Context: Equatable, Hashable, Sendable {
+  enum Context: Equatable, Hashable, Sendable {
     case document, string, array, object
   }
 
   /// What the reader was looking for when it found something else.
-  public enum Expectation: Equatable, Hashable, Sendable {
+  enum Expectation: Equatable, Hashable, Sendable {
     case value, arrayElementEnd, objectMemberEnd, key, colon
   }
 
   /// The part of a number that lacks its digit.
-  public enum NumberPart: Equatable, Hashable, Sendable {
+  enum NumberPart: Equatable, Hashable, Sendable {
     case minusSign, decimalPoint, exponent
   }
 

@@ -14,7 +14,7 @@ extension JSONValue {
     return out
   }
 
-  public func appendCompact(to out: inout [UInt8]) {
+  func appendCompact(to out: inout [UInt8]) {
     switch self {
     case .null: out += "null".utf8
     case .bool(let value): out += (value ? "true" : "false").utf8
@@ -57,7 +57,7 @@ extension JSONValue {
 
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
-  public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: then their bytes go in with one copy.
     let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

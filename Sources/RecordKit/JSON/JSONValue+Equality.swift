@@ -29,8 +29,7 @@ extension JSONValue {
   /// bytes in place where both are contiguous (native strings are), else through the
   /// views. A diff compares every unchanged field so; the `elementsEqual` of the two
   /// `utf8` views, a step of their iterators per byte, was a tenth of its time.
-  @inlinable
-  public static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+  static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
     let (left, right) = (lhs.utf8, rhs.utf8)
     guard left.count == right.count else { return false }
     let inPlace = left.withContiguousStorageIfAvailable { leftBytes in

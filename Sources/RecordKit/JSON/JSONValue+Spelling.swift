@@ -3,7 +3,7 @@ extension JSONValue {
   /// Whether `spelling` is a JSON number by RFC 8259's grammar (`-0`, `1.50`, `1E+2`; not
   /// `01`, `+1`, `.5`, `1.`, `NaN`). The writer writes spellings as they are, so a
   /// spelling made outside the reader must pass this first.
-  public static func isValidNumberSpelling(_ spelling: String) -> Bool {
+  static func isValidNumberSpelling(_ spelling: String) -> Bool {
     var bytes = spelling.utf8[...]
     func digits() -> Int {
       let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count

@@ -55,13 +55,13 @@ public struct JSONObject: Equatable, Hashable, Sendable {
     }
   }
 
-  public var keys: [String] { members.map(\.key) }
-  public var isEmpty: Bool { members.isEmpty }
+  var keys: [String] { members.map(\.key) }
+  var isEmpty: Bool { members.isEmpty }
 }
 
 extension JSONValue {
   /// The kind of value, as `peek()` reports it.
-  public var kind: JSONReader.Kind {
+  var kind: JSONReader.Kind {
     switch self {
     case .null: .null
     case .bool: .bool

@@ -18,7 +18,7 @@ public struct JSONWriter: ~Copyable {
   private var storage: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// How many bytes the writer holds.
-  public private(set) var byteCount = 0
+  private(set) var byteCount = 0
   /// How many containers are open.
   private var depth = 0
   /// Whether the innermost open container already has an element (so the next needs a comma).
@@ -53,7 +53,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// The bytes written so far without a final newline (a copy).
-  public var bytesWithoutFinalNewline: [UInt8] { Array(withoutFinalNewline) }
+  var bytesWithoutFinalNewline: [UInt8] { Array(withoutFinalNewline) }
 
   /// The text written so far, without a final newline (a copy).
   public var text: String { String(decoding: withoutFinalNewline, as: UTF8.self) }
@@ -75,7 +75,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Hands the bytes written so far to `sink` and empties the buffer, keeping its
   /// capacity, so that a big file can be saved in chunks instead of held whole in memory.
-  public mutating func drain<Failure: Error>(
+  mutating func drain<Failure: Error>(
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
     try sink(UnsafeBufferPointer(start: storage, count: byteCount))
@@ -114,7 +114,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Writes a member's key from its encoded form, made once per name: saving writes the
   /// same few keys for every record.
-  public mutating func key(_ key: Key) {
+  mutating func key(_ key: Key) {
     assert(depth > 0 && !afterKey, "JSONWriter.key(_:) outside an object or twice in a row")
     startElement()
     key.bytes.withUnsafeBufferPointer { bytes in
@@ -128,14 +128,14 @@ public struct JSONWriter: ~Copyable {
     close(UInt8(ascii: "}"))
   }
 
-  public mutating func string(_ string: String) {
+  mutating func string(_ string: String) {
     startValue()
     appendString(string)
   }
 
   /// Writes a number as spelled; the spelling must follow the JSON grammar, as the
   /// reader's spellings do (`JSONValue.isValidNumberSpelling` checks others).
-  public mutating func numberSpelling(_ spelling: String) {
+  mutating func numberSpelling(_ spelling: String) {
     assert(JSONValue.isValidNumberSpelling(spelling), "not a JSON number: \(spelling)")
     startValue()
     var spelling = spelling
@@ -143,7 +143,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Writes an integer in decimal, as `String(value)` spells it.
-  public mutating func integer(_ value: Int) {
+  mutating func integer(_ value: Int) {
     startValue()
     // `Int.min` is the longest: a minus sign and 19 digits.
     reserve(20)
@@ -164,12 +164,12 @@ public struct JSONWriter: ~Copyable {
     advance(by: digits)
   }
 
-  public mutating func bool(_ value: Bool) {
+  mutating func bool(_ value: Bool) {
     startValue()
     append(value ? "true" : "false")
   }
 
-  public mutating func null() {
+  mutating func null() {
     startValue()
     append("null")
   }
@@ -196,10 +196,10 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// A key as the writer puts it before a member's value, `"name": `, encoded once.
-  public struct Key: Sendable {
+  struct Key: Sendable {
     let bytes: [UInt8]
 
-    public init(_ name: String) {
+    init(_ name: String) {
       var writer = JSONWriter()
       writer.appendString(name)
       writer.reserve(2)

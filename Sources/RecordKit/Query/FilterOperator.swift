@@ -19,7 +19,7 @@ public enum FilterOperator: String, Sendable, CaseIterable {
   case contains = "~"
 
   /// Whether the operator orders values (`<`, `<=`, `>`, `>=`).
-  public var orders: Bool {
+  var orders: Bool {
     switch self {
     case .less, .lessOrEqual, .greater, .greaterOrEqual: true
     default: false
@@ -74,7 +74,7 @@ public struct RecordOrder<Root: Record>: Sendable {
   /// Compares the records at `a` and `b`; `descending` reverses the order of values,
   /// not the place of null and absent ones (last either way).
   @inline(__always)
-  public func callAsFunction(_ a: UnsafePointer<Root>, _ b: UnsafePointer<Root>, descending: Bool) -> Int {
+  func callAsFunction(_ a: UnsafePointer<Root>, _ b: UnsafePointer<Root>, descending: Bool) -> Int {
     let order = compare(a, b)
     guard descending, order != Self.nullLast, order != -Self.nullLast else { return order }
     return -order

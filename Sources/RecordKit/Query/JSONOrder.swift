@@ -26,7 +26,7 @@ public enum JSONOrder {
   }
 
   /// Where a value's type sorts among values of other types; null last.
-  public static func rank(_ value: JSONValue) -> Int {
+  static func rank(_ value: JSONValue) -> Int {
     switch value {
     case .number: 0
     case .string: 1
@@ -38,21 +38,21 @@ public enum JSONOrder {
   }
 
   /// The total order `sort` uses: `compare`, or by `rank` across types.
-  public static func sortOrder(_ a: JSONValue, _ b: JSONValue) -> Int {
+  static func sortOrder(_ a: JSONValue, _ b: JSONValue) -> Int {
     compare(a, b) ?? (rank(a) - rank(b))
   }
 
   /// Two strings by code point: the order of their UTF-8 bytes. (Not Swift's `==`, which
   /// finds "é" and "e" + U+0301 equal: a filter compares what the file holds.)
   @inline(__always)
-  public static func compareText(_ a: String, _ b: String) -> Int {
+  static func compareText(_ a: String, _ b: String) -> Int {
     if a.utf8.elementsEqual(b.utf8) { return 0 }
     return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
   }
 
   /// Two JSON number spellings by value: as integers when both are small ones (the
   /// common case, no allocation), else as exact decimals.
-  public static func compareNumbers(_ a: String, _ b: String) -> Int {
+  static func compareNumbers(_ a: String, _ b: String) -> Int {
     if let x = Int(a), let y = Int(b) { return x == y ? 0 : (x < y ? -1 : 1) }
     guard let x = DecimalNumber(a), let y = DecimalNumber(b) else { return compareText(a, b) }
     return x == y || (x.isZero && y.isZero) ? 0 : (x < y ? -1 : 1)
@@ -62,7 +62,7 @@ public enum JSONOrder {
 extension JSONOrder {
   /// Whether `list` is an array holding a value equal to `element` (by `compare`); `nil`
   /// when `list` is no array, or `element` is one (then the two compare whole).
-  public static func contains(_ list: JSONValue, _ element: JSONValue) -> Bool? {
+  static func contains(_ list: JSONValue, _ element: JSONValue) -> Bool? {
     guard case .array(let items) = list else { return nil }
     if case .array = element { return nil }
     return items.contains { compare($0, element) == 0 }

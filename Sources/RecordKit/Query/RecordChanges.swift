@@ -36,23 +36,15 @@ public struct RecordChanges<Root: Record>: Sendable {
   public let changes: [Change]
 
   /// The difference between two states of one history: records matched by number.
-  @inlinable
-  public init(from old: Document<Root>, to new: Document<Root>) {
+  init(from old: Document<Root>, to new: Document<Root>) {
     self.init(old, new) { position in old.position(of: new.number(at: position)) }
   }
 
   /// A record of one state: its number, its position there, and itself.
   public struct Snapshot: Sendable {
-    public var number: RecordNumber
+    @usableFromInline var number: RecordNumber
     public var position: Int
     public var record: Root
-
-    @inlinable
-    public init(number: RecordNumber, position: Int, record: Root) {
-      self.number = number
-      self.position = position
-      self.record = record
-    }
   }
 
   /// The difference between two states, given only the records that may differ (every

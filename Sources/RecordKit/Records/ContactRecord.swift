@@ -4,12 +4,12 @@ public struct ContactRecord: Record {
   public static let summaryFields = ["email", "phone", "name"]
 
   public let id: String
-  public var name: String?
-  public var email: String?
-  public var phone: String?
-  public var address = Address()
-  public var tags: [String]?
-  public var birthday: Nullable<ISODate>?
+  var name: String?
+  var email: String?
+  var phone: String?
+  var address = Address()
+  var tags: [String]?
+  var birthday: Nullable<ISODate>?
   public var custom = CustomFields()
 
   public init(id: String) {
@@ -43,13 +43,11 @@ public struct ContactRecord: Record {
 }
 
 /// A contact's postal address: the `address` object of the file.
-public struct Address: Equatable, Sendable {
-  public var street: String?
-  public var city: String?
-  public var zip: String?
-  public var country: String?
+struct Address: Equatable, Sendable {
+  var street: String?
+  var city: String?
+  var zip: String?
+  var country: String?
   /// Keys of the file's `address` object that the kind does not declare.
-  public var extra = CustomFields()
-
-  public init() {}
+  var extra = CustomFields()
 }

@@ -20,7 +20,7 @@ public struct CustomFields: Equatable, Sendable {
   /// The value for `key` with its place. Setting a present key replaces its
   /// value in place; setting an absent one inserts it at the value's position
   /// (clamped to the end); `nil` removes it.
-  public subscript(positioned key: String) -> CustomValue? {
+  subscript(positioned key: String) -> CustomValue? {
     get {
       guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
       return CustomValue(members[index].value, position: index)
@@ -46,11 +46,11 @@ public struct CustomFields: Equatable, Sendable {
 /// Equality is the value's alone: the position says where to put a key that is
 /// absent, it is not part of what the field holds.
 public struct CustomValue: Equatable, Sendable {
-  public var json: JSONValue
+  var json: JSONValue
   /// Index among the custom keys; `Int.max` appends.
-  public var position: Int
+  var position: Int
 
-  public init(_ json: JSONValue, position: Int = .max) {
+  init(_ json: JSONValue, position: Int = .max) {
     self.json = json
     self.position = position
   }

@@ -8,18 +8,18 @@ import RecordKit
 /// them: a Tab after `set` must not walk a million records.
 public struct CompletionContext {
   /// A declared field as completion sees it.
-  public struct Field: Equatable, Sendable {
-    public var name: String
-    public var type: FieldType
-    public var isReadOnly: Bool
+  struct Field: Equatable, Sendable {
+    var name: String
+    var type: FieldType
+    var isReadOnly: Bool
     /// Whether `add`/`remove` take one element of it (the field's codec says).
-    public var isList: Bool
+    var isList: Bool
     /// Values worth offering after the field (`true`/`false`, `null`, 0–5).
-    public var values: [String]
+    var values: [String]
     /// What the field is for (a schema's `description` or `title`).
-    public var about: String?
+    var about: String?
 
-    public init(
+    init(
       name: String, type: FieldType, isReadOnly: Bool = false, isList: Bool = false, values: [String] = [],
       about: String? = nil
     ) {
@@ -34,8 +34,8 @@ public struct CompletionContext {
 
   /// One name in a folder, for file-path completion.
   public struct DirectoryEntry: Equatable, Sendable {
-    public var name: String
-    public var isDirectory: Bool
+    var name: String
+    var isDirectory: Bool
 
     public init(_ name: String, isDirectory: Bool = false) {
       self.name = name
@@ -44,22 +44,22 @@ public struct CompletionContext {
   }
 
   /// The kind's declared fields, `id` first.
-  public var fields: [Field]
+  var fields: [Field]
   /// The selected record's custom fields (keys the kind does not declare).
-  public var customFields: [String]
+  var customFields: [String]
   /// Every record's id, in file order.
-  public var recordIDs: () -> [String]
+  var recordIDs: () -> [String]
   /// Every key any record has that the kind does not declare, for `list` filters.
-  public var documentCustomFields: () -> [String]
+  var documentCustomFields: () -> [String]
   /// The distinct elements of list field `name` over all records.
-  public var listElements: (_ field: String) -> [String]
+  var listElements: (_ field: String) -> [String]
   /// The elements of list field `name` in the selected record.
-  public var selectedListElements: (_ field: String) -> [String]
+  var selectedListElements: (_ field: String) -> [String]
   /// The entries of a folder as the user typed it (`""` is the working
   /// folder, otherwise it ends with `/`); empty when it cannot be read.
-  public var listDirectory: (_ folder: String) -> [DirectoryEntry]
+  var listDirectory: (_ folder: String) -> [DirectoryEntry]
 
-  public init(
+  init(
     fields: [Field], customFields: [String] = [], recordIDs: @escaping () -> [String] = { [] },
     documentCustomFields: @escaping () -> [String] = { [] },
     listElements: @escaping (String) -> [String] = { _ in [] },

@@ -10,7 +10,7 @@ public struct CompletionResult: Equatable, Sendable {
     /// folder (`docs/`) or a filter field (`done=`), which go on.
     public var isComplete: Bool
 
-    public init(_ text: String, isComplete: Bool = true) {
+    init(_ text: String, isComplete: Bool = true) {
       self.text = text
       self.isComplete = isComplete
     }
@@ -22,20 +22,13 @@ public struct CompletionResult: Equatable, Sendable {
   /// The cursor: a Tab completes the text before it.
   public var end: Int
   /// The word as typed, `start..<end` of the line.
-  public var typed: String
+  var typed: String
   /// Sorted, without duplicates.
   public var candidates: [Candidate]
   /// What the field being given a value is for (a schema's `description`), listed with
   /// the candidates, control characters escaped as `show` escapes them; `nil` when there
   /// is nothing to say.
   public var note: String?
-
-  public init(start: Int, end: Int, typed: String, candidates: [Candidate]) {
-    self.start = start
-    self.end = end
-    self.typed = typed
-    self.candidates = candidates
-  }
 
   /// What replaces the typed word: the one candidate (with a space when it is
   /// complete), or the candidates' longest common prefix when that says more
@@ -63,7 +56,7 @@ public struct CompletionResult: Equatable, Sendable {
 
   /// `line` with the replacement applied, and the cursor after it; the line
   /// itself when there is nothing to apply. What one Tab does, for tests.
-  public func applied(to line: String) -> (line: String, cursor: Int) {
+  func applied(to line: String) -> (line: String, cursor: Int) {
     guard let replacement else { return (line, end) }
     let scalars = Array(line.unicodeScalars)
     var result = String.UnicodeScalarView()

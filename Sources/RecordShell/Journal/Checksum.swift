@@ -83,7 +83,7 @@ public struct ContentHasher: Sendable {
 
   public init() {}
 
-  public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+  mutating func combine(_ bytes: UnsafeRawBufferPointer) {
     count += bytes.count
     guard let base = bytes.baseAddress else { return }
     var offset = 0

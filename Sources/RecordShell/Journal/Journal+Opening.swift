@@ -27,14 +27,14 @@ public struct LeftoverJournal: Equatable, Sendable {
   /// The pid of the session that wrote last (its `open`, or the header's).
   public var pid: Int32
   /// When that session began.
-  public var startTime: Double
+  var startTime: Double
   /// When the log was last written (seconds since 1970).
   public var modificationTime: Double
   /// Whether the process that wrote it is still running (another recsh would hold the lock).
   public var writerAlive: Bool
   /// How many entries came after the last save or session start and are not yet saved:
   /// the work a session that died left. Set by `JournalReplay`.
-  public var stepCount = 0
+  var stepCount = 0
   /// How many edits are among them, for messages.
   public var changeCount = 0
 
@@ -62,9 +62,9 @@ enum JournalOpening {
 }
 
 /// Why the data file is not ours to edit now.
-public struct JournalLockedError: Error, Equatable, Sendable {
-  public var path: String
-  public var pid: Int32?
+struct JournalLockedError: Error, Equatable, Sendable {
+  var path: String
+  var pid: Int32?
 }
 
 /// Why `Journal.activate` did not make the log ready for the first change.
@@ -281,7 +281,7 @@ extension Journal {
   /// `fork` and `exec` a child holds copies of every descriptor, and with them the lock
   /// of a session that has just ended. recsh starts no processes, so that moment exists
   /// in tests only.
-  nonisolated(unsafe) package static var lockAttempts = 1
+  nonisolated(unsafe) static var lockAttempts = 1
 
   /// Opens the log at `path` (made, 0600, when missing) and takes its lock; another
   /// recsh holding it is `.locked` with its process id.

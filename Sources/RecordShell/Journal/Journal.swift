@@ -21,7 +21,7 @@ import RecordKit
 ///   script's work — never a killed process, never at the prompt.
 /// - A final class: it owns a file descriptor and a lock.
 public final class Journal {
-  public let path: String
+  let path: String
   /// The state folder the log is in (made at activation when missing), where its
   /// backups go too.
   let folder: StateFolder
@@ -44,7 +44,7 @@ public final class Journal {
   private var pending = Pending()
   private var lastSync = Journal.now()
   /// Set when a write failed: the journal is off from then on, and the shell says so once.
-  public private(set) var failure: SystemCallError?
+  private(set) var failure: SystemCallError?
   private(set) var reportedFailure = false
 
   /// The second of the last `time` entry: a step in a new second appends one first.
@@ -66,7 +66,7 @@ public final class Journal {
   }
 
   /// Whether the log is open and locked: the session made its first change.
-  public var isActive: Bool { file != nil }
+  var isActive: Bool { file != nil }
 
   /// The entry a session that begins writing appends.
   static func openEntry(kind: String) -> JournalEntry { .open(pid: getpid(), time: wallClock(), kind: kind) }
@@ -74,7 +74,7 @@ public final class Journal {
   /// `.NAME` + `ending` in the data file's folder: where an earlier recsh kept what
   /// belonged to a data file (its log, a merge's conflicts). Read only to move it into the
   /// state folder.
-  package static func sidePath(forDataFile dataPath: String, ending: String) -> String {
+  static func sidePath(forDataFile dataPath: String, ending: String) -> String {
     let slash = dataPath.lastIndex(of: "/")
     let folder = slash.map { String(dataPath[...$0]) } ?? ""
     let name = slash.map { String(dataPath[dataPath.index(after: $0)...]) } ?? dataPath
@@ -98,7 +98,7 @@ public final class Journal {
   var recordCount: Int { Int(pending.sequence) }
   /// Whether the log still needs its start records: they are started when the log becomes
   /// active (`Session.startBaseIfNeeded`), so a session that changes nothing costs none.
-  public internal(set) var needsBase = false
+  var needsBase = false
   /// Whether steps were appended since the last save or session start.
   public private(set) var holdsChanges = false
 
@@ -183,7 +183,7 @@ public final class Journal {
 
   /// Writes and flushes to the disk: after this, a power cut loses nothing. `force`
   /// flushes even when no step came since the last flush (a save's entry).
-  public func sync(force: Bool = false) {
+  func sync(force: Bool = false) {
     write()
     guard let file, failure == nil,
       force || pending.unsyncedSteps > 0 || Self.now() - lastSync > Self.syncInterval
@@ -200,7 +200,7 @@ public final class Journal {
   }
 
   /// Writes, and syncs when a second or 1,000 steps have passed since the last sync (scripts).
-  public func writeBatched() {
+  func writeBatched() {
     write()
     let steps = pending.unsyncedSteps
     if steps >= Self.syncSteps || (steps > 0 && Self.now() - lastSync >= Self.syncInterval) {
@@ -209,7 +209,7 @@ public final class Journal {
   }
 
   /// The warning to show once after a write failed.
-  public func takeFailureReport() -> String? {
+  func takeFailureReport() -> String? {
     guard let failure, !reportedFailure else { return nil }
     reportedFailure = true
     return
@@ -384,7 +384,7 @@ public final class Journal {
 
   /// A normal exit with keeping history turned off: the log goes (removed before its lock
   /// is released). A log never activated is left as it was.
-  public func remove() {
+  func remove() {
     pendingBase = nil
     guard let file else { return }
     try? fileSystem.unlink(path)

@@ -44,7 +44,7 @@ package enum JournalFraming {
     /// the data file, which may be hundreds of megabytes).
     package var payloads: [ArraySlice<UInt8>]
     /// Where each record ends (the offset just after it).
-    package var ends: [Int] = []
+    var ends: [Int] = []
     /// Where the last good record ends: appending resumes here.
     package var validLength: Int
     /// Why bytes after `validLength` were dropped (a torn last record), if any.

@@ -15,22 +15,22 @@ package enum JournalReplay {
     /// The state the last save wrote, its hash and its records' numbers; the start state
     /// and the header's hash when the log holds no save.
     package var savedState: Int
-    package var savedHash: String?
-    package var savedNumbers: [NumberRun]?
+    var savedHash: String?
+    var savedNumbers: [NumberRun]?
     /// A save inside a group also wrote the group's changes so far: these commands, in order.
-    package var savedPending: [Command<Root>] = []
+    var savedPending: [Command<Root>] = []
     /// Where the log left the document.
-    package var finalState: Int
+    var finalState: Int
     /// Groups open when the log ends, outermost first, with their commands.
-    package var openGroups: [(name: String?, origin: String?, commands: [Command<Root>])]
+    var openGroups: [(name: String?, origin: String?, commands: [Command<Root>])]
     /// Whether the last session ended normally.
-    package var closed: Bool
+    var closed: Bool
     /// The log's length and record count up to the last save or session start (what
     /// discarding a dead session's unsaved work keeps).
-    package var keptLength: Int
-    package var keptRecords: Int
+    var keptLength: Int
+    var keptRecords: Int
     /// How many steps the log holds (for compaction).
-    package var stepCount: Int
+    var stepCount: Int
   }
 
   /// `fileHash`: the content hash of the data file now. The save placed is the last one.

@@ -11,8 +11,8 @@ import RecordKit
 /// where the value is present. Written atomically like a data file.
 package struct ConflictFile: Equatable, Sendable {
   /// The `ContentHash` of the merged file's bytes as the merge wrote them.
-  package var hash: String
-  package var conflicts: [MergeConflict]
+  var hash: String
+  var conflicts: [MergeConflict]
 
   package init(hash: String, conflicts: [MergeConflict]) {
     self.hash = hash

@@ -2,21 +2,21 @@ import RecordKit
 
 /// One shell command as the command table declares it: the single source for
 /// parsing, `help` and tab completion.
-public struct CommandSpec: Sendable {
-  public let name: String
-  public let aliases: [String]
+struct CommandSpec: Sendable {
+  let name: String
+  let aliases: [String]
   /// Arguments as `help` shows them: `[FIELD VALUE]...`.
-  public let usage: String
-  public let summary: String
-  public let examples: [String]
+  let usage: String
+  let summary: String
+  let examples: [String]
   /// What goes in each argument position, for completion.
-  public let arguments: [ArgumentKind]
+  let arguments: [ArgumentKind]
   /// Whether `NAME!` exists (it overrides a safety check).
-  public let hasForceForm: Bool
+  let hasForceForm: Bool
   let parse: @Sendable (inout ArgumentCursor, ParseContext) throws(ParseError) -> ShellCommand
 
   /// What an argument position holds. The last one repeats.
-  public enum ArgumentKind: Sendable, Equatable {
+  enum ArgumentKind: Sendable, Equatable {
     case none
     case ref
     case field
@@ -41,17 +41,17 @@ public struct CommandSpec: Sendable {
 /// names) and the selected record's custom keys, so field references are
 /// resolved and typos caught before anything runs.
 public struct ParseContext: Sendable {
-  public var declaredFields: [String]
-  public var readOnlyFields: Set<String>
-  public var listFields: Set<String>
-  public var customFields: [String]
+  var declaredFields: [String]
+  var readOnlyFields: Set<String>
+  var listFields: Set<String>
+  var customFields: [String]
   /// The kind's key (`id` for tasks and contacts): read-only for `set`, but `new` takes
   /// its value, so that a record can be made again with the key it had.
-  public var keyGivenByNew: String?
+  var keyGivenByNew: String?
 
   /// Cheap enough for every line: the kind's names are computed once, in its
   /// field table; only the selected record's custom keys are read here.
-  public init<Root: Record>(kind: Root.Type, selected: Root?) {
+  init<Root: Record>(kind: Root.Type, selected: Root?) {
     let table = Root.fields
     declaredFields = table.names
     readOnlyFields = table.readOnlyNames

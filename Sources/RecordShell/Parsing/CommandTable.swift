@@ -2,8 +2,8 @@ import RecordKit
 
 /// Every shell command, in the order `help` lists them. Parsing, `help` and
 /// completion all read this one table.
-public enum CommandTable {
-  public static let commands: [CommandSpec] = editing + viewing + grouping + files + other
+enum CommandTable {
+  static let commands: [CommandSpec] = editing + viewing + grouping + files + other
 
   private static let editing: [CommandSpec] = [
     CommandSpec(
@@ -438,12 +438,12 @@ public enum CommandTable {
   }
 
   /// The command named `name` (or one of its aliases).
-  public static func spec(named name: String) -> CommandSpec? {
+  static func spec(named name: String) -> CommandSpec? {
     commands.first { $0.name == name || $0.aliases.contains(name) }
   }
 
   /// Every name a command can be typed as.
-  public static var allNames: [String] {
+  static var allNames: [String] {
     commands.flatMap { [$0.name] + $0.aliases }
   }
 }

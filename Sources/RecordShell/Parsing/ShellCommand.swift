@@ -79,18 +79,18 @@ public enum ResolveChoice: Equatable, Sendable {
 /// One filter, `FIELD OP VALUE` (`priority>=3`, `tags=work`, `due=null`): what it means
 /// is `FilterOperator`'s; the field name is checked against the kind when the command runs.
 public struct ListFilter: Equatable, Sendable, CustomStringConvertible {
-  public var field: String
-  public var op: FilterOperator
-  public var operand: FilterOperand
+  var field: String
+  var op: FilterOperator
+  var operand: FilterOperand
 
-  public init(field: String, op: FilterOperator = .equal, operand: FilterOperand) {
+  init(field: String, op: FilterOperator = .equal, operand: FilterOperand) {
     self.field = field
     self.op = op
     self.operand = operand
   }
 
   /// `FIELD=VALUE`, the common case.
-  public init(field: String, value: ValueToken) {
+  init(field: String, value: ValueToken) {
     self.init(field: field, op: .equal, operand: value == .word("null") ? .null : .value(value))
   }
 
@@ -107,14 +107,14 @@ public struct ListFilter: Equatable, Sendable, CustomStringConvertible {
 
 /// `list`'s filters, order, limit and columns.
 public struct RecordQuery: Equatable, Sendable {
-  public var filters: [ListFilter] = []
+  var filters: [ListFilter] = []
   /// Sort keys, most significant first; `descending` for `sort -FIELD`.
-  public var sort: [(field: String, descending: Bool)] = []
-  public var limit: Int?
+  var sort: [(field: String, descending: Bool)] = []
+  var limit: Int?
   /// `fields F1,F2`: the columns to show, in order; `nil`: the usual ones.
-  public var fields: [String]?
+  var fields: [String]?
 
-  public init(
+  init(
     filters: [ListFilter] = [], sort: [(field: String, descending: Bool)] = [], limit: Int? = nil,
     fields: [String]? = nil
   ) {
@@ -160,11 +160,11 @@ public enum HistoryPoint: Equatable, Sendable {
 
 /// One field of a bulk edit: what happens to it, and whether `+FIELD` makes it new.
 public struct BulkAssignment: Equatable, Sendable {
-  public var field: String
-  public var change: BulkChange
-  public var createsCustomField: Bool
+  var field: String
+  var change: BulkChange
+  var createsCustomField: Bool
 
-  public init(_ field: String, _ change: BulkChange, createsCustomField: Bool = false) {
+  init(_ field: String, _ change: BulkChange, createsCustomField: Bool = false) {
     self.field = field
     self.change = change
     self.createsCustomField = createsCustomField

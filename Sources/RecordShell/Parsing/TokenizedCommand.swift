@@ -4,9 +4,9 @@
 /// is, and so that more about a command (its source text, say) can join it later.
 public struct TokenizedCommand: Equatable, Sendable {
   /// The command's tokens, in order; never empty (blank commands are dropped).
-  public var tokens: [Token]
+  var tokens: [Token]
 
-  public init(_ tokens: [Token]) {
+  init(_ tokens: [Token]) {
     self.tokens = tokens
   }
 }

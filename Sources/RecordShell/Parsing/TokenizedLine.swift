@@ -6,21 +6,16 @@
 /// `use` selected, exactly as the two commands on two lines would. A line whose text breaks
 /// off (a bad escape in its third command, say) runs the commands before the break, then
 /// fails at it, as separate lines would; the text after the break is not run.
-public struct TokenizedLine: Equatable, Sendable {
+struct TokenizedLine: Equatable, Sendable {
   /// The whole commands before `error`, in order (all of them when there is none).
-  public var commands: [TokenizedCommand]
+  var commands: [TokenizedCommand]
   /// The first error, if any; nothing after it was read.
-  public var error: TokenizerError?
-
-  public init(commands: [TokenizedCommand], error: TokenizerError?) {
-    self.commands = commands
-    self.error = error
-  }
+  var error: TokenizerError?
 
   /// Whether the line ends inside an open quote or list, so that the next line should be
   /// joined on with "\n" before the line is run. Any other error gives `false`: more input
   /// cannot fix it.
-  public var needsContinuation: Bool {
+  var needsContinuation: Bool {
     error?.reason == .unterminatedString || error?.reason == .unterminatedList
   }
 }

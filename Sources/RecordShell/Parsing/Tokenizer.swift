@@ -36,7 +36,7 @@ public enum Tokenizer {
   }
 
   /// Splits `line` into the commands before its first error, and that error.
-  public static func tokenizeLine(_ line: String) -> TokenizedLine {
+  static func tokenizeLine(_ line: String) -> TokenizedLine {
     var line = line
     return line.withUTF8 { bytes in
       var scanner = TokenScanner(bytes: bytes)
@@ -55,7 +55,7 @@ public enum Tokenizer {
 
   /// Refuses bytes that are not UTF-8, naming where (the script runner checks every line
   /// it reads, so that no typed or piped byte is silently replaced by U+FFFD).
-  public static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) {
+  static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) {
     // Most lines are ASCII: eight bytes at a time, no high bit, nothing more to check.
     if let base = bytes.baseAddress {
       var offset = 0

@@ -5,12 +5,12 @@
 public struct TokenizerError: Error, Equatable, Sendable, CustomStringConvertible {
   public var reason: Reason
   /// The 1-based line in the tokenized text (above 1 only for multi-line input).
-  public var line: Int
+  var line: Int
   /// The 1-based column, in Unicode scalars, of what is wrong: the opening quote of an
   /// unterminated string, the `[` of an unterminated list, the `\` of a bad escape.
-  public var column: Int
+  var column: Int
 
-  public init(_ reason: Reason, line: Int = 1, column: Int) {
+  init(_ reason: Reason, line: Int = 1, column: Int) {
     self.reason = reason
     self.line = line
     self.column = column
@@ -50,7 +50,7 @@ public struct TokenizerError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// The reason in words: lowercase, input text in quotes.
-  public var message: String {
+  var message: String {
     switch reason {
     case .unterminatedString: "unterminated string"
     case .unterminatedList: "unterminated list"

@@ -584,29 +584,29 @@ extension PersistentDocument {
   }
 
   /// Writes the journal's buffer to its file: call before anything is shown.
-  public func writeJournal() {
+  func writeJournal() {
     journal?.write()
   }
 
   /// Before waiting for input: at the prompt (`everyStep`), flushed to the disk; in a
   /// script, batched.
-  public func syncJournal(everyStep: Bool) {
+  func syncJournal(everyStep: Bool) {
     if everyStep { journal?.sync() } else { journal?.writeBatched() }
   }
 
   /// A warning, once, when the journal could not be written.
-  public func journalFailureReport() -> String? {
+  func journalFailureReport() -> String? {
     journal?.takeFailureReport()
   }
 
   /// For tests: the session dies as a killed process would.
-  package mutating func simulateKill() {
+  mutating func simulateKill() {
     journal?.simulateKill()
     journal = nil
   }
 
   /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
-  public mutating func close() {
+  mutating func close() {
     if journal != nil, editor.openGroups.isEmpty { compactIfLarge() }
     if keepsHistory { journal?.close() } else { journal?.remove() }
     journal = nil

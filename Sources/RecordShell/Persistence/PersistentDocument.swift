@@ -11,35 +11,35 @@ import RecordKit
 /// (`prepareToChange`); a session that changes nothing writes nothing.
 /// `Session` holds one and never names its log.
 public struct PersistentDocument<Root: Record> {
-  public internal(set) var editor: Editor<Root>
+  var editor: Editor<Root>
   /// The data file; `nil` for an unnamed document that `save FILE` names.
-  public internal(set) var filePath: String?
+  var filePath: String?
   /// What the file was when read or last saved; `nil` when there was no file.
   var identity: FileIdentity?
   let fileSystem: any FileSystem
   let undoLimit: Int
   /// Where the file's log, conflicts and backups are kept; `nil`: nowhere (no history is
   /// kept, crash recovery is off).
-  public internal(set) var stateFolder: StateFolder?
+  var stateFolder: StateFolder?
   /// The history log (also the crash journal); `nil` for an unnamed document or when it
   /// cannot be made.
   public internal(set) var journal: Journal?
   /// Whether the history is kept across sessions (`--no-undo-file` turns it off: the log
   /// is then only the crash journal, removed at a normal exit).
-  public internal(set) var keepsHistory = true
+  var keepsHistory = true
   /// The content hash of the file as last read or saved; `nil` with no file.
   var savedHash: String?
   /// How many steps dropped by the limit, beyond the limit itself, the log may hold before
   /// it is compacted: enough that a session near the limit does not rewrite its log every
   /// time. (Tests set it low, to make compaction happen.)
-  package var compactionSlack = 1000
+  var compactionSlack = 1000
   /// The number of the state the log starts from (its header's `start`).
   var logStart = 0
   /// The layout `--layout` named for the file the session opened (`nil`: its name says);
   /// a file saved as or opened later goes by its own name.
   var namedLayout: RecordLayout?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
-  public var progress: ProgressHandler?
+  var progress: ProgressHandler?
   /// The file's bytes per record when last read or written: a save's progress estimates
   /// its total from it before it knows.
   var bytesPerRecord = 100
@@ -79,19 +79,19 @@ public struct PersistentDocument<Root: Record> {
     return (opened, loaded.warnings + journalWarnings + conflicts)
   }
 
-  public var document: Document<Root> { editor.document }
+  var document: Document<Root> { editor.document }
 
   /// How `path` holds its records: as `--layout` said for the session's file, else as its
   /// name says.
-  public func layout(of path: String) -> RecordLayout {
+  func layout(of path: String) -> RecordLayout {
     path == filePath ? namedLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
   }
   /// Whether the log is still to be made ready, at the first change (`prepareToChange`).
   var waitsForFirstChange: Bool { journal?.isActive == false }
-  public var isDirty: Bool { editor.isDirty }
+  var isDirty: Bool { editor.isDirty }
 
   /// How many steps separate the document from the saved file, for warnings.
-  public var unsavedChangeCount: Int {
+  var unsavedChangeCount: Int {
     let history = editor.history
     let pending = editor.pendingChangeCount
     guard let save = history.savedState, let route = history.route(to: save) else {

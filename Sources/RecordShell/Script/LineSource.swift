@@ -13,7 +13,7 @@ public protocol LineSource {
 }
 
 extension LineSource {
-  public mutating func withNextLine<Result>(
+  mutating func withNextLine<Result>(
     beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result? {
     guard var line = nextLine(beforeWaiting: beforeWaiting) else { return nil }
@@ -28,7 +28,7 @@ public struct TextLines: LineSource {
   private var lines: [Range<Int>] = []
   private var index = 0
 
-  public init(_ text: String) {
+  init(_ text: String) {
     self.init(bytes: Array(text.utf8))
   }
 

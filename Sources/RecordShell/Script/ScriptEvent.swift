@@ -31,11 +31,11 @@ public struct Diagnostic: Equatable, Sendable {
     case error, warning
   }
 
-  public var location: String?
-  public var severity: Severity
-  public var message: String
+  var location: String?
+  var severity: Severity
+  var message: String
   /// The `source` lines that led to `location`, innermost first.
-  public var chain: [String]
+  var chain: [String]
 
   public init(_ severity: Severity, _ message: String, at location: String?, chain: [String] = []) {
     self.severity = severity

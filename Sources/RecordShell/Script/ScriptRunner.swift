@@ -20,7 +20,7 @@ public struct ScriptRunner<Root: Record> {
   /// Whether `quit` was accepted.
   public private(set) var quitRequested = false
   /// Reads a sourced file's bytes; the executable gives the real one, tests a fake.
-  public var readFile: (String) throws(SessionError) -> [UInt8]
+  var readFile: (String) throws(SessionError) -> [UInt8]
   private let emit: (ScriptEvent) -> Void
   private var sourceStack: [String] = []
   private let quickParser = QuickParser(kind: Root.self)

@@ -7,7 +7,7 @@ public enum DataFile<Root: Record> {
     /// The records read; `takeDocument()` hands them to their one taker.
     public var document: Document<Root> { handoff.document }
     /// `nil` when the file does not exist yet.
-    public var identity: FileIdentity?
+    var identity: FileIdentity?
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
     public var hash: String?
     public var warnings: [String]
@@ -18,7 +18,7 @@ public enum DataFile<Root: Record> {
     /// copy a million records that another reference still shares.
     private let handoff: Handoff
 
-    public init(
+    init(
       document: Document<Root>, identity: FileIdentity?, hash: String?, warnings: [String],
       image: FileImage? = nil
     ) {
@@ -34,7 +34,7 @@ public enum DataFile<Root: Record> {
 
     /// The records read, to their one taker (the session): every copy's `document` is
     /// empty afterwards.
-    public func takeDocument() -> Document<Root> {
+    func takeDocument() -> Document<Root> {
       handoff.takeDocument()
     }
   }
@@ -209,7 +209,7 @@ public enum DataFile<Root: Record> {
   /// hash of the bytes written, its records placed as the save's plan says. `nil` when the
   /// file is not those bytes any more (another program changed it) or cannot be read: a
   /// save then writes recsh's own layout.
-  package static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> FileImage? {
+  static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> FileImage? {
     guard let read = try? FileReader.readFile(written.path, using: fileSystem),
       ContentHash.of(read.bytes) == written.hash
     else { return nil }
@@ -244,7 +244,7 @@ public enum DataFile<Root: Record> {
 extension DataFile where Root == RunTimeRecord {
   /// Reads the file at `path` as records of `schema`'s kind, or of a kind inferred from
   /// them (`RunTimeFile`), in one pass over its bytes. A missing file is an empty one.
-  package static func loadRunTime(
+  static func loadRunTime(
     _ path: String, layout: RecordLayout? = nil, schema: RecordSchema?, name: String,
     using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
@@ -287,7 +287,7 @@ extension DataFile where Root == RunTimeRecord {
 }
 
 /// A file a save wrote: what reading it back for the next save's image needs.
-package struct WrittenFile {
+struct WrittenFile {
   var path: String
   /// The content hash of the bytes written.
   var hash: String

@@ -98,7 +98,7 @@ package struct KindChoice {
   }
 
   /// The name a run-time kind takes from its data file: `books` for `dir/books.json`.
-  package static func kindName(forDataFile file: String?) -> String {
+  static func kindName(forDataFile file: String?) -> String {
     guard let file else { return "records" }
     return stem(String(file.split(separator: "/").last ?? Substring(file)))
   }
@@ -170,7 +170,7 @@ package struct KindChoice {
 
   /// The schema file at `path`, read and checked: bad JSON is refused as a data file is
   /// (`FILE:LINE:COLUMN`), a schema recsh cannot honour with its JSON pointer.
-  package static func readSchema(_ path: String, fileSystem: any FileSystem) throws(SessionError)
+  static func readSchema(_ path: String, fileSystem: any FileSystem) throws(SessionError)
     -> RecordSchema
   {
     let bytes: [UInt8]
@@ -197,9 +197,9 @@ package struct KindChoice {
   /// One shipped kind, as the choice needs it: its top-level declared fields (a nested
   /// object once), and its loader, written out per record type so that it runs
   /// specialized (`ShellLauncherTests` checks that every kind of `KindRegistry` has one).
-  package struct Shipped: Sendable {
-    package var name: String
-    package var declared: [String]
+  struct Shipped: Sendable {
+    var name: String
+    var declared: [String]
     /// Loads the file as this kind: the loaded file (a `DataFile<R>.Loaded`), the
     /// top-level keys its records hold, and how many records it has.
     var load:
@@ -216,7 +216,7 @@ package struct KindChoice {
     }
   }
 
-  package static let shipped: [Shipped] = [.of(TaskRecord.self), .of(ContactRecord.self)]
+  static let shipped: [Shipped] = [.of(TaskRecord.self), .of(ContactRecord.self)]
 
   static func topLevelNames(_ names: some Sequence<String>) -> [String] {
     var result: [String] = []

@@ -6,23 +6,18 @@
 /// ever printed to a terminal.
 public struct Prompt: Equatable, Sendable {
   /// The innermost open group, and how many open groups enclose it.
-  public struct Group: Equatable, Sendable {
-    public var name: String
-    public var enclosing: Int
-
-    public init(name: String, enclosing: Int) {
-      self.name = name
-      self.enclosing = enclosing
-    }
+  struct Group: Equatable, Sendable {
+    var name: String
+    var enclosing: Int
   }
 
   /// The data file's last path component, or `(unnamed)`.
   public var fileName: String
   public var selectedID: String?
   public var isDirty: Bool
-  public var group: Group?
+  var group: Group?
 
-  public init(fileName: String, selectedID: String?, isDirty: Bool, group: Group?) {
+  init(fileName: String, selectedID: String?, isDirty: Bool, group: Group?) {
     self.fileName = TextCell.escaped(fileName)
     self.selectedID = selectedID.map(TextCell.escaped)
     self.isDirty = isDirty
@@ -56,5 +51,5 @@ extension Session {
   }
 
   /// The prompt without colour: `tasks.json k3x9p2aa* (review)> `.
-  public var promptText: String { prompt.text }
+  var promptText: String { prompt.text }
 }

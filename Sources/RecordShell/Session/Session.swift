@@ -6,7 +6,7 @@ import RecordKit
 public struct Session<Root: Record> {
   /// The document, its undo history and its link to disk (file, log, conflicts).
   public internal(set) var persistence: PersistentDocument<Root>
-  public internal(set) var selectedID: String?
+  var selectedID: String?
   /// Where the selected record was last seen: a hint, checked against `selectedID`
   /// before use, so that `set` after `use` finds the record without hashing its id.
   var selectedPosition = 0
@@ -33,9 +33,9 @@ public struct Session<Root: Record> {
     _modify { yield &persistence.editor }
   }
   /// The data file; `nil` for an unnamed document that `save FILE` names.
-  public var filePath: String? { persistence.filePath }
+  var filePath: String? { persistence.filePath }
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
-  public var progress: ProgressHandler? {
+  var progress: ProgressHandler? {
     get { persistence.progress }
     set { persistence.progress = newValue }
   }
@@ -59,8 +59,8 @@ public struct Session<Root: Record> {
   }
 
   public var document: Document<Root> { editor.document }
-  public var selectedRecord: Root? { selectedID.flatMap { editor.document.record(withID: $0) } }
-  public var isDirty: Bool { editor.isDirty }
+  var selectedRecord: Root? { selectedID.flatMap { editor.document.record(withID: $0) } }
+  var isDirty: Bool { editor.isDirty }
   /// What the parser needs: the field table and the selected record's custom keys.
   public var parseContext: ParseContext {
     ParseContext(
@@ -213,7 +213,7 @@ public struct Session<Root: Record> {
 
   /// Closes open groups at the end of input, keeping their work. Returns the
   /// warnings that name them and where they were opened.
-  public mutating func endOfInput() -> [String] {
+  mutating func endOfInput() -> [String] {
     let groups = persistence.closeAllGroups()
     return groups.reversed().map { group in
       "group \(group.displayName)\(group.origin.map { " (opened at \($0))" } ?? "") was still open "
@@ -222,7 +222,7 @@ public struct Session<Root: Record> {
   }
 
   /// How many steps separate the document from the saved file, for warnings.
-  public var unsavedChangeCount: Int { persistence.unsavedChangeCount }
+  var unsavedChangeCount: Int { persistence.unsavedChangeCount }
 
   // MARK: The log, through the persistent document
 
@@ -233,7 +233,7 @@ public struct Session<Root: Record> {
   public func syncJournal() { persistence.syncJournal(everyStep: isInteractive) }
 
   /// A warning, once, when the log could not be written.
-  public func journalFailureReport() -> String? { persistence.journalFailureReport() }
+  func journalFailureReport() -> String? { persistence.journalFailureReport() }
 
   /// A normal exit: the log is marked closed and stays (or goes, when history is not kept).
   public mutating func close() { persistence.close() }

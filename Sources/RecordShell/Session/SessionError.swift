@@ -61,7 +61,7 @@ public enum SessionError: Error, Equatable, Sendable {
   /// held or changed by another, an unsafe state folder): a script ends there, with the
   /// exit status of a file that cannot be opened (3), since every later edit would fail
   /// alike.
-  public var refusesEditing: Bool {
+  var refusesEditing: Bool {
     switch self {
     case .locked, .changedSinceOpened, .unsafeStateFolder: true
     default: false

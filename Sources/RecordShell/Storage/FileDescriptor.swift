@@ -3,11 +3,6 @@
 /// The path rides along so that an error from a call on the descriptor (`write`,
 /// `fsync`, `close`) can still say which file it was about.
 public struct FileDescriptor: Hashable, Sendable {
-  public let rawValue: Int32
-  public let path: String
-
-  public init(rawValue: Int32, path: String) {
-    self.rawValue = rawValue
-    self.path = path
-  }
+  let rawValue: Int32
+  let path: String
 }

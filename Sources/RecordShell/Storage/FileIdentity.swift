@@ -7,20 +7,20 @@ import Glibc
 /// within one tick of the file system's clock (a few milliseconds) goes unnoticed: the
 /// same trade-off vim and other editors make.
 public struct FileIdentity: Equatable, Sendable {
-  public let device: UInt64
-  public let inode: UInt64
-  public let size: Int64
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
   /// Nanoseconds since the epoch.
-  public let modificationTime: Int64
+  let modificationTime: Int64
 
-  public init(device: UInt64, inode: UInt64, size: Int64, modificationTime: Int64) {
+  init(device: UInt64, inode: UInt64, size: Int64, modificationTime: Int64) {
     self.device = device
     self.inode = inode
     self.size = size
     self.modificationTime = modificationTime
   }
 
-  public init(_ status: FileStatus) {
+  init(_ status: FileStatus) {
     self.init(
       device: status.device, inode: status.inode, size: status.size,
       modificationTime: status.modificationTime)
@@ -28,7 +28,7 @@ public struct FileIdentity: Equatable, Sendable {
 
   /// The identity of the file at `path` now, following a symbolic link; `nil` when there is
   /// no file there.
-  public static func current(at path: String, using fileSystem: some FileSystem) throws(StorageError)
+  static func current(at path: String, using fileSystem: some FileSystem) throws(StorageError)
     -> FileIdentity?
   {
     do throws(SystemCallError) {
@@ -43,7 +43,7 @@ public struct FileIdentity: Equatable, Sendable {
   /// Whether the file at `path` is no longer the one `identity` describes. `nil` means there
   /// was no file: one created since counts as a change, and so does a file that was there
   /// and is gone.
-  public static func fileChanged(
+  static func fileChanged(
     at path: String, since identity: FileIdentity?, using fileSystem: some FileSystem
   ) throws(StorageError) -> Bool {
     try current(at: path, using: fileSystem) != identity

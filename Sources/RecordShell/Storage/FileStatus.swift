@@ -7,7 +7,7 @@ public struct FileStatus: Equatable, Sendable {
     case regularFile, directory, symbolicLink, namedPipe, socket, device
 
     /// How messages name the kind: `it is a directory, not a regular file`.
-    public var description: String {
+    var description: String {
       switch self {
       case .regularFile: "a regular file"
       case .directory: "a directory"
@@ -19,17 +19,17 @@ public struct FileStatus: Equatable, Sendable {
     }
   }
 
-  public var device: UInt64
-  public var inode: UInt64
+  var device: UInt64
+  var inode: UInt64
   /// The whole `st_mode`: type bits and permission bits.
-  public var mode: UInt32
-  public var owner: UInt32
-  public var group: UInt32
+  var mode: UInt32
+  var owner: UInt32
+  var group: UInt32
   public var size: Int64
   /// The modification time in nanoseconds since the epoch.
-  public var modificationTime: Int64
+  var modificationTime: Int64
 
-  public init(
+  init(
     device: UInt64, inode: UInt64, mode: UInt32, owner: UInt32, group: UInt32, size: Int64,
     modificationTime: Int64
   ) {
@@ -43,9 +43,9 @@ public struct FileStatus: Equatable, Sendable {
   }
 
   /// The permission bits, setuid/setgid/sticky included: what a saved copy must keep.
-  public var permissions: UInt32 { mode & 0o7777 }
+  var permissions: UInt32 { mode & 0o7777 }
 
-  public var kind: Kind {
+  var kind: Kind {
     switch mode & UInt32(S_IFMT) {
     case UInt32(S_IFREG): .regularFile
     case UInt32(S_IFDIR): .directory

@@ -6,12 +6,7 @@
 /// unsaved would leave the caller with a stale identity for a file it did write.
 public struct SaveOutcome: Equatable, Sendable {
   /// The identity of the file as written; later changed-on-disk checks compare to it.
-  public let identity: FileIdentity
+  let identity: FileIdentity
   /// Set when the folder could not be flushed (``StorageError/folderNotFlushed(path:cause:)``).
-  public let warning: StorageError?
-
-  public init(identity: FileIdentity, warning: StorageError?) {
-    self.identity = identity
-    self.warning = warning
-  }
+  let warning: StorageError?
 }

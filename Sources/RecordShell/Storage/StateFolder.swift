@@ -19,16 +19,12 @@ import Glibc
 ///   a link to a file is edited as the link names it.
 public struct StateFolder: Equatable, Sendable {
   /// The folder's absolute path.
-  public let path: String
-
-  public init(path: String) {
-    self.path = path
-  }
+  let path: String
 
   /// The folder for this process: `explicit` (`--state-dir`), else the environment's.
   /// `nil` when no rule gives one (no `HOME` and nothing set): then no history is kept
   /// and crash recovery is off.
-  public static func resolve(explicit: String?, environment: (String) -> String?, home: () -> String?)
+  static func resolve(explicit: String?, environment: (String) -> String?, home: () -> String?)
     -> StateFolder?
   {
     if let explicit, !explicit.isEmpty { return StateFolder(path: absolute(explicit)) }
@@ -61,7 +57,7 @@ public struct StateFolder: Equatable, Sendable {
 
   /// The stem of every name kept for `dataPath`: `NAME-HASH`, HASH being the content
   /// hash of its canonical absolute path (see the type's comment). Costs one `realpath`.
-  public func stem(forDataFile dataPath: String) -> String {
+  func stem(forDataFile dataPath: String) -> String {
     let slash = dataPath.lastIndex(of: "/")
     let name = slash.map { String(dataPath[dataPath.index(after: $0)...]) } ?? dataPath
     return name + "-" + ContentHash.of(Array(Self.canonical(dataPath).utf8))
@@ -85,7 +81,7 @@ public struct StateFolder: Equatable, Sendable {
   }
 
   /// The history log of `dataPath` (also its journal and its lock).
-  public func logPath(forDataFile dataPath: String) -> String {
+  func logPath(forDataFile dataPath: String) -> String {
     path + "/" + stem(forDataFile: dataPath) + ".log"
   }
 
@@ -149,7 +145,7 @@ public struct StateFolder: Equatable, Sendable {
   // MARK: Safety
 
   /// What the folder is now, read without changing anything.
-  public enum Condition: Equatable, Sendable {
+  enum Condition: Equatable, Sendable {
     /// It does not exist (yet): `prepare` makes it.
     case missing
     case usable
@@ -162,7 +158,7 @@ public struct StateFolder: Equatable, Sendable {
 
   /// Whether the folder may be used: it must be a folder (a symbolic link to one is
   /// followed), owned by this user, and not writable by group or others.
-  public func check(using fileSystem: any FileSystem) -> Condition {
+  func check(using fileSystem: any FileSystem) -> Condition {
     let status: FileStatus
     do throws(SystemCallError) {
       status = try fileSystem.stat(path)

@@ -27,7 +27,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case folderNotFlushed(path: String, cause: SystemCallError)
 
   /// The failed system call behind the error, if there is one.
-  public var cause: SystemCallError? {
+  var cause: SystemCallError? {
     switch self {
     case .failed(_, _, let cause), .temporaryFileNotCreated(_, _, let cause),
       .folderNotFlushed(_, let cause):

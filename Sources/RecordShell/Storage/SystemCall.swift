@@ -2,7 +2,7 @@
 ///
 /// A typed name, not a string, so that errors can be worded and faults injected per call
 /// without matching text.
-public enum SystemCall: Sendable, Hashable, CaseIterable {
+enum SystemCall: Sendable, Hashable, CaseIterable {
   case open
   case openDirectory
   case read
@@ -28,7 +28,7 @@ public enum SystemCall: Sendable, Hashable, CaseIterable {
   case mkdir
 
   /// The C name of the call, as error messages show it (`openDirectory` is an `open`).
-  public var name: String {
+  var name: String {
     switch self {
     case .open, .openDirectory: "open"
     case .read: "read"

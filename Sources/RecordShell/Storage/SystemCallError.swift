@@ -6,23 +6,23 @@ import Glibc
 /// (an `ENOENT` on load starts an empty document, an `EPERM` from `fchown` is ignored)
 /// and tests can compare errors exactly.
 public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let call: SystemCall
-  public let code: Int32
-  public let path: String
+  let call: SystemCall
+  let code: Int32
+  let path: String
 
-  public init(_ call: SystemCall, code: Int32, path: String) {
+  init(_ call: SystemCall, code: Int32, path: String) {
     self.call = call
     self.code = code
     self.path = path
   }
 
   /// The symbolic errno name, e.g. `ENOSPC`; `errno 123` for one the table lacks.
-  public var codeName: String {
+  var codeName: String {
     Self.knownCodes[code]?.name ?? "errno \(code)"
   }
 
   /// What the errno means, lowercase, e.g. `no space left on device`.
-  public var explanation: String {
+  var explanation: String {
     if code == EFBIG, let limit = Self.fileSizeLimit {
       return "file too large for this process's file size limit (\(limit) bytes)"
     }
@@ -33,7 +33,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   /// The cause without the call, e.g. `ENOSPC: no space left on device`.
-  public var summary: String { "\(codeName): \(explanation)" }
+  var summary: String { "\(codeName): \(explanation)" }
 
   /// The full detail, e.g. `write ".tasks.json.recsh-Ab12Cd.tmp": ENOSPC: no space left on device`.
   public var description: String { "\(call.name) \"\(path)\": \(summary)" }

@@ -1,6 +1,6 @@
-import RecordKit
 import Testing
 
+@testable import RecordKit
 @testable import RecordShell
 
 /// Tab completion as a pure function: a line with `|` at the cursor, what one

@@ -1,7 +1,7 @@
 import Glibc
-import RecordKit
 import Testing
 
+@testable import RecordKit
 @testable import RecordShell
 
 /// Crash recovery through the session: what was written to the journal before

@@ -1,6 +1,6 @@
-import RecordKit
 import Testing
 
+@testable import RecordKit
 @testable import RecordShell
 
 /// Reading a history log back into an undo tree: steps placed where the log made them,

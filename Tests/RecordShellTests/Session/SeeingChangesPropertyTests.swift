@@ -1,7 +1,7 @@
 import Foundation
-import RecordKit
 import Testing
 
+@testable import RecordKit
 @testable import RecordShell
 
 /// Properties of `export`, `preview` and `diff` over random sessions of task edits: field

@@ -2,14 +2,14 @@
 /// exponent, which a JSON spelling may write with any number of digits (`1e99999999999999999999`).
 ///
 /// Made from an `Int` or from digits, added and compared; each costs O(number of digits).
-package struct DecimalInteger: Hashable, Sendable, Comparable {
+struct DecimalInteger: Hashable, Sendable, Comparable {
   /// `false` for zero.
-  package let isNegative: Bool
+  let isNegative: Bool
   /// Digit values 0…9, most significant first, without leading zeros; empty for zero.
-  package let magnitude: [UInt8]
+  let magnitude: [UInt8]
 
   /// The integer `value`.
-  package init(_ value: Int) {
+  init(_ value: Int) {
     var rest = value.magnitude
     var digits: [UInt8] = []
     while rest > 0 {
@@ -20,13 +20,13 @@ package struct DecimalInteger: Hashable, Sendable, Comparable {
   }
 
   /// The integer with these digit values (0…9), most significant first; leading zeros are dropped.
-  package init(isNegative: Bool, magnitude: some Collection<UInt8>) {
+  init(isNegative: Bool, magnitude: some Collection<UInt8>) {
     let digits = Array(magnitude.drop { $0 == 0 })
     self.isNegative = isNegative && !digits.isEmpty
     self.magnitude = digits
   }
 
-  package static func + (lhs: DecimalInteger, rhs: DecimalInteger) -> DecimalInteger {
+  static func + (lhs: DecimalInteger, rhs: DecimalInteger) -> DecimalInteger {
     if lhs.isNegative == rhs.isNegative {
       return DecimalInteger(isNegative: lhs.isNegative, magnitude: add(lhs.magnitude, rhs.magnitude))
     }
@@ -42,14 +42,14 @@ package struct DecimalInteger: Hashable, Sendable, Comparable {
     }
   }
 
-  package static func < (lhs: DecimalInteger, rhs: DecimalInteger) -> Bool {
+  static func < (lhs: DecimalInteger, rhs: DecimalInteger) -> Bool {
     if lhs.isNegative != rhs.isNegative { return lhs.isNegative }
     let order = compareMagnitudes(lhs.magnitude, rhs.magnitude)
     return lhs.isNegative ? order == .orderedDescending : order == .orderedAscending
   }
 
   /// The value as an `Int`, or `nil` when it does not fit.
-  package var intValue: Int? {
+  var intValue: Int? {
     var result = 0
     for digit in magnitude {
       let (times, overflow1) = result.multipliedReportingOverflow(by: 10)

@@ -5,16 +5,16 @@
 /// its significant digits and a decimal exponent, `±0.d₁d₂…dₙ × 10^exponent` with d₁ and
 /// dₙ not zero, so `1`, `1.0`, `10e-1` and `0.1e1` are one value, and `-0` equals `0`.
 /// Reading a spelling costs O(its length); comparing, O(the digits compared).
-package struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
+struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// `false` for zero.
-  package let isNegative: Bool
+  let isNegative: Bool
   /// Digit values 0…9, the first and last not zero; empty for zero.
-  package let digits: [UInt8]
+  let digits: [UInt8]
   /// The power of ten just above the first significant digit (0 for zero).
-  package let exponent: DecimalInteger
+  let exponent: DecimalInteger
 
   /// The value of `spelling`, or `nil` if it is not a JSON number (`01`, `.5`, `NaN`).
-  package init?(_ spelling: String) {
+  init?(_ spelling: String) {
     guard JSONValue.isValidNumberSpelling(spelling) else { return nil }
     var bytes = spelling.utf8[...]
     let isNegative = bytes.first == UInt8(ascii: "-")
@@ -52,13 +52,13 @@ package struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConver
     exponent = written + DecimalInteger(integerDigits - leadingZeros)
   }
 
-  package var isZero: Bool { digits.isEmpty }
+  var isZero: Bool { digits.isEmpty }
 
   /// The value of `spelling` when it is an integer written plainly (an optional `-`, then
   /// at most 18 digits, no fraction, no exponent), read without allocating: the common
   /// case of a number in a record, which checks and comparisons take this way first.
   @inline(__always)
-  package static func smallInteger(_ spelling: String) -> Int? {
+  static func smallInteger(_ spelling: String) -> Int? {
     var utf8 = spelling.utf8[...]
     let negative = utf8.first == UInt8(ascii: "-")
     if negative { utf8 = utf8.dropFirst() }
@@ -74,11 +74,11 @@ package struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConver
   }
 
   /// Whether the value is a whole number, as JSON Schema's `integer` asks: `1.0` and `1e3` are.
-  package var isInteger: Bool { !(exponent < DecimalInteger(digits.count)) }
+  var isInteger: Bool { !(exponent < DecimalInteger(digits.count)) }
 
   /// A whole value that is not negative, as an `Int`; `Int.max` when it is larger.
   /// `nil` when the value is negative or not whole. For `minLength` and `maxLength`.
-  package var nonNegativeIntClamped: Int? {
+  var nonNegativeIntClamped: Int? {
     guard isInteger, !isNegative else { return nil }
     guard let places = exponent.intValue, places <= 18 else { return Int.max }
     var value = 0
@@ -89,14 +89,14 @@ package struct DecimalNumber: Hashable, Sendable, Comparable, CustomStringConver
   }
 
   /// A canonical spelling, `-0.123e4`: for debugging and test messages, never for files.
-  package var description: String {
+  var description: String {
     guard !isZero else { return "0" }
     let sign = isNegative ? "-" : ""
     let exponentText = (exponent.isNegative ? "-" : "") + exponent.magnitude.map(String.init).joined()
     return "\(sign)0.\(digits.map(String.init).joined())e\(exponentText.isEmpty ? "0" : exponentText)"
   }
 
-  package static func < (lhs: DecimalNumber, rhs: DecimalNumber) -> Bool {
+  static func < (lhs: DecimalNumber, rhs: DecimalNumber) -> Bool {
     if lhs.isNegative != rhs.isNegative { return lhs.isNegative }
     let order = compareMagnitudes(lhs, rhs)
     return lhs.isNegative ? order == .orderedDescending : order == .orderedAscending

@@ -4,32 +4,32 @@
 /// the checked value that breaks a rule (`/tags/2`), so a caller can find it in the file.
 package struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
   /// The reference tokens, unescaped: member names and array indices.
-  package var tokens: [String]
+  var tokens: [String]
 
-  package init(_ tokens: [String] = []) {
+  init(_ tokens: [String] = []) {
     self.tokens = tokens
   }
 
   /// The whole document.
-  package static let root = JSONPointer()
+  static let root = JSONPointer()
 
   /// The pointer one level down, to member `token` (or to the element at index `token`).
-  package func appending(_ token: String) -> JSONPointer {
+  func appending(_ token: String) -> JSONPointer {
     JSONPointer(tokens + [token])
   }
 
   /// The pointer to element `index` of the array here.
-  package func appending(index: Int) -> JSONPointer {
+  func appending(index: Int) -> JSONPointer {
     appending(String(index))
   }
 
   /// The pointer with `other`'s tokens after this one's.
-  package func appending(_ other: JSONPointer) -> JSONPointer {
+  func appending(_ other: JSONPointer) -> JSONPointer {
     JSONPointer(tokens + other.tokens)
   }
 
   /// Whether `self` is `other` or inside it.
-  package func hasPrefix(_ other: JSONPointer) -> Bool {
+  func hasPrefix(_ other: JSONPointer) -> Bool {
     tokens.starts(with: other.tokens)
   }
 
@@ -43,7 +43,7 @@ package struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
   /// The pointer a URI fragment holds (`#/$defs/a%20b`, without the `#`): percent-decoded,
   /// then split at `/` and unescaped. `nil` when it is not one: a bad `%` escape, a `~`
   /// not followed by `0` or `1`, or text that does not start with `/` (an anchor name).
-  package init?(uriFragment fragment: Substring) {
+  init?(uriFragment fragment: Substring) {
     guard let decoded = Self.percentDecoded(fragment) else { return nil }
     guard !decoded.isEmpty else {
       self.init()

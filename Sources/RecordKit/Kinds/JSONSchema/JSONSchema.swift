@@ -14,9 +14,9 @@
 /// Not `Sendable`, because `SchemaPattern` holds a compiled program with its own match data.
 package struct JSONSchema {
   /// The schema document as given.
-  package let document: JSONValue
+  let document: JSONValue
   /// Every subschema read; `nodes[0]` is the top level.
-  package let nodes: [SchemaNode]
+  let nodes: [SchemaNode]
 
   /// Reads `document` as a schema.
   ///
@@ -24,7 +24,7 @@ package struct JSONSchema {
   /// their order, descending into subschemas as they come); problems with `$ref` targets
   /// (`referenceNowhere`, `referenceCycle`) come after the walk. Costs O(size of the
   /// document), plus the cost of compiling each `pattern`.
-  package init(reading document: JSONValue) throws(JSONSchemaError) {
+  init(reading document: JSONValue) throws(JSONSchemaError) {
     var reader = SchemaReader(document: document)
     _ = try reader.readSchema(document, at: .root, base: .root)
     try reader.resolveReferences()
@@ -34,10 +34,10 @@ package struct JSONSchema {
   }
 
   /// The top-level subschema.
-  package var root: SchemaNode { nodes[0] }
+  var root: SchemaNode { nodes[0] }
 
   /// Whether `value` meets every rule of the schema.
-  package func admits(_ value: JSONValue) -> Bool {
+  func admits(_ value: JSONValue) -> Bool {
     violations(of: value, limit: 1).isEmpty
   }
 
@@ -55,8 +55,7 @@ package struct JSONSchema {
 extension JSONSchema {
   /// The ways `value` breaks node `index` of the schema (a field's subschema), at most
   /// `limit` of them; pointers are relative to the value.
-  package func violations(of value: JSONValue, againstNode index: Int, limit: Int = .max) -> [SchemaViolation]
-  {
+  func violations(of value: JSONValue, againstNode index: Int, limit: Int = .max) -> [SchemaViolation] {
     var checker = SchemaChecker(schema: self, limit: limit)
     checker.check(value, against: index, at: .root)
     return checker.found
@@ -66,7 +65,7 @@ extension JSONSchema {
   /// the `properties` entries of that name, in the node itself and along its `$ref`
   /// chain, descending one name at a time. Empty when no node names it (then only the
   /// record as a whole is checked against it).
-  package func propertyNodes(at path: [String], from index: Int = 0) -> [Int] {
+  func propertyNodes(at path: [String], from index: Int = 0) -> [Int] {
     var current = [index]
     for name in path {
       var next: [Int] = []

@@ -5,11 +5,11 @@
 /// ignored, so a rule the user wrote never silently does nothing. The reason is an enum
 /// with its context as values, worded in one `switch` (`message`).
 package struct JSONSchemaError: Error, Equatable, Sendable, CustomStringConvertible {
-  package var reason: Reason
+  var reason: Reason
   /// Where in the schema document the problem is (`/` for the whole schema).
   package var pointer: JSONPointer
 
-  package init(_ reason: Reason, at pointer: JSONPointer) {
+  init(_ reason: Reason, at pointer: JSONPointer) {
     self.reason = reason
     self.pointer = pointer
   }
@@ -17,7 +17,7 @@ package struct JSONSchemaError: Error, Equatable, Sendable, CustomStringConverti
   /// `POINTER: MESSAGE`; the caller puts the file name in front.
   package var description: String { "\(pointer): \(message)" }
 
-  package enum Reason: Equatable, Sendable {
+  enum Reason: Equatable, Sendable {
     /// A keyword recsh does not support (`allOf`, `multipleOf`, a misspelt `reqired`).
     case unsupportedKeyword(String)
     /// `true` or `false` where a schema goes.

@@ -5,7 +5,7 @@ extension JSONValue {
   /// canonical equivalence: `"é"` and `"e\u{301}"` differ), arrays item by item, objects
   /// by their members whatever their order. Costs O(size of the values), objects O(n²)
   /// in their member counts.
-  package func isSchemaEqual(to other: JSONValue) -> Bool {
+  func isSchemaEqual(to other: JSONValue) -> Bool {
     switch (self, other) {
     case (.null, .null):
       return true

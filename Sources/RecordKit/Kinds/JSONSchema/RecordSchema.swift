@@ -15,11 +15,11 @@ package struct RecordSchema {
   package let schema: JSONSchema
   package var fields: [SchemaField]
   /// `additionalProperties` of the top level: `false` means no custom fields.
-  package var allowsOtherFields: Bool
+  var allowsOtherFields: Bool
   /// `x-recsh-key`: the field that identifies a record, when the schema names one.
-  package var key: String?
+  var key: String?
   package var title: String?
-  package var description: String?
+  var description: String?
 
   /// Reads `document` as a schema for records; throws what `JSONSchema(reading:)` throws,
   /// and `recordNotObject` or `badRecordKey`.
@@ -28,7 +28,7 @@ package struct RecordSchema {
   }
 
   /// The record kind `schema` describes.
-  package init(_ schema: JSONSchema) throws(JSONSchemaError) {
+  init(_ schema: JSONSchema) throws(JSONSchemaError) {
     let root = schema.root
     if let type = root.type, type != .object || root.allowsNull {
       throw JSONSchemaError(
@@ -51,7 +51,7 @@ package struct RecordSchema {
   }
 
   /// The field called `name`, if the schema declares one.
-  package func field(named name: String) -> SchemaField? {
+  func field(named name: String) -> SchemaField? {
     fields.first { $0.name.utf8.elementsEqual(name.utf8) }
   }
 

@@ -3,30 +3,28 @@
 ///
 /// Each applies only to values of its kind (`minimum` lets a string through), as in
 /// JSON Schema; `type` is what refuses the other kinds.
-package struct SchemaConstraints: Equatable {
-  package var minimum: SchemaBound?
-  package var maximum: SchemaBound?
-  package var exclusiveMinimum: SchemaBound?
-  package var exclusiveMaximum: SchemaBound?
+struct SchemaConstraints: Equatable {
+  var minimum: SchemaBound?
+  var maximum: SchemaBound?
+  var exclusiveMinimum: SchemaBound?
+  var exclusiveMaximum: SchemaBound?
   /// Lengths in Unicode scalars (code points), as JSON Schema counts them.
-  package var minLength: Int?
-  package var maxLength: Int?
-  package var pattern: SchemaPattern?
-  package var format: StringFormat?
-  package var uniqueItems = false
-
-  package init() {}
+  var minLength: Int?
+  var maxLength: Int?
+  var pattern: SchemaPattern?
+  var format: StringFormat?
+  var uniqueItems = false
 }
 
 /// A number bound as written in the schema (for messages) and as an exact value.
-package struct SchemaBound: Equatable, Sendable {
-  package var spelling: String
-  package var value: DecimalNumber
+struct SchemaBound: Equatable, Sendable {
+  var spelling: String
+  var value: DecimalNumber
   /// The bound as an Int, when it is a whole number written without a fraction or an
   /// exponent that fits one.
-  package var integer: Int?
+  var integer: Int?
 
-  package init?(_ spelling: String) {
+  init?(_ spelling: String) {
     guard let value = DecimalNumber(spelling) else { return nil }
     self.spelling = spelling
     self.value = value
@@ -37,7 +35,7 @@ package struct SchemaBound: Equatable, Sendable {
   /// `small` is `DecimalNumber.smallInteger(spelling)`, given by the caller, who compares
   /// one value with several bounds. Exact whatever the spellings; no allocation when
   /// both are small integers.
-  package func order(of spelling: String, small: Int?) -> Int {
+  func order(of spelling: String, small: Int?) -> Int {
     if let small, let integer { return small < integer ? -1 : small == integer ? 0 : 1 }
     guard let number = DecimalNumber(spelling) else { return 0 }
     return number < value ? -1 : value < number ? 1 : 0

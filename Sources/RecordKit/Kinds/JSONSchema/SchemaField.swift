@@ -3,35 +3,29 @@
 package struct SchemaField: Equatable {
   package var name: String
   /// Listed in `required`: every record must hold it.
-  package var isRequired: Bool
-  package var shape: SchemaShape
-
-  package init(name: String, isRequired: Bool, shape: SchemaShape) {
-    self.name = name
-    self.isRequired = isRequired
-    self.shape = shape
-  }
+  var isRequired: Bool
+  var shape: SchemaShape
 }
 
 /// What a value must be and what the schema says about it: the part of a subschema that a
 /// record kind needs for parsing, completion, `fields` and `new`.
-package struct SchemaShape: Equatable {
-  package var type: SchemaValueType
+struct SchemaShape: Equatable {
+  var type: SchemaValueType
   /// `type` was a type and `"null"`: `null` is allowed too (a field that is absent is not
   /// null; whether it may be absent is `SchemaField.isRequired`).
-  package var isNullable: Bool
+  var isNullable: Bool
   /// The only values allowed: the `enum` values, or the `const` value alone.
-  package var allowedValues: [JSONValue]?
+  var allowedValues: [JSONValue]?
   /// Bounds, lengths, pattern and the like; `format` is also in `type` (`date`, `dateTime`, `email`).
-  package var constraints: SchemaConstraints
-  package var defaultValue: JSONValue?
-  package var title: String?
-  package var description: String?
+  var constraints: SchemaConstraints
+  var defaultValue: JSONValue?
+  var title: String?
+  var description: String?
   /// `readOnly`: `set` refuses to change it.
-  package var isReadOnly: Bool
+  var isReadOnly: Bool
 
   /// A shape that admits any JSON value and says nothing.
-  package static var any: SchemaShape {
+  static var any: SchemaShape {
     SchemaShape(
       type: .any, isNullable: false, allowedValues: nil, constraints: SchemaConstraints(), defaultValue: nil,
       title: nil, description: nil, isReadOnly: false)
@@ -40,7 +34,7 @@ package struct SchemaShape: Equatable {
 
 /// The type of a value, as a record kind sees it: JSON Schema's `type` with `format` and
 /// `items` folded in.
-package indirect enum SchemaValueType: Equatable {
+indirect enum SchemaValueType: Equatable {
   case string, integer, number, bool
   /// A string in `format` `date`, `date-time` or `email`.
   case date, dateTime, email
@@ -54,7 +48,7 @@ package indirect enum SchemaValueType: Equatable {
   case any
 
   /// A short name for `fields`: "list of string", "date-time".
-  package var name: String {
+  var name: String {
     switch self {
     case .string: "string"
     case .integer: "integer"

@@ -2,63 +2,59 @@
 ///
 /// Nodes live in `JSONSchema.nodes` and point at each other by index (`properties`, `items`,
 /// `reference`), so that a recursive schema (`"$ref": "#"`) is a graph, not an infinite tree.
-package struct SchemaNode {
+struct SchemaNode {
   /// Where the subschema is in the schema document.
-  package var pointer: JSONPointer
+  var pointer: JSONPointer
   /// The `type`, if given; `nil` lets any JSON value through.
-  package var type: SchemaType?
+  var type: SchemaType?
   /// Whether `type` was a list of a type and `"null"`.
-  package var allowsNull = false
+  var allowsNull = false
   /// The `enum` values, if given (an empty list admits nothing).
-  package var allowedValues: [JSONValue]?
+  var allowedValues: [JSONValue]?
   /// The `const` value, if given.
-  package var constant: JSONValue?
-  package var constraints = SchemaConstraints()
+  var constant: JSONValue?
+  var constraints = SchemaConstraints()
   /// The `properties`, in the schema's order.
-  package var properties: [SchemaProperty] = []
+  var properties: [SchemaProperty] = []
   /// The `required` names, in the schema's order.
-  package var required: [String] = []
+  var required: [String] = []
   /// `additionalProperties`: whether an object may hold members `properties` does not name.
-  package var allowsAdditionalProperties = true
+  var allowsAdditionalProperties = true
   /// The node `items` checks every element of an array with.
-  package var items: Int?
+  var items: Int?
   /// The node a `$ref` leads to, applied alongside this node's own keywords, and its text.
-  package var reference: Int?
-  package var referenceText: String?
+  var reference: Int?
+  var referenceText: String?
   /// The `$id`, when given: a subschema with one is where its `#/…` references start.
-  package var identifier: String?
-  package var annotations = SchemaAnnotations()
-
-  package init(pointer: JSONPointer) {
-    self.pointer = pointer
-  }
+  var identifier: String?
+  var annotations = SchemaAnnotations()
 }
 
 /// One entry of `properties`: a member name and the node that checks its value.
-package struct SchemaProperty: Equatable, Sendable {
-  package var name: String
-  package var node: Int
+struct SchemaProperty: Equatable, Sendable {
+  var name: String
+  var node: Int
 }
 
 /// What a subschema says without checking it: shown by `fields`, used by `new`.
-package struct SchemaAnnotations: Equatable, Sendable {
-  package var title: String?
-  package var description: String?
+struct SchemaAnnotations: Equatable, Sendable {
+  var title: String?
+  var description: String?
   /// `default`: not checked against the schema when read (the official suite requires a
   /// schema with a default that breaks it to be accepted); a value made from it is checked
   /// like any other.
-  package var defaultValue: JSONValue?
-  package var isReadOnly = false
+  var defaultValue: JSONValue?
+  var isReadOnly = false
   /// `x-recsh-key`: the field that identifies a record (top-level schema only).
-  package var recordKey: String?
+  var recordKey: String?
 }
 
 /// The JSON types `type` can name.
-package enum SchemaType: String, CaseIterable, Equatable, Sendable {
+enum SchemaType: String, CaseIterable, Equatable, Sendable {
   case null, boolean, object, array, number, string, integer
 
   /// The type in an error message: "an integer", "true or false".
-  package var words: String {
+  var words: String {
     switch self {
     case .null: "null"
     case .boolean: "true or false"
@@ -71,7 +67,7 @@ package enum SchemaType: String, CaseIterable, Equatable, Sendable {
   }
 
   /// Whether `value` is of this type; `integer` takes any number with a whole value (`1.0`).
-  package func admits(_ value: JSONValue) -> Bool {
+  func admits(_ value: JSONValue) -> Bool {
     switch (self, value) {
     case (.null, .null), (.boolean, .bool), (.object, .object), (.array, .array), (.number, .number),
       (.string, .string):

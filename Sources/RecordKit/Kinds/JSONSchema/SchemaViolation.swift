@@ -5,18 +5,18 @@
 package struct SchemaViolation: Equatable, Sendable, CustomStringConvertible {
   /// The part of the checked value at fault (`/tags/2`); for a missing required member,
   /// the place it would be.
-  package var pointer: JSONPointer
+  var pointer: JSONPointer
   /// The keyword that refused it, in the schema document (`/properties/year/maximum`).
-  package var keyword: JSONPointer
-  package var reason: Reason
+  var keyword: JSONPointer
+  var reason: Reason
 
-  package init(_ reason: Reason, at pointer: JSONPointer, keyword: JSONPointer) {
+  init(_ reason: Reason, at pointer: JSONPointer, keyword: JSONPointer) {
     self.reason = reason
     self.pointer = pointer
     self.keyword = keyword
   }
 
-  package enum Reason: Equatable, Sendable {
+  enum Reason: Equatable, Sendable {
     case wrongType(expected: SchemaType, allowsNull: Bool, found: JSONValue)
     case notAllowed(allowed: [JSONValue], found: JSONValue)
     case notConstant(JSONValue, found: JSONValue)
@@ -42,7 +42,7 @@ package struct SchemaViolation: Equatable, Sendable, CustomStringConvertible {
   package var description: String { message }
 
   /// The rule and the value in words: lowercase, values as JSON.
-  package var message: String {
+  var message: String {
     switch reason {
     case .wrongType(let expected, let allowsNull, let found):
       "must be \(expected.words)\(allowsNull ? " or null" : ""), found \(FieldError.found(found))"

@@ -1,6 +1,6 @@
 /// The `format` values recsh checks (JSON Schema makes `format` an annotation by default;
 /// recsh asserts these three). Any other `format` is refused when the schema is read.
-package enum StringFormat: String, CaseIterable, Equatable, Sendable {
+enum StringFormat: String, CaseIterable, Equatable, Sendable {
   /// RFC 3339 `full-date`: `2026-12-01`, with real month lengths and leap years.
   case date
   /// RFC 3339 `date-time`: `2026-12-01T09:30:00Z`, `…T09:30:00.5+01:00`; `T` and `Z` in
@@ -11,7 +11,7 @@ package enum StringFormat: String, CaseIterable, Equatable, Sendable {
   case email
 
   /// The format in an error message.
-  package var words: String {
+  var words: String {
     switch self {
     case .date: "a date (YYYY-MM-DD)"
     case .dateTime: "a date-time (YYYY-MM-DDTHH:MM:SS with Z or an offset like +01:00)"
@@ -20,7 +20,7 @@ package enum StringFormat: String, CaseIterable, Equatable, Sendable {
   }
 
   /// Whether `text` is in this format. Costs O(its length).
-  package func admits(_ text: String) -> Bool {
+  func admits(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
     switch self {
     case .date: return bytes.count == 10 && Self.fullDate(bytes[...]) != nil

@@ -26,10 +26,10 @@ package enum PatternMatch: Equatable, Sendable {
 /// milliseconds.
 ///
 /// Not `Sendable`: a match writes the match data and the counter it keeps.
-package final class CompiledPattern {
+final class CompiledPattern {
   /// A PCRE2 compile error, in PCRE2's words.
-  package struct CompileError: Error, Equatable {
-    package var problem: String
+  struct CompileError: Error, Equatable {
+    var problem: String
   }
 
   /// Callouts a search of `length` bytes may make before it is called too costly: a
@@ -53,7 +53,7 @@ package final class CompiledPattern {
   /// only at the very end, `[]` allowed, unset backreferences matching empty, ASCII
   /// `\d`/`\w`/`\b` (no `UCP`) and a callout before each item; JIT-compiles it where
   /// PCRE2 can.
-  package init(pcre2 source: String) throws(CompileError) {
+  init(pcre2 source: String) throws(CompileError) {
     var errorCode: Int32 = 0
     var errorOffset = 0
     let options = UInt32(
@@ -100,11 +100,11 @@ package final class CompiledPattern {
   }
 
   /// Whether JIT compiling succeeded (it does wherever PCRE2 was built with its JIT).
-  package var isJIT: Bool { jitStack != nil }
+  var isJIT: Bool { jitStack != nil }
 
   /// Searches `text` for a match anywhere (JSON Schema patterns are not anchored).
   /// Costs at most the bound described on the type.
-  package func match(_ text: String) -> PatternMatch {
+  func match(_ text: String) -> PatternMatch {
     var text = text
     return text.withUTF8 { match($0, jit: true) }
   }

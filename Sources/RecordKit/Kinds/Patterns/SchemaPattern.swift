@@ -8,14 +8,14 @@
 ///
 /// Not `Sendable`: the compiled program keeps one match data block.
 package struct SchemaPattern: Equatable {
-  package let source: String
+  let source: String
   private let program: CompiledPattern
   /// The text of a plain pattern, and how it is anchored.
   private let literal: (text: [UInt8], start: Bool, end: Bool)?
 
   /// Why `source` cannot be a pattern: syntax ECMA-262 does not have, or PCRE2's refusal.
   package struct Refusal: Error, Equatable, CustomStringConvertible {
-    package var problem: String
+    var problem: String
     package var description: String { problem }
   }
 

@@ -19,13 +19,13 @@
 /// the records' members; a key's slot is found by its place in the record before it is
 /// hashed, since records mostly list their keys in one order.
 package struct KindInference {
-  package static let fieldLimit = 1000
+  static let fieldLimit = 1000
   static let depthLimit = 4
 
   private var fieldCount = 0
   private var root = KeyTable()
   /// Keys not typed because `fieldLimit` was reached.
-  package private(set) var untypedKeys = 0
+  private(set) var untypedKeys = 0
 
   package init() {}
 

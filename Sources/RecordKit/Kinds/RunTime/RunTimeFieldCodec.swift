@@ -14,7 +14,7 @@
 /// `@unchecked Sendable`: everything here is immutable after `init`; the schema's compiled
 /// patterns (`Regex`, which the standard library does not mark `Sendable`) are only ever
 /// matched, never changed.
-package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
+struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   let shape: SchemaShape
   let isRequired: Bool
   let isKey: Bool
@@ -64,19 +64,19 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   /// Whether `brokenRule` has anything to check.
   private let hasRules: Bool
 
-  package var type: FieldType {
+  var type: FieldType {
     .described(
       name: (shape.type == .any && shape.allowedValues != nil ? "enum" : shape.type.name)
         + (shape.isNullable ? " or null" : ""),
       expectation: Self.expectation(shape), isOptional: !isRequired && !isKey)
   }
 
-  package var isReadOnly: Bool { shape.isReadOnly || isKey }
+  var isReadOnly: Bool { shape.isReadOnly || isKey }
 
   /// A cell reads as the shape's type: text for strings, dates and lists (which a cell
   /// cannot hold), numbers and booleans where spelled so; any other shape (an object, an
   /// enum of mixed values, any value) as the column's cells are spelled.
-  package var cellReading: CellReading {
+  var cellReading: CellReading {
     switch reading {
     case .text, .list: .text
     case .integer: .integer
@@ -86,7 +86,7 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     }
   }
 
-  package func parse(_ token: ValueToken) -> CustomValue? {
+  func parse(_ token: ValueToken) -> CustomValue? {
     Self.parse(token, as: shape, reading: reading, takesNull: takesNull).map { CustomValue($0) }
   }
 
@@ -128,7 +128,7 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   }
 
   /// Dates and date-times as `ISODate.compare` orders them, anything else as `JSONOrder`.
-  package func compare(_ a: CustomValue, _ b: CustomValue) -> Int? {
+  func compare(_ a: CustomValue, _ b: CustomValue) -> Int? {
     if reading == .text, shape.type == .date || shape.type == .dateTime,
       case .string(let x) = a.json, case .string(let y) = b.json, let left = ISODate(x),
       let right = ISODate(y)
@@ -138,16 +138,16 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return JSONOrder.compare(a.json, b.json)
   }
   /// Not for a bool, a list or an object.
-  package var isOrdered: Bool {
+  var isOrdered: Bool {
     switch shape.type {
     case .bool, .list, .object, .null: false
     default: true
     }
   }
-  package func isNull(_ value: CustomValue) -> Bool { value.json == .null }
+  func isNull(_ value: CustomValue) -> Bool { value.json == .null }
   /// A date or date-time field's filter value must be one (`parse` takes any string and
   /// leaves the format to `brokenRule`); a JSON list's elements compare as JSON.
-  package func parseFilterValue(_ token: ValueToken) -> CustomValue? {
+  func parseFilterValue(_ token: ValueToken) -> CustomValue? {
     guard let value = parse(token) else { return nil }
     if shape.type == .date || shape.type == .dateTime, case .string(let text) = value.json {
       // Either form: a date compares with a date-time by calendar day.
@@ -155,21 +155,21 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     }
     return value
   }
-  package func sameElement(_ a: JSONValue, _ b: JSONValue) -> Bool { JSONOrder.compare(a, b) == 0 }
-  package func containsElement(_ value: CustomValue, _ element: CustomValue) -> Bool? {
+  func sameElement(_ a: JSONValue, _ b: JSONValue) -> Bool { JSONOrder.compare(a, b) == 0 }
+  func containsElement(_ value: CustomValue, _ element: CustomValue) -> Bool? {
     JSONOrder.contains(value.json, element.json)
   }
 
-  package func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
-  package func encode(_ value: CustomValue) -> JSONValue { value.json }
-  package func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
+  func decode(_ json: JSONValue) -> CustomValue? { CustomValue(json) }
+  func encode(_ value: CustomValue) -> JSONValue { value.json }
+  func write(_ value: CustomValue, to writer: inout JSONWriter) { writer.value(value.json) }
 
-  package func display(_ value: CustomValue) -> String {
+  func display(_ value: CustomValue) -> String {
     if case .string(let text) = value.json { text } else { value.json.compactText }
   }
 
   /// The first rule of the schema's nodes for this field that `value` breaks.
-  package func brokenRule(_ value: CustomValue) -> String? {
+  func brokenRule(_ value: CustomValue) -> String? {
     guard hasRules, let schema else { return nil }
     for node in nodes {
       if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
@@ -181,19 +181,19 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   }
 
   /// Commands keep the key's place, as a custom field's do: `{"value": …, "at": 2}`.
-  package func encodeForCommand(_ value: CustomValue) -> JSONValue {
+  func encodeForCommand(_ value: CustomValue) -> JSONValue {
     CustomFieldCodec().encodeForCommand(value)
   }
-  package func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
+  func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
     CustomFieldCodec().decodeFromCommand(json)
   }
-  package func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
+  func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
     CustomFieldCodec().appendForCommand(value, to: &out)
   }
 
   /// The `enum` values, `true`/`false` for a bool, `null` where allowed, and the default:
   /// a string as its text (completion quotes what needs quoting), anything else as JSON.
-  package var completions: [String] {
+  var completions: [String] {
     var words: [String] = []
     let text = { (value: JSONValue) -> String in
       if case .string(let text) = value { text } else { value.compactText }
@@ -208,7 +208,7 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return words
   }
 
-  package var rules: String {
+  var rules: String {
     var parts: [String] = []
     if isKey { parts.append("key") }
     if isRequired, !isKey { parts.append("required") }
@@ -231,7 +231,7 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return parts.joined(separator: ", ")
   }
 
-  package var about: String? { shape.description ?? shape.title }
+  var about: String? { shape.description ?? shape.title }
 
   /// What a value of `shape` must be, for "expected …".
   static func expectation(_ shape: SchemaShape) -> String {
@@ -276,15 +276,15 @@ package struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     return .any
   }
 
-  package func parseElement(_ token: ValueToken) -> JSONValue? {
+  func parseElement(_ token: ValueToken) -> JSONValue? {
     Self.parse(token, as: elementShape)
   }
 
-  package func elements(of value: CustomValue) -> [JSONValue] {
+  func elements(of value: CustomValue) -> [JSONValue] {
     if case .array(let items) = value.json { items } else { [] }
   }
 
-  package func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
-  package func displayElement(_ element: JSONValue) -> String { element.typedWord }
-  package var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
+  func value(from elements: [JSONValue]) -> CustomValue { CustomValue(.array(elements)) }
+  func displayElement(_ element: JSONValue) -> String { element.typedWord }
+  var elementExpectation: String { "a list element (\(Self.expectation(elementShape)))" }
 }

@@ -16,7 +16,7 @@ package enum RunTimeFile {
   }
 
   /// How many broken rules a refused file lists.
-  package static let violationLimit = 20
+  static let violationLimit = 20
 
   /// Reads `bytes` as records of `schema`'s kind, or of a kind inferred from them when
   /// `schema` is `nil`; `name` names an inferred kind (a schema's `title` names its own).
@@ -81,7 +81,7 @@ package enum RunTimeFile {
   /// Refuses records that break the kind's schema, listing the first `violationLimit`.
   /// Refuses records (read from `bytes`) that break `schema`, listing the first
   /// `violationLimit` violations with their places, and counting them all.
-  package static func check(
+  static func check(
     _ records: [RunTimeRecord], against schema: RecordSchema, key: RecordKey?,
     in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
   )
@@ -233,11 +233,11 @@ package enum RunTimeFile {
 /// '…': …`.
 public struct RecordViolation: Equatable, Sendable, CustomStringConvertible {
   /// 1-based, as `@N` counts.
-  public var record: Int
-  public var id: String?
+  var record: Int
+  var id: String?
   /// The member's path, dotted (`publisher.city`, `authors.2`); empty for the record itself.
-  public var field: String
-  public var message: String
+  var field: String
+  var message: String
   public var position: JSONPosition
 
   public var description: String {

@@ -19,12 +19,12 @@ public final class RunTimeKind: @unchecked Sendable {
   /// the name of the file it was made for ("books").
   public let name: String
   public let table: FieldTable<RunTimeRecord>
-  package let summaryFields: [String]
-  package var key: RecordKey? { table.key }
+  let summaryFields: [String]
+  var key: RecordKey? { table.key }
   /// The schema as a document: what `schema` prints (an inferred kind's is made by
   /// inference; a schema file's is the file as read).
   package let document: JSONValue
-  package let recordSchema: RecordSchema
+  let recordSchema: RecordSchema
 
   @TaskLocal public static var current: RunTimeKind = .unbound
 

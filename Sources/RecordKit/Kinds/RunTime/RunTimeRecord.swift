@@ -40,7 +40,7 @@ public struct RunTimeRecord: Record {
   }
 
   /// The record as one JSON object, what a schema checks.
-  public var object: JSONObject { JSONObject(custom.members) }
+  var object: JSONObject { JSONObject(custom.members) }
 }
 
 extension CustomFields {
@@ -50,7 +50,7 @@ extension CustomFields {
   /// Setting works as `subscript(positioned:)` does at the last level; a missing or
   /// non-object parent is made an object (put at the end) when a value is set, and a
   /// parent left empty by a removal is removed, as recsh writes no empty nested object.
-  public subscript(member path: [String]) -> CustomValue? {
+  subscript(member path: [String]) -> CustomValue? {
     get {
       guard let first = path.first else { return nil }
       guard path.count > 1 else { return self[positioned: first] }
