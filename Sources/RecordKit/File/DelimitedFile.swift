@@ -10,7 +10,9 @@
 /// - Writing: a value is written as its text (`CSVWriter.Cell`); a list or an object does
 ///   not fit a cell (`firstUnfit` finds one, so that a save can refuse it first).
 ///
-/// One record per row, so a read costs a `JSONObject` per row, decoded by the kind's table.
+/// A read costs a `String` and a `JSONValue` per cell that holds a value, and, for a kind
+/// that keeps its records' members as they are (run-time kinds) or declares nested
+/// objects, a `JSONObject` per row decoded by the kind's table.
 package enum DelimitedFile<Root: Record> {
   /// The records of the table in `bytes`, in order. `readings`: how a column reads, where
   /// the caller knows better than `Root.fields` (a schema's kind, read before it is bound);
