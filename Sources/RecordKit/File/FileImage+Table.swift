@@ -7,28 +7,29 @@
 extension FileImage {
   /// The header's columns, then every field a record of `document` holds that the header
   /// lacks, in the order first met: only new and changed records are looked at when the
-  /// change marks can be trusted (a row read from the file holds only its columns).
-  /// O(records looked at × their fields).
+  /// change marks can be trusted (a row read from the file holds only its columns), and of
+  /// each only the declared fields the header lacks and its custom keys. O(records looked
+  /// at × (declared fields not in the header + custom keys)).
   func tableColumns<Root: Record>(of document: Document<Root>, header: [String], trustMarks: Bool) -> [String]
   {
+    let table = Root.fields
     var columns = header
     var known = Set(header)
+    let missing = table.fields.filter { !known.contains($0.name) }
     for position in 0..<document.count
     where !trustMarks || document.mayHaveChanged(document.number(at: position)) {
       document.withRecord(at: position) { record in
-        for name in Self.fieldNames(of: record.pointee) where known.insert(name).inserted {
-          columns.append(name)
+        for field in missing where !known.contains(field.name) && field.json(in: record.pointee) != nil {
+          known.insert(field.name)
+          columns.append(field.name)
+        }
+        guard !record.pointee.custom.isEmpty else { return }
+        for key in table.customKeys(of: record.pointee) where known.insert(key).inserted {
+          columns.append(key)
         }
       }
     }
     return columns
-  }
-
-  /// The names of the fields `record` holds: declared ones (dotted for nested), then custom
-  /// keys.
-  static func fieldNames<Root: Record>(of record: Root) -> [String] {
-    let table = Root.fields
-    return table.fields.filter { $0.json(in: record) != nil }.map(\.name) + table.customKeys(of: record)
   }
 
   /// The byte order mark and the header row as read, with the names of `columns` past the
@@ -48,15 +49,16 @@ extension FileImage {
 
   /// `record` as a row in `columns`: over row `ordinal`'s cells, each kept where its text
   /// holds the record's value; or all anew (`ordinal` nil). Without its line break.
+  /// `fields`: each column's declared field (`nil`: a custom key), found once per save.
   func writeRow<Root: Record>(
     _ record: Root, over ordinal: Int?, _ table: CSVTable, columns: [String],
-    in bytes: UnsafeBufferPointer<UInt8>,
+    fields: [(any FieldAccessor<Root>)?], in bytes: UnsafeBufferPointer<UInt8>,
     into out: inout [UInt8]
   ) {
     var cells: [CSVWriter.Cell] = []
     cells.reserveCapacity(columns.count)
     for (column, name) in columns.enumerated() {
-      let value = DelimitedFile<Root>.value(name, in: record)
+      let value = fields[column].map { $0.json(in: record) } ?? record.custom[name]
       guard let ordinal, column < table.header.count else {
         cells.append(DelimitedFile<Root>.cell(value))
         continue
@@ -100,6 +102,11 @@ extension FileImage {
     case .bool(let flag)?: text = flag ? "true" : "false"
     case .array?, .object?: return false
     }
-    return !cell.isAbsent && table.text(of: cell, in: bytes) == text
+    guard !cell.isAbsent else { return false }
+    // An unquoted CSV cell is its text: compared in place, no `String` made.
+    if !cell.isQuoted, table.dialect.escaping == .quotes {
+      return text.utf8.elementsEqual(bytes[cell.range])
+    }
+    return table.text(of: cell, in: bytes) == text
   }
 }

@@ -236,6 +236,7 @@ public struct FileImage: Sendable {
     }
     // A CSV or TSV file's columns: its header's, then those a new or changed record adds.
     let columns = table.map { tableColumns(of: document, header: $0.header, trustMarks: trustMarks) }
+    let columnFields = columns.map { names in names.map { Root.fields.field(named: $0) } } ?? []
     try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
       let splice = self.splice(bytes)
       var byID: [String: Int]?
@@ -283,7 +284,9 @@ public struct FileImage: Sendable {
           out += kept
         } else if let table, let columns {
           document.withRecord(at: position) { record in
-            writeRow(record.pointee, over: ordinal, table, columns: columns, in: bytes, into: &out)
+            writeRow(
+              record.pointee, over: ordinal, table, columns: columns, fields: columnFields, in: bytes,
+              into: &out)
           }
         } else {
           document.withRecord(at: position) { record in
