@@ -101,6 +101,23 @@ import Testing
       "\(result.stdout)")
   }
 
+  /// A schema beside a CSV file (`books.schema.json` for `books.csv`) is its kind: its
+  /// rules refuse the file, each violation at its cell.
+  @Test func aSchemaBesideATableAppliesAtItsCells() throws {
+    let folder = try TempFolder()
+    _ = try folder.write("bk.csv", "isbn,title,year\n1,A,1999\n2,B,1000\n3,C,900\n")
+    _ = try folder.write(
+      "bk.schema.json",
+      #"{"type":"object","properties":{"isbn":{"type":"integer"},"title":{"type":"string"},"year":{"type":"integer","minimum":1450}}}"#
+    )
+    let result = try folder.recsh(["bk.csv", "-c", "list"])
+    #expect(result.status == 3)
+    #expect(
+      result.stderr
+        == "bk.csv:3:5: error: record 2: field 'year': must be at least 1450, found 1000\n"
+        + "bk.csv:4:5: error: record 3: field 'year': must be at least 1450, found 900\n", "\(result.stderr)")
+  }
+
   @Test func anUnquotedEmptyCellIsAbsentAndAQuotedOneTheEmptyString() throws {
     let folder = try TempFolder()
     _ = try folder.write("n.csv", "id,note\na,\nb,\"\"\n")

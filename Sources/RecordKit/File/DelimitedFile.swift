@@ -14,17 +14,9 @@
 /// that keeps its records' members as they are (run-time kinds) or declares nested
 /// objects, a `JSONObject` per row decoded by the kind's table.
 package enum DelimitedFile<Root: Record> {
-  /// The records of the table in `bytes`, in order. `readings`: how a column reads, where
-  /// the caller knows better than `Root.fields` (a schema's kind, read before it is bound);
-  /// `passed` hears each row's end. O(bytes), plus a `JSONObject` per row.
-  static func decodeRecords(
-    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, readings: [String: CellReading]? = nil,
-    passing passed: (Int) -> Void
-  ) throws(RecordFileError) -> [Root] {
-    try decodeRecords(from: read(bytes, layout: layout), bytes: bytes, readings: readings, passing: passed)
-  }
-
-  /// The records of `table`, read from `bytes` (see `decodeRecords(_:layout:readings:passing:)`).
+  /// The records of `table`, read from `bytes`, in order. `readings`: how a column reads,
+  /// where the caller knows better than `Root.fields` (a schema's kind, read before it is
+  /// bound); `passed` hears each row's end. O(bytes), plus what a row costs (above).
   static func decodeRecords(
     from table: CSVTable, bytes: UnsafeBufferPointer<UInt8>, readings: [String: CellReading]? = nil,
     passing passed: (Int) -> Void
@@ -126,17 +118,29 @@ package enum DelimitedFile<Root: Record> {
     return JSONPosition(line: 1, column: 1, offset: 0).advanced(to: offset, in: bytes)
   }
 
-  /// Where record `number` (1-based) starts in `bytes`, a file of `layout` that read; or
-  /// the field `name` of it when its column is known.
-  static func position(
-    ofRecord number: Int, field name: String? = nil, in bytes: UnsafeBufferPointer<UInt8>,
-    layout: RecordLayout
-  ) -> JSONPosition {
-    guard let table = try? read(bytes, layout: layout), number >= 1, number <= table.rowCount else {
-      return JSONPosition(line: 1, column: 1, offset: 0)
+  /// Where each record of `places` (1-based) starts in `bytes`, a file of `layout` that
+  /// read, or its field `field` when a column has that name: the table read once, the
+  /// places counted onwards in the file's order. O(bytes): for errors.
+  static func positions(
+    of places: [(record: Int, field: String?)], in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
+  ) -> [JSONPosition] {
+    let start = JSONPosition(line: 1, column: 1, offset: 0)
+    guard let table = try? read(bytes, layout: layout) else { return places.map { _ in start } }
+    let offsets = places.map { place -> Int in
+      guard place.record >= 1, place.record <= table.rowCount else { return 0 }
+      let row = place.record - 1
+      guard let column = place.field.flatMap(table.header.firstIndex(of:)) else {
+        return table.rowSpan(row).start
+      }
+      return table.cell(row: row, column: column).range.lowerBound
     }
-    return position(
-      ofRow: number - 1, column: name.flatMap(table.header.firstIndex(of:)), in: table, bytes: bytes)
+    var positions = [JSONPosition](repeating: start, count: places.count)
+    var reached = start
+    for index in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+      reached = reached.advanced(to: offsets[index], in: bytes)
+      positions[index] = reached
+    }
+    return positions
   }
 
   // MARK: Writing
@@ -164,7 +168,7 @@ package enum DelimitedFile<Root: Record> {
 
   /// The value of column `name` in `record`: a declared field's (dotted ones included), or
   /// a custom key's.
-  package static func value(_ name: String, in record: Root) -> JSONValue? {
+  static func value(_ name: String, in record: Root) -> JSONValue? {
     if let field = Root.fields.field(named: name) { return field.json(in: record) }
     return record.custom[name]
   }
@@ -177,15 +181,15 @@ package enum DelimitedFile<Root: Record> {
       ?? .text(value.compactText, keepingQuotes: keepingQuotes)
   }
 
-  /// The first record (its id) and column whose value is a list or an object, which a cell
+  /// The first record (its id), column and value that is a list or an object, which a cell
   /// cannot hold; `nil` when every value fits. O(records × columns).
-  package static func firstUnfit(in records: [Root]) -> (id: String, field: String)? {
+  package static func firstUnfit(in records: [Root]) -> (id: String, field: String, value: JSONValue)? {
     records.withUnsafeBufferPointer { buffer in
       let names = columns(of: buffer)
       for record in buffer {
         for name in names {
           switch value(name, in: record) {
-          case .array?, .object?: return (record.id, name)
+          case let unfit? where unfit.kind == .array || unfit.kind == .object: return (record.id, name, unfit)
           default: continue
           }
         }

@@ -52,15 +52,8 @@ public enum RecordFile<Root: Record> {
   private static func decode(
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> Loaded {
-    var table: CSVTable?
-    let records: [Root]
-    if layout.isDelimited, !bytes.isEmpty {
-      let read = try DelimitedFile<Root>.read(bytes, layout: layout)
-      table = read
-      records = try DelimitedFile<Root>.decodeRecords(from: read, bytes: bytes, passing: passed)
-    } else {
-      records = try decodeRecords(bytes, layout: layout, streaming: streaming, passing: passed)
-    }
+    let (records, table) = try decodeRecordsAndTable(
+      bytes, layout: layout, streaming: streaming, passing: passed)
     try Root.fields.checkRecords?(records, bytes, layout)
     let document: Document<Root>
     do {
@@ -81,10 +74,31 @@ public enum RecordFile<Root: Record> {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
     passing passed: (Int) -> Void
   ) throws(RecordFileError) -> [Root] {
-    if bytes.isEmpty { return [] }
-    if layout.isDelimited {
-      return try DelimitedFile<Root>.decodeRecords(bytes, layout: layout, passing: passed)
+    try decodeRecordsAndTable(bytes, layout: layout, streaming: streaming, passing: passed).records
+  }
+
+  /// `decodeRecords`, with a CSV or TSV file's table as read (for its image, which then
+  /// need not read it again); `readings`: how a table's columns read where the caller knows
+  /// better than `Root.fields` (`DelimitedFile.decodeRecords`).
+  package static func decodeRecordsAndTable(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
+    readings: [String: CellReading]? = nil, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> (records: [Root], table: CSVTable?) {
+    if bytes.isEmpty { return ([], nil) }
+    guard layout.isDelimited else {
+      return (try decodeJSONRecords(bytes, layout: layout, streaming: streaming, passing: passed), nil)
     }
+    let table = try DelimitedFile<Root>.read(bytes, layout: layout)
+    return (
+      try DelimitedFile<Root>.decodeRecords(from: table, bytes: bytes, readings: readings, passing: passed),
+      table
+    )
+  }
+
+  /// The records of a JSON array or JSON Lines file, in order.
+  private static func decodeJSONRecords(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> [Root] {
     let table = Root.fields
     var records: [Root] = []
     do {
@@ -155,7 +169,9 @@ public enum RecordFile<Root: Record> {
   )
     -> JSONPosition
   {
-    if layout.isDelimited { return DelimitedFile<Root>.position(ofRecord: number, in: bytes, layout: layout) }
+    if layout.isDelimited {
+      return DelimitedFile<Root>.positions(of: [(number, nil)], in: bytes, layout: layout)[0]
+    }
     var reader = JSONReader(unsafeBytes: bytes)
     var count = 0
     var start = 0

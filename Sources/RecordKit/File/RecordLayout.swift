@@ -35,6 +35,11 @@ public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
     }
   }
 
+  /// The name endings that say a layout, longest first where one ends another
+  /// (`.jsonl` before `.json`): what a schema's name beside the file drops
+  /// (`books.csv` → `books.schema.json`).
+  package static let nameEndings = [".jsonl", ".ndjson", ".json", ".csv", ".tsv"]
+
   /// The layout `--layout` names: `json`, `jsonl`, `csv` or `tsv`.
   public init?(name: String) {
     guard let layout = Self.allCases.first(where: { $0.name == name }) else { return nil }

@@ -11,11 +11,9 @@ extension PersistentDocument {
     // Rows read from a table hold only text, and edits that would put a list or an object
     // in one are refused as they are made: only a conversion needs every record looked at.
     if layout.isDelimited, target != filePath || !self.layout(of: filePath ?? "").isDelimited,
-      let (record, field) = DelimitedFile<Root>.firstUnfit(in: editor.document.records)
+      let (record, field, value) = DelimitedFile<Root>.firstUnfit(in: editor.document.records)
     {
-      let value = editor.document.record(withID: record).flatMap { DelimitedFile<Root>.value(field, in: $0) }
-      throw .doesNotFitCell(
-        record: record, field: field, value: value.map(Self.unfitWords) ?? "a value", path: target)
+      throw .doesNotFitCell(record: record, field: field, value: SessionError.cellWords(value), path: target)
     }
     // Saving as another file moves the journal there; take its lock first.
     var newJournal: Journal?
@@ -254,11 +252,5 @@ extension PersistentDocument {
     let what = loaded.identity == nil ? "new file" : "\(count) record\(count == 1 ? "" : "s")"
     return [.info("Opened \(path) (\(what))")]
       + (loaded.warnings + journalWarnings).map { .warning("\(path): \($0)") }
-  }
-
-  /// A value no cell holds, in words: "a list", "an object".
-  static func unfitWords(_ value: JSONValue) -> String {
-    if case .object = value { return "an object" }
-    return "a list"
   }
 }

@@ -87,10 +87,10 @@ package struct KindChoice {
     stem(file) + ".schema.json"
   }
 
-  /// `path` without its `.jsonl`, `.ndjson` or `.json` ending.
+  /// `path` without the ending that says its layout (`RecordLayout.nameEndings`).
   private static func stem(_ path: String) -> String {
     var stem = path
-    for suffix in [".jsonl", ".ndjson", ".json"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+    for suffix in RecordLayout.nameEndings where stem.hasSuffix(suffix) && stem.count > suffix.count {
       stem.removeLast(suffix.count)
       break
     }

@@ -41,7 +41,7 @@ extension Session {
           let id: String
           if case .string(let text)? = object["id"] { id = text } else { id = "(inserted)" }
           throw .doesNotFitCell(
-            record: id, field: member.key, value: PersistentDocument<Root>.unfitWords(member.value),
+            record: id, field: member.key, value: SessionError.cellWords(member.value),
             path: path)
         default: continue
         }

@@ -141,3 +141,11 @@ extension SessionError: CustomStringConvertible {
     }
   }
 }
+
+extension SessionError {
+  /// A value no CSV or TSV cell holds, in words for `doesNotFitCell`: "a list", "an object".
+  static func cellWords(_ value: JSONValue) -> String {
+    if case .object = value { return "an object" }
+    return "a list"
+  }
+}

@@ -25,20 +25,15 @@ package enum RunTimeFile {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, schema: RecordSchema?, name: String,
     passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
-    var table: CSVTable?
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
-        guard layout.isDelimited, !bytes.isEmpty else {
-          return try RecordFile<RunTimeRecord>.decodeRecords(bytes, layout: layout, passing: passed)
-        }
-        let read = try DelimitedFile<RunTimeRecord>.read(bytes, layout: layout)
-        table = read
         // A table's cells are text: a schema's fields say what each column's text is.
-        return try DelimitedFile<RunTimeRecord>.decodeRecords(
-          from: read, bytes: bytes, readings: schema.map(RunTimeKind.cellReadings(of:)), passing: passed)
+        try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
+          bytes, layout: layout,
+          readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil, passing: passed)
       }
     }
-    let records = try read.get()
+    let (records, table) = try read.get()
     let (recordSchema, warnings) = schema.map { ($0, []) } ?? inferredSchema(of: records, name: name)
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
@@ -169,12 +164,13 @@ package enum RunTimeFile {
     if layout.isDelimited {
       // A row's cell: its column is the pointer's first token (a dotted column's name is
       // the whole path).
-      return places.map { place in
-        let tokens = place.pointer.tokens
-        let column = tokens.isEmpty ? nil : tokens.joined(separator: ".")
-        return DelimitedFile<RunTimeRecord>.position(
-          ofRecord: place.record + 1, field: column, in: bytes, layout: layout)
+      let cells = places.map { place in
+        (
+          record: place.record + 1,
+          field: place.pointer.tokens.isEmpty ? nil : place.pointer.tokens.joined(separator: ".")
+        )
       }
+      return DelimitedFile<RunTimeRecord>.positions(of: cells, in: bytes, layout: layout)
     }
     var reader = JSONReader(unsafeBytes: bytes)
     var offsets = [Int](repeating: 0, count: places.count)
