@@ -31,7 +31,7 @@ enum Inference {
     }
     let loaded = clock.now
     var inference = KindInference()
-    for record in records { inference.add(record.custom.members) }
+    for record in records { inference.add(record.custom) }
     let document = inference.schemaDocument(title: "bench")
     let inferred = clock.now
     // The rest of the open: the kind made from the inferred schema, and the document

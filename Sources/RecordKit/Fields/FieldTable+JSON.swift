@@ -10,21 +10,8 @@ extension FieldTable {
   /// pointer's `pointee` (an addressor): passed by value, it was copied for each record.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     guard !keepsAllMembers else {
-      // Keys encoded once per declared name; records mostly list their keys in one
-      // order, so the name after the last one found is tried first.
-      var guess = 0
-      for member in record.pointee.custom.members {
-        if guess < memberKeys.count, memberKeys[guess].name == member.key {
-          writer.key(memberKeys[guess].key)
-          guess += 1
-        } else if let index = index(ofField: member.key), index < memberKeys.count {
-          writer.key(memberKeys[index].key)
-          guess = index + 1
-        } else {
-          writer.key(member.key)
-        }
-        writer.value(member.value)
-      }
+      // Every member is in the record's text, which is copied (containers re-laid out).
+      record.pointee.custom.write(to: &writer)
       return
     }
     guard !hasNestedObjects else {
@@ -37,10 +24,7 @@ extension FieldTable {
     fields.withUnsafeBufferPointer { fields in
       for field in fields { field.write(record, to: &writer) }
     }
-    for member in record.pointee.custom.members {
-      writer.key(member.key)
-      writer.value(member.value)
-    }
+    record.pointee.custom.write(to: &writer)
   }
 
   public func encode(_ record: Root) -> JSONObject {
@@ -153,7 +137,21 @@ extension FieldTable {
     -> String
   {
     guard let key else { return given ?? "#\(position + 1)" }
-    guard let value = object[key.name] else { throw .missingKey(key.name) }
+    return try runTimeIdentity(ofKeyValue: object[key.name], key: key)
+  }
+
+  /// The identity of a run-time kind's record whose members are `custom`: as above.
+  func runTimeIdentity(of custom: CustomFields, position: Int, given: String?) throws(RecordDecodingError)
+    -> String
+  {
+    guard let key else { return given ?? "#\(position + 1)" }
+    return try runTimeIdentity(ofKeyValue: custom[key.name], key: key)
+  }
+
+  private func runTimeIdentity(ofKeyValue value: JSONValue?, key: RecordKey) throws(RecordDecodingError)
+    -> String
+  {
+    guard let value else { throw .missingKey(key.name) }
     switch value {
     case .string(let text) where !text.isEmpty && !key.isInteger: return text
     case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true:
@@ -197,11 +195,31 @@ extension FieldTable {
   /// words every other error; the reader may be anywhere inside the object. Syntax
   /// errors met on the way are thrown, the same ones the tree would meet first.
   ///
-  /// The record is appended to `records` (true) rather than returned.
-  func readRecord(from reader: inout JSONReader, appendingTo records: inout [Root]) throws(JSONSyntaxError)
-    -> Bool
-  {
-    guard !keepsAllMembers, fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
+  /// The record is appended to `records` (true) rather than returned. `builder`, a compact
+  /// writer the caller keeps for the whole file, holds the record's members' canonical
+  /// text while it is read (`CustomFields`).
+  ///
+  /// A run-time kind's record is its object's members, all of them, read into that text
+  /// (`JSONReader.readCanonical`): no tree, no key strings. Its identity is its key's
+  /// value (false, for the tree to word the error, when that is missing or wrong), else
+  /// `identity` when given, else `#N`.
+  func readRecord(
+    from reader: inout JSONReader, appendingTo records: inout [Root], builder: inout JSONWriter,
+    identity given: String? = nil
+  ) throws(JSONSyntaxError) -> Bool {
+    guard !keepsAllMembers else {
+      guard try reader.peek() == .object else { return false }
+      builder.reset()
+      try reader.readCanonical(into: &builder)
+      let custom = CustomFields(canonical: builder.bytes)
+      guard let identity = try? runTimeIdentity(of: custom, position: records.count, given: given) else {
+        return false
+      }
+      records.append(Root(id: identity))
+      records.withUnsafeMutableBufferPointer { stored in stored[stored.count - 1].custom = custom }
+      return true
+    }
+    guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
       try reader.readMemberKey(in: keyTable) == .name(0)
     else { return false }
     try reader.readColon()
@@ -212,20 +230,21 @@ extension FieldTable {
     // appended, it was copied, a retain and release per field.
     records.append(Root(id: id))
     let complete = try records.withUnsafeMutableBufferPointer { (stored) throws(JSONSyntaxError) -> Bool in
-      try readMembers(from: &reader, into: &stored[stored.count - 1])
+      try readMembers(from: &reader, into: &stored[stored.count - 1], builder: &builder)
     }
     if !complete { records.removeLast() }
     return complete
   }
 
   /// The members after `id` of the object `readRecord` is reading, into `record`; false
-  /// when the record needs the tree (see `readRecord`).
-  private func readMembers(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError)
-    -> Bool
+  /// when the record needs the tree (see `readRecord`). Custom members are read into
+  /// `builder` as canonical text.
+  private func readMembers(from reader: inout JSONReader, into record: inout Root, builder: inout JSONWriter)
+    throws(JSONSyntaxError) -> Bool
   {
-    // Custom members go on the reader's stack and come off it at their exact count.
-    let customBase = reader.memberStack.count
     var customKeys = JSONKeySet(base: reader.keyStack.count)
+    var hasCustom = false
+    builder.reset()
     // The declared fields read so far, one bit each: a second one is a duplicate key.
     var seen: UInt64 = 1
     let complete = try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Bool in
@@ -240,28 +259,31 @@ extension FieldTable {
         case .other(let key):
           guard customKeys.insert(key, into: &reader.keyStack) else { return false }
           try reader.readColon()
-          let value = try reader.readValue()
           if hasNestedObjects, let spec = nestedObject(key) {
+            let value = try reader.readValue()
             do throws(RecordDecodingError) {
               try decodeNested(spec, value, into: &record)
             } catch {
               return false
             }
           } else {
-            reader.memberStack.append(JSONObject.Member(key: key, value: value))
+            if !hasCustom {
+              builder.beginObject()
+              hasCustom = true
+            }
+            builder.key(key)
+            _ = try reader.peek()
+            try reader.readCanonical(into: &builder)
           }
         }
       }
       return true
     }
-    guard complete else {
-      reader.memberStack.removeSubrange(customBase...)
-      return false
-    }
     customKeys.removeAll(from: &reader.keyStack)
-    if reader.memberStack.count > customBase {
-      record.custom = CustomFields(
-        reader.memberStack.moveSuffix(from: customBase, leaving: JSONObject.Member(key: "", value: .null)))
+    guard complete else { return false }
+    if hasCustom {
+      builder.endObject()
+      record.custom = CustomFields(canonical: builder.bytes)
     }
     return true
   }

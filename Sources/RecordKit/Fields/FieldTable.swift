@@ -14,9 +14,6 @@ public struct FieldTable<Root: Record>: Sendable {
   let hasNestedObjects: Bool
   /// The names again as bytes, for matching a file's keys without making strings.
   let keyTable: JSONNameTable
-  /// A run-time kind's top-level names with their keys encoded for the writer, in table
-  /// order (the writer matches a record's members to them).
-  let memberKeys: [(name: String, key: JSONWriter.Key)]
   /// A run-time kind's objects of composed fields (`publisher` for `publisher.city`),
   /// which no custom field may take the name of.
   let objectNames: Set<String>
@@ -92,7 +89,6 @@ public struct FieldTable<Root: Record>: Sendable {
     self.positions = positions
     names = self.fields.map { $0.name }
     keyTable = JSONNameTable(names)
-    memberKeys = keepsAllMembers ? names.map { ($0, JSONWriter.Key($0)) } : []
     objectNames =
       keepsAllMembers
       ? Set(names.compactMap { $0.split(separator: ".", maxSplits: 1).dropLast().first.map(String.init) })

@@ -412,7 +412,10 @@ public struct FileImage: Sendable {
     let table = Root.fields
     var reader = JSONReader(unsafeBytes: bytes)
     var records: [Root] = []
-    if (try? table.readRecord(from: &reader, appendingTo: &records)) == true, let first = records.first {
+    var builder = JSONWriter(compact: true)
+    if (try? table.readRecord(from: &reader, appendingTo: &records, builder: &builder, identity: id)) == true,
+      let first = records.first
+    {
       return first
     }
     guard case .object(let object)? = try? JSONValue.parse(bytes: Array(bytes)) else { return nil }

@@ -101,6 +101,7 @@ public enum RecordFile<Root: Record> {
   ) throws(RecordFileError) -> [Root] {
     let table = Root.fields
     var records: [Root] = []
+    var builder = JSONWriter(compact: true)
     do {
       var reader = JSONReader(unsafeBytes: bytes)
       if layout == .array {
@@ -113,7 +114,9 @@ public enum RecordFile<Root: Record> {
         defer { passed(element.index) }
         let start = element.tokenStart
         let mark = element.mark
-        if streaming, try table.readRecord(from: &element, appendingTo: &records) { return }
+        if streaming, try table.readRecord(from: &element, appendingTo: &records, builder: &builder) {
+          return
+        }
         element.rewind(to: mark)
         let value = try element.readValue()
         guard case .object(let object) = value else {

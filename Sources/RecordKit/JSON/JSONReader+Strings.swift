@@ -25,7 +25,7 @@ extension JSONReader {
     throw invalidUTF8(in: range)
   }
 
-  private mutating func invalidUTF8(in range: Range<Int>) -> JSONSyntaxError {
+  mutating func invalidUTF8(in range: Range<Int>) -> JSONSyntaxError {
     let offset = UTF8Validation.firstInvalidOffset(in: bytes, range) ?? range.lowerBound
     return syntaxError(.invalidUTF8(offset: offset), at: offset)
   }

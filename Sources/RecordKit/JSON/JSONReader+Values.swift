@@ -115,7 +115,7 @@ extension JSONReader {
 
   /// Steps over a number token at the current byte, checking it against the grammar;
   /// true when it has neither a fraction nor an exponent.
-  private mutating func scanNumberToken() throws(JSONSyntaxError) -> Bool {
+  mutating func scanNumberToken() throws(JSONSyntaxError) -> Bool {
     var isInteger = true
     if bytes[index] == UInt8(ascii: "-") {
       index += 1

@@ -15,19 +15,19 @@
 /// pointer, where appending to an `[UInt8]` checks uniqueness and capacity for every
 /// piece (a comma, an indent, a quote; the figures are in docs/PERFORMANCE.md).
 public struct JSONWriter: ~Copyable {
-  private var storage: UnsafeMutablePointer<UInt8>
+  var storage: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// How many bytes the writer holds.
-  private(set) var byteCount = 0
+  var byteCount = 0
   /// How many containers are open.
-  private var depth = 0
+  var depth = 0
   /// Whether the innermost open container already has an element (so the next needs a comma).
-  private var hasElements = false
+  var hasElements = false
   /// Whether a key was just written, so the next value goes on its line.
-  private var afterKey = false
+  var afterKey = false
   /// Compact output (JSON Lines, `jq -c`'s layout): no newlines, no indentation, no space
   /// after a colon.
-  private let compact: Bool
+  let compact: Bool
 
   public init(reservingCapacity capacity: Int = 0, compact: Bool = false) {
     self.capacity = max(capacity, 64)
@@ -228,7 +228,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Puts a value in place: right after its key, or on a new element line in an array.
   @inline(__always)
-  private mutating func startValue() {
+  mutating func startValue() {
     if afterKey {
       afterKey = false
     } else if depth > 0 {
@@ -238,7 +238,7 @@ public struct JSONWriter: ~Copyable {
 
   /// A comma after the previous element, then a new line indented for `depth`.
   @inline(__always)
-  private mutating func startElement() {
+  mutating func startElement() {
     if hasElements {
       reserve(1)
       put(UInt8(ascii: ","))

@@ -1,19 +1,61 @@
-/// The keys of a record that its kind does not declare, in their original order.
+/// The keys of a record that its kind does not declare, in their original order — and,
+/// for a run-time kind, all of its members (see `RunTimeRecord`).
 ///
 /// Reachable through the subscript key path `\R.custom[positioned: name]`, so
 /// the one generic property-update command edits them like declared fields.
 /// The positioned form carries the key's place, so undoing a removal puts the
 /// key back where it was and the file keeps its key order.
+///
+/// **Storage.** The members are kept as the canonical text of one JSON object
+/// (`{"key":value,…}`, `CanonicalJSON`), one array of bytes, or no bytes at all when there
+/// are none: a member costs its text (a few bytes more than its value's), not a 40-byte
+/// key-and-value pair with a tree of strings and arrays behind it. A value is decoded when
+/// it is read (`self[key]`, `members`), found by a scan of the text; equality is the
+/// texts' (which is `JSONValue`'s, by the bytes written); saving copies the text
+/// (`write(to:)`). Setting a member rewrites the text around it: O(the record's text).
 public struct CustomFields: Equatable, Sendable {
-  public private(set) var members: [JSONObject.Member]
+  /// The members' canonical text; empty when there are none (never `{}`).
+  private(set) var text: [UInt8]
 
   public init(_ members: [JSONObject.Member] = []) {
-    self.members = members
+    guard !members.isEmpty else {
+      text = []
+      return
+    }
+    var writer = JSONWriter(compact: true)
+    writer.beginObject()
+    for member in members {
+      writer.key(member.key)
+      writer.value(member.value)
+    }
+    writer.endObject()
+    text = writer.bytes
+  }
+
+  /// Members from their canonical text, as `JSONReader.readCanonical` or a compact
+  /// writer made it (`{}` is taken as no members).
+  init(canonical text: [UInt8]) {
+    self.text = text.count > 2 ? text : []
+  }
+
+  /// Every member, decoded: a new array of keys and trees (what code that needs them all
+  /// as values pays; the hot paths read the text).
+  public var members: [JSONObject.Member] {
+    var members: [JSONObject.Member] = []
+    forEachMember { text, key, value in
+      members.append(
+        JSONObject.Member(key: CanonicalJSON.string(text, key), value: CanonicalJSON.value(text, value)))
+      return true
+    }
+    return members
   }
 
   /// The value for `key`; setting `nil` removes the key, setting a new key appends it.
   public subscript(key: String) -> JSONValue? {
-    get { members.first { $0.key == key }?.value }
+    get {
+      guard let found = find(key) else { return nil }
+      return text.withUnsafeBufferPointer { buffer in CanonicalJSON.value(buffer, found.value) }
+    }
     set { self[positioned: key] = newValue.map { CustomValue($0) } }
   }
 
@@ -22,23 +64,121 @@ public struct CustomFields: Equatable, Sendable {
   /// (clamped to the end); `nil` removes it.
   subscript(positioned key: String) -> CustomValue? {
     get {
-      guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
-      return CustomValue(members[index].value, position: index)
+      guard let found = find(key) else { return nil }
+      let value = text.withUnsafeBufferPointer { buffer in CanonicalJSON.value(buffer, found.value) }
+      return CustomValue(value, position: found.index)
     }
     set {
-      let index = members.firstIndex { $0.key == key }
-      switch (index, newValue) {
-      case (let index?, let value?): members[index].value = value.json
-      case (let index?, nil): members.remove(at: index)
+      let found = find(key)
+      switch (found, newValue) {
+      case (let found?, let value?):
+        text.replaceSubrange(found.value, with: CanonicalJSON.text(of: value.json))
+      case (let found?, nil):
+        remove(found)
       case (nil, let value?):
-        members.insert(JSONObject.Member(key: key, value: value.json), at: min(value.position, members.count))
+        insert(key, value.json, at: value.position)
       case (nil, nil): break
       }
     }
   }
 
-  public var keys: [String] { members.map(\.key) }
-  public var isEmpty: Bool { members.isEmpty }
+  /// Whether a member is called `key` (nothing is decoded).
+  func contains(_ key: String) -> Bool { find(key) != nil }
+
+  public var keys: [String] {
+    var keys: [String] = []
+    forEachMember { text, key, _ in
+      keys.append(CanonicalJSON.string(text, key))
+      return true
+    }
+    return keys
+  }
+
+  public var isEmpty: Bool { text.isEmpty }
+
+  /// How many members there are (one scan).
+  var count: Int {
+    var count = 0
+    forEachMember { _, _, _ in
+      count += 1
+      return true
+    }
+    return count
+  }
+
+  /// Writes every member, key and value, at the writer's place inside an object, in the
+  /// writer's layout: the text copied, nothing decoded but nested containers walked.
+  func write(to writer: inout JSONWriter) {
+    forEachMember { text, key, value in
+      writer.canonicalKey(UnsafeBufferPointer(rebasing: text[key]))
+      writer.canonical(text, value)
+      return true
+    }
+  }
+
+  /// Calls `body` with the text and each member's key token and value, in order, until
+  /// it returns false.
+  func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
+    guard !text.isEmpty else { return }
+    text.withUnsafeBufferPointer { buffer in
+      CanonicalJSON.forEachMember(buffer, 0..<buffer.count) { key, value in body(buffer, key, value) }
+    }
+  }
+
+  /// The member called `key`: its index among the members, and where its key token and
+  /// value lie in `text`.
+  private func find(_ key: String) -> (index: Int, key: Range<Int>, value: Range<Int>)? {
+    var found: (Int, Range<Int>, Range<Int>)?
+    var index = 0
+    forEachMember { text, token, value in
+      if CanonicalJSON.token(text, token, is: key) {
+        found = (index, token, value)
+        return false
+      }
+      index += 1
+      return true
+    }
+    return found
+  }
+
+  /// Removes the member `found`, with the comma before it (after it, when it is first).
+  private mutating func remove(_ found: (index: Int, key: Range<Int>, value: Range<Int>)) {
+    var cut = found.key.lowerBound..<found.value.upperBound
+    if text[cut.upperBound] == UInt8(ascii: ",") {
+      cut = cut.lowerBound..<(cut.upperBound + 1)
+    } else if text[cut.lowerBound - 1] == UInt8(ascii: ",") {
+      cut = (cut.lowerBound - 1)..<cut.upperBound
+    }
+    text.removeSubrange(cut)
+    if text.count <= 2 { text = [] }
+  }
+
+  /// Inserts `key` with `value` before the member at `position` (at the end when there is
+  /// none).
+  private mutating func insert(_ key: String, _ value: JSONValue, at position: Int) {
+    var member = CanonicalJSON.token(of: key)
+    member.append(UInt8(ascii: ":"))
+    member += CanonicalJSON.text(of: value)
+    guard !text.isEmpty else {
+      text = [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")]
+      return
+    }
+    var place = text.count - 1
+    var index = 0
+    forEachMember { _, token, _ in
+      if index == position {
+        place = token.lowerBound
+        return false
+      }
+      index += 1
+      return true
+    }
+    if place == text.count - 1 {
+      text.insert(contentsOf: [UInt8(ascii: ",")] + member, at: place)
+    } else {
+      text.insert(contentsOf: member + [UInt8(ascii: ",")], at: place)
+    }
+  }
 }
 
 /// A custom field's value and its place among the record's custom keys.

@@ -31,9 +31,19 @@ package struct KindInference {
 
   /// Adds one record's members to what is known.
   package mutating func add(_ members: [JSONObject.Member]) {
+    add(CustomFields(members))
+  }
+
+  /// Adds one record's members to what is known, read from their text (nothing is
+  /// decoded but the strings tested as dates and the keys not met before).
+  package mutating func add(_ members: CustomFields) {
     var table = root
     root = KeyTable()
-    add(members, to: &table, depth: 0)
+    if members.text.isEmpty {
+      table.objectCount += 1
+    } else {
+      members.text.withUnsafeBufferPointer { text in add(text, 0..<text.count, to: &table, depth: 0) }
+    }
     root = table
   }
 
@@ -46,22 +56,26 @@ package struct KindInference {
     return .object(document)
   }
 
-  private mutating func add(_ members: [JSONObject.Member], to table: inout KeyTable, depth: Int) {
+  /// Adds the members of the object `text[object]` (canonical text) to `table`.
+  private mutating func add(
+    _ text: UnsafeBufferPointer<UInt8>, _ object: Range<Int>, to table: inout KeyTable, depth: Int
+  ) {
     table.objectCount += 1
-    // Members are read in place, and each key's statistics changed in place: copies of
-    // them would retain and release strings and arrays for every member of every record.
-    members.withUnsafeBufferPointer { members in
-      for place in members.indices {
-        guard
-          let index = table.slot(of: members[place].key, place: place)
-            ?? newSlot(members[place].key, in: &table)
-        else {
-          untypedKeys += 1
-          continue
-        }
-        table.stats[index].count += 1
-        record(members[place].value, in: &table.stats[index], depth: depth)
+    // Each key's statistics are changed in place: copies of them would retain and release
+    // strings and arrays for every member of every record.
+    var place = 0
+    CanonicalJSON.forEachMember(text, object) { key, value in
+      defer { place += 1 }
+      guard
+        let index = table.slot(of: key, in: text, place: place)
+          ?? newSlot(CanonicalJSON.string(text, key), in: &table)
+      else {
+        untypedKeys += 1
+        return true
       }
+      table.stats[index].count += 1
+      record(text, value, in: &table.stats[index], depth: depth)
+      return true
     }
   }
 
@@ -71,27 +85,32 @@ package struct KindInference {
     return table.insert(key)
   }
 
-  private mutating func record(_ value: JSONValue, in stats: inout KeyStats, depth: Int) {
-    switch value {
-    case .null: stats.kinds.insert(.null)
-    case .bool: stats.kinds.insert(.bool)
-    case .number(let spelling): stats.kinds.insert(ValueKinds(number: spelling))
+  /// Adds the value `text[value]` (canonical text) to a key's statistics.
+  private mutating func record(
+    _ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, in stats: inout KeyStats, depth: Int
+  ) {
+    let kind = ValueKinds(text, value)
+    stats.kinds.insert(kind)
+    switch kind {
     case .string:
-      stats.kinds.insert(.string)
       // A key's strings stop being looked at once one is neither a date nor a date-time.
-      guard stats.allDates || stats.allDateTimes, case .string(let text) = value else { return }
-      if stats.allDates, !StringFormat.date.admits(text) { stats.allDates = false }
-      if stats.allDateTimes, !StringFormat.dateTime.admits(text) { stats.allDateTimes = false }
-    case .array(let items):
-      stats.kinds.insert(.array)
-      for item in items { stats.elementKinds.insert(ValueKinds(item)) }
-    case .object(let object):
-      stats.kinds.insert(.object)
+      guard stats.allDates || stats.allDateTimes else { return }
+      let string = CanonicalJSON.string(text, value)
+      if stats.allDates, !StringFormat.date.admits(string) { stats.allDates = false }
+      if stats.allDateTimes, !StringFormat.dateTime.admits(string) { stats.allDateTimes = false }
+    case .array:
+      CanonicalJSON.forEachElement(text, value) { element in
+        stats.elementKinds.insert(ValueKinds(text, element))
+        return true
+      }
+    case .object:
       guard depth + 1 < Self.depthLimit else { return }
       var nested = stats.nested ?? KeyTable()
       stats.nested = nil  // so that `nested` is the only reference, changed in place
-      add(object.members, to: &nested, depth: depth + 1)
+      add(text, value, to: &nested, depth: depth + 1)
       stats.nested = nested
+    default:
+      break
     }
   }
 
@@ -176,22 +195,19 @@ struct ValueKinds: OptionSet {
     self.rawValue = rawValue
   }
 
-  /// `integer` for a number spelled without a fraction or an exponent, else `number`.
-  init(number spelling: String) {
-    let isWhole = !spelling.utf8.contains {
-      $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-    }
-    self = isWhole ? .integer : .number
-  }
-
-  init(_ value: JSONValue) {
-    switch value {
-    case .null: self = .null
-    case .bool: self = .bool
-    case .number(let spelling): self.init(number: spelling)
-    case .string: self = .string
-    case .array: self = .array
-    case .object: self = .object
+  /// The kind of the value whose canonical text is `text[value]`.
+  init(_ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
+    switch text[value.lowerBound] {
+    case UInt8(ascii: "n"): self = .null
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .bool
+    case UInt8(ascii: "\""): self = .string
+    case UInt8(ascii: "["): self = .array
+    case UInt8(ascii: "{"): self = .object
+    default:
+      let isWhole = !text[value].contains {
+        $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+      }
+      self = isWhole ? .integer : .number
     }
   }
 }
@@ -214,10 +230,11 @@ struct KeyTable {
   var objectCount = 0
   private var slots: [String: Int] = [:]
 
-  /// The key's slot: tried at `place` (where records put it before) first, then hashed.
-  func slot(of key: String, place: Int) -> Int? {
-    if place < keys.count, keys[place] == key { return place }
-    return slots[key]
+  /// The slot of the key whose string token is `text[token]`: tried at `place` (where
+  /// records put it before) first, by its bytes, then hashed.
+  func slot(of token: Range<Int>, in text: UnsafeBufferPointer<UInt8>, place: Int) -> Int? {
+    if place < keys.count, CanonicalJSON.token(text, token, is: keys[place]) { return place }
+    return slots[CanonicalJSON.string(text, token)]
   }
 
   mutating func insert(_ key: String) -> Int {

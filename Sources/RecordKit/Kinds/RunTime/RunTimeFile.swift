@@ -58,7 +58,7 @@ package enum RunTimeFile {
     schema: RecordSchema, warnings: [String]
   ) {
     var inference = KindInference()
-    for record in records { inference.add(record.custom.members) }
+    for record in records { inference.add(record.custom) }
     var warnings: [String] = []
     if inference.untypedKeys > 0 {
       warnings.append(
@@ -111,13 +111,13 @@ package enum RunTimeFile {
     var keyed = records
     if let key = kind.key {
       for index in keyed.indices {
-        let object = JSONObject(keyed[index].custom.members)
+        let custom = keyed[index].custom
         do {
-          let identity = try kind.table.runTimeIdentity(of: object, position: index, given: nil)
-          keyed[index] = RunTimeRecord(id: identity, members: object.members)
+          let identity = try kind.table.runTimeIdentity(of: custom, position: index, given: nil)
+          keyed[index] = RunTimeRecord(id: identity, custom: custom)
         } catch {
           var id: String?
-          if case .string(let text)? = object[key.name] { id = text }
+          if case .string(let text)? = custom[key.name] { id = text }
           throw .record(
             index + 1, id: id, error, at: position(of: .root, inRecord: index, in: bytes, layout: layout))
         }

@@ -10,7 +10,9 @@
 /// makes a field declared is only the kind's table: its type, rules and completions.
 ///
 /// Keeping the members whole also keeps each record's key order: a file whose records
-/// order their keys differently is saved back byte-identical.
+/// order their keys differently is saved back byte-identical. They are kept as
+/// `CustomFields` keeps them, as one canonical text per record (read from the file without
+/// building a tree, decoded when a value is read).
 ///
 /// The kind's table is the one bound to `RunTimeKind.current` (see there).
 public struct RunTimeRecord: Record {
@@ -37,6 +39,12 @@ public struct RunTimeRecord: Record {
   public init(id: String, members: [JSONObject.Member]) {
     self.id = id
     custom = CustomFields(members)
+  }
+
+  /// A record with identity `id` and members `custom`.
+  init(id: String, custom: CustomFields) {
+    self.id = id
+    self.custom = custom
   }
 
   /// The record as one JSON object, what a schema checks.

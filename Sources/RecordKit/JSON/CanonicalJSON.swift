@@ -1,0 +1,153 @@
+/// JSON text in its canonical form: exactly what `JSONWriter(compact: true)` writes for a
+/// value — no white space, numbers as spelled, strings escaped only where JSON requires
+/// (`"`, `\` and U+0000–U+001F, in the writer's spelling), members in their order.
+///
+/// Two values are equal (`JSONValue`'s `==`: by the bytes they would be written as) exactly
+/// when their canonical texts are the same bytes, so a value kept as this text is compared
+/// with `memcmp`, copied with `memcpy` and written to a file without being decoded; it is
+/// decoded (`value(_:_:)`) only when something reads it. That is how a record keeps the
+/// members its kind does not type (`CustomFields`), and all of a run-time kind's.
+///
+/// Text given to these functions must be canonical — made by the writer, or by
+/// `JSONReader.readCanonical(into:)`, which checks the source as strictly as the tree
+/// reader and writes this form — so nothing here validates: each scan assumes the
+/// grammar and costs one pass over the bytes it steps over. (Made here rather than taken
+/// from a library: it is the writer's own form, read back; a few dozen lines.)
+enum CanonicalJSON {
+  /// Where the value that starts at `start` ends.
+  static func valueEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    switch text[start] {
+    case UInt8(ascii: "\""):
+      return stringEnd(text, from: start)
+    case UInt8(ascii: "["), UInt8(ascii: "{"):
+      var depth = 0
+      var cursor = start
+      while true {
+        switch text[cursor] {
+        case UInt8(ascii: "\""):
+          cursor = stringEnd(text, from: cursor)
+          continue
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+          depth += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+          depth -= 1
+          if depth == 0 { return cursor + 1 }
+        default:
+          break
+        }
+        cursor += 1
+      }
+    default:
+      // A number or a literal: it runs to the next separator or the end.
+      var cursor = start + 1
+      while cursor < text.count {
+        let byte = text[cursor]
+        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+          || byte == UInt8(ascii: ":")
+        {
+          break
+        }
+        cursor += 1
+      }
+      return cursor
+    }
+  }
+
+  /// Where the string token whose `"` is at `start` ends (after its closing quote).
+  static func stringEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var cursor = start + 1
+    var ignored = false
+    while true {
+      cursor = JSONStringScan.firstSpecial(in: text, from: cursor, sawNonASCII: &ignored)
+      // Canonical text has no raw control bytes: the stop is a quote or a backslash.
+      if text[cursor] == UInt8(ascii: "\"") { return cursor + 1 }
+      cursor += 2
+    }
+  }
+
+  /// Calls `body` with each member of the object `text[range]`, in order: its key's
+  /// string token (quotes included) and its value; stops when `body` returns false.
+  static func forEachMember(
+    _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>, Range<Int>) -> Bool
+  ) {
+    var cursor = range.lowerBound + 1
+    let end = range.upperBound - 1
+    while cursor < end {
+      let keyEnd = stringEnd(text, from: cursor)
+      let valueEnd = valueEnd(text, from: keyEnd + 1)
+      guard body(cursor..<keyEnd, (keyEnd + 1)..<valueEnd) else { return }
+      cursor = valueEnd + 1
+    }
+  }
+
+  /// Calls `body` with each element of the array `text[range]`, in order; stops when
+  /// `body` returns false.
+  static func forEachElement(
+    _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Bool
+  ) {
+    var cursor = range.lowerBound + 1
+    let end = range.upperBound - 1
+    while cursor < end {
+      let elementEnd = valueEnd(text, from: cursor)
+      guard body(cursor..<elementEnd) else { return }
+      cursor = elementEnd + 1
+    }
+  }
+
+  /// Whether the string token `text[token]` stands for `string`. Without an escape the
+  /// token is the string's bytes in quotes; with one it is decoded and compared.
+  static func token(_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>, is string: String) -> Bool {
+    let inner = UnsafeBufferPointer(rebasing: text[(token.lowerBound + 1)..<(token.upperBound - 1)])
+    guard inner.firstIndex(of: UInt8(ascii: "\\")) == nil else {
+      return JSONValue.sameBytes(self.string(text, token), string)
+    }
+    var string = string
+    return string.withUTF8 { bytes in bytes.count == inner.count && bytes.elementsEqual(inner) }
+  }
+
+  /// The string the token `text[token]` stands for.
+  static func string(_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> String {
+    let inner = UnsafeBufferPointer(rebasing: text[(token.lowerBound + 1)..<(token.upperBound - 1)])
+    guard inner.firstIndex(of: UInt8(ascii: "\\")) != nil else {
+      return String(decoding: inner, as: UTF8.self)
+    }
+    guard case .string(let string) = value(text, token) else { return "" }
+    return string
+  }
+
+  /// The value whose canonical text is `text[range]`, decoded.
+  static func value(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
+    let token = UnsafeBufferPointer(rebasing: text[range])
+    switch token[0] {
+    case UInt8(ascii: "n"): return .null
+    case UInt8(ascii: "t"): return .bool(true)
+    case UInt8(ascii: "f"): return .bool(false)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return .number(UTF8Validation.asciiString(token))
+    case UInt8(ascii: "\"") where token.firstIndex(of: UInt8(ascii: "\\")) == nil:
+      return .string(
+        String(decoding: UnsafeBufferPointer(rebasing: token.dropFirst().dropLast()), as: UTF8.self))
+    default:
+      var reader = JSONReader(unsafeBytes: token)
+      do {
+        return try reader.readValue()
+      } catch {
+        preconditionFailure("canonical JSON text that does not read: \(error)")
+      }
+    }
+  }
+
+  /// The canonical text of `value`.
+  static func text(of value: JSONValue) -> [UInt8] {
+    var writer = JSONWriter(compact: true)
+    writer.value(value)
+    return writer.bytes
+  }
+
+  /// The canonical string token of `string` (quotes included).
+  static func token(of string: String) -> [UInt8] {
+    var writer = JSONWriter(compact: true)
+    writer.appendString(string)
+    return writer.bytes
+  }
+}
