@@ -50,6 +50,12 @@ import Testing
       #"["\u0001\t", "e\u0301", "😀", "\uD83D\uDE00", "\\u0041"]"#,
       #"{"a": 1, "a": 2}"#, #"{"a": [1, }"#, #"[01]"#, #"["unterminated"#, #"{"k":tru}"#,
       String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+      // Keys: an escaped one that repeats a plain one, and the other way; NFC and NFD are
+      // two keys; more keys than a scan takes, with a repeat late; a repeat in a nested object.
+      #"{"a": 1, "b": 2, "\u0061": 3}"#, #"{"\u0062": 1, "a": 2, "b": 3}"#, #"{"é": 1, "e\u0301": 2}"#,
+      "{" + (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + #", "k33": 0}"#,
+      "{" + (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + "}",
+      #"{"o": {"x": 1, "y": {"x": 2}, "x": 3}}"#, #"{"a" 1}"#, #"{"a": 1 "b": 2}"#, #"{1: 2}"#,
     ]
     for source in sources { Self.expectAgreement(Array(source.utf8), "\(source.prefix(40))") }
     Self.expectAgreement([0x22, 0xC3, 0x28, 0x22], "invalid UTF-8")

@@ -50,6 +50,9 @@ public struct JSONReader {
   var scratch: [UInt8] = []
   /// The keys of the objects being read, innermost last (see `JSONKeySet`).
   var keyStack: [String] = []
+  /// The keys without escapes of the objects `readCanonical` is reading, as ranges of
+  /// `bytes` (see `CanonicalKeys`).
+  var rawKeyStack: [Range<Int>] = []
   /// Elements and members of the containers being built, innermost last: each container
   /// is then made once at its exact size instead of growing its own array.
   var valueStack: [JSONValue] = []

@@ -226,6 +226,8 @@ struct KeyStats {
 /// The keys of one level of objects, in the order first met, with what is known of each.
 struct KeyTable {
   var keys: [String] = []
+  /// Each key's canonical string token, what a record's text is compared with.
+  private var tokens: [[UInt8]] = []
   var stats: [KeyStats] = []
   var objectCount = 0
   private var slots: [String: Int] = [:]
@@ -233,12 +235,19 @@ struct KeyTable {
   /// The slot of the key whose string token is `text[token]`: tried at `place` (where
   /// records put it before) first, by its bytes, then hashed.
   func slot(of token: Range<Int>, in text: UnsafeBufferPointer<UInt8>, place: Int) -> Int? {
-    if place < keys.count, CanonicalJSON.token(text, token, is: keys[place]) { return place }
+    if place < tokens.count,
+      tokens[place].withUnsafeBufferPointer({
+        CanonicalJSON.sameBytes($0, UnsafeBufferPointer(rebasing: text[token]))
+      })
+    {
+      return place
+    }
     return slots[CanonicalJSON.string(text, token)]
   }
 
   mutating func insert(_ key: String) -> Int {
     keys.append(key)
+    tokens.append(CanonicalJSON.token(of: key))
     stats.append(KeyStats())
     slots[key] = keys.count - 1
     return keys.count - 1

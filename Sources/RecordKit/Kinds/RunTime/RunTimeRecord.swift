@@ -48,7 +48,7 @@ public struct RunTimeRecord: Record {
   }
 
   /// The record as one JSON object, what a schema checks.
-  var object: JSONObject { JSONObject(custom.members) }
+  var object: JSONObject { custom.object }
 }
 
 extension CustomFields {
