@@ -52,6 +52,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.statePath), "nothing made on first need only")
   }
 
+  /// A save with no edit writes the file's own bytes back and nothing else: no log, no
+  /// copy of the file in one (for a file of any kind), and the file is byte-identical.
+  @Test func aSaveOfAFileNeverEditedStartsNoHistory() throws {
+    let folder = try TempFolder()
+    try folder.threeTasks()
+    let books = #"[{"isbn": "1", "year": 2001}, {"isbn": "2", "year": 1999}]"# + "\n"
+    try books.write(to: folder.url.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
+    let before = try Data(contentsOf: folder.url.appendingPathComponent("t.json"))
+    for arguments in [
+      ["t.json", "-c", "save"], ["b.json", "-c", "save"], ["t.json", "-c", "begin; end; save"],
+    ] {
+      let result = try folder.recsh(arguments)
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.statePath), "no log was started")
+    #expect(try Data(contentsOf: folder.url.appendingPathComponent("t.json")) == before)
+    #expect(try String(contentsOf: folder.url.appendingPathComponent("b.json"), encoding: .utf8) == books)
+    // After an edit, the save notes it in the log as before.
+    #expect(try folder.recsh(["t.json", "-c", "use a1aaaaaa; set title x; save"]).status == 0)
+    #expect(FileManager.default.fileExists(atPath: folder.statePath))
+  }
+
   @Test func anEditAndASaveLeaveNothingBesideTheFile() throws {
     let folder = try TempFolder()
     try folder.threeTasks()

@@ -133,29 +133,44 @@ enum CanonicalJSON {
     guard inner.firstIndex(of: UInt8(ascii: "\\")) != nil else {
       return String(decoding: inner, as: UTF8.self)
     }
-    guard case .string(let string) = value(text, token) else { return "" }
-    return string
+    return escapedString(UnsafeBufferPointer(rebasing: text[token]))
   }
 
-  /// The value whose canonical text is `text[range]`, decoded.
+  /// The value whose canonical text is `text[range]`, decoded: a walk of the text that
+  /// trusts it (no white space to skip, no grammar to check), a string without escapes
+  /// made straight from its bytes, only a string with escapes read by `JSONReader`.
   static func value(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
-    let token = UnsafeBufferPointer(rebasing: text[range])
-    switch token[0] {
+    switch text[range.lowerBound] {
     case UInt8(ascii: "n"): return .null
     case UInt8(ascii: "t"): return .bool(true)
     case UInt8(ascii: "f"): return .bool(false)
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return .number(UTF8Validation.asciiString(token))
-    case UInt8(ascii: "\"") where token.firstIndex(of: UInt8(ascii: "\\")) == nil:
-      return .string(
-        String(decoding: UnsafeBufferPointer(rebasing: token.dropFirst().dropLast()), as: UTF8.self))
-    default:
-      var reader = JSONReader(unsafeBytes: token)
-      do {
-        return try reader.readValue()
-      } catch {
-        preconditionFailure("canonical JSON text that does not read: \(error)")
+    case UInt8(ascii: "\""): return .string(string(text, range))
+    case UInt8(ascii: "["):
+      var elements: [JSONValue] = []
+      forEachElement(text, range) { element in
+        elements.append(value(text, element))
+        return true
       }
+      return .array(elements)
+    case UInt8(ascii: "{"):
+      var members: [JSONObject.Member] = []
+      forEachMember(text, range) { key, member in
+        members.append(JSONObject.Member(key: string(text, key), value: value(text, member)))
+        return true
+      }
+      return .object(JSONObject(members))
+    default:
+      return .number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range])))
+    }
+  }
+
+  /// A string token with an escape, decoded by the reader.
+  private static func escapedString(_ token: UnsafeBufferPointer<UInt8>) -> String {
+    var reader = JSONReader(unsafeBytes: token)
+    do {
+      return try reader.readString()
+    } catch {
+      preconditionFailure("canonical JSON text that does not read: \(error)")
     }
   }
 

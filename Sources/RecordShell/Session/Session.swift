@@ -109,7 +109,10 @@ public struct Session<Root: Record> {
 
   /// Whether `command` may change the document or write its file: what makes the log
   /// ready first. Groups' `begin`, `end` and `rollback` change nothing by themselves (the
-  /// edits inside do); `undo`/`redo` with nothing to move over fail without a change.
+  /// edits inside do); `undo`/`redo` with nothing to move over fail without a change. A
+  /// save of a document that nothing has changed in this session or before it (no step,
+  /// nothing pending) writes the file's own records back and notes nothing: it starts no
+  /// history log, so a session that changes nothing keeps nothing in the state folder.
   func mayChange(_ command: ShellCommand) -> Bool {
     switch command {
     case .new, .delete, .insert, .set, .unset, .listEdit, .bulk, .deleteWhere, .resolve, .clearHistory,
@@ -117,7 +120,9 @@ public struct Session<Root: Record> {
       return true
     case .undo: return editor.history.canUndo || editor.pendingChangeCount > 0
     case .redo: return editor.history.canRedo
-    case .save(let file, _): return file == nil || file == filePath
+    case .save(let file, _):
+      return (file == nil || file == filePath)
+        && (editor.history.keptCount > 0 || editor.pendingChangeCount > 0 || !editor.openGroups.isEmpty)
     default: return false
     }
   }
