@@ -140,29 +140,45 @@ enum CanonicalJSON {
   /// trusts it (no white space to skip, no grammar to check), a string without escapes
   /// made straight from its bytes, only a string with escapes read by `JSONReader`.
   static func value(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
+    var values: [JSONValue] = []
+    var members: [JSONObject.Member] = []
+    return value(text, range, &values, &members)
+  }
+
+  /// `value(_:_:)`, with the elements and members of the containers being built kept on
+  /// two stacks, so that each container is made once at its exact size (as the reader's
+  /// tree builder does) instead of growing an array of its own.
+  private static func value(
+    _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ values: inout [JSONValue],
+    _ members: inout [JSONObject.Member]
+  ) -> JSONValue {
     switch text[range.lowerBound] {
     case UInt8(ascii: "n"): return .null
     case UInt8(ascii: "t"): return .bool(true)
     case UInt8(ascii: "f"): return .bool(false)
     case UInt8(ascii: "\""): return .string(string(text, range))
     case UInt8(ascii: "["):
-      var elements: [JSONValue] = []
+      let base = values.count
       forEachElement(text, range) { element in
-        elements.append(value(text, element))
+        let decoded = value(text, element, &values, &members)
+        values.append(decoded)
         return true
       }
-      return .array(elements)
+      return .array(values.moveSuffix(from: base, leaving: .null))
     case UInt8(ascii: "{"):
-      var members: [JSONObject.Member] = []
+      let base = members.count
       forEachMember(text, range) { key, member in
-        members.append(JSONObject.Member(key: string(text, key), value: value(text, member)))
+        let decoded = value(text, member, &values, &members)
+        members.append(JSONObject.Member(key: string(text, key), value: decoded))
         return true
       }
-      return .object(JSONObject(members))
+      return .object(JSONObject(members.moveSuffix(from: base, leaving: placeholder)))
     default:
       return .number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range])))
     }
   }
+
+  private static let placeholder = JSONObject.Member(key: "", value: .null)
 
   /// A string token with an escape, decoded by the reader.
   private static func escapedString(_ token: UnsafeBufferPointer<UInt8>) -> String {
