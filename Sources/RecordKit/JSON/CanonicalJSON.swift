@@ -131,7 +131,7 @@ enum CanonicalJSON {
   static func string(_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> String {
     let inner = UnsafeBufferPointer(rebasing: text[(token.lowerBound + 1)..<(token.upperBound - 1)])
     guard inner.firstIndex(of: UInt8(ascii: "\\")) != nil else {
-      return String(decoding: inner, as: UTF8.self)
+      return UTF8Validation.knownValidString(inner)
     }
     return escapedString(UnsafeBufferPointer(rebasing: text[token]))
   }

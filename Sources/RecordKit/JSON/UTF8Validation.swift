@@ -13,6 +13,12 @@ enum UTF8Validation {
     return String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: false))
   }
 
+  /// The string for `buffer`, which holds valid UTF-8 by construction (canonical text,
+  /// `CanonicalJSON`, is made only from checked bytes and from strings): not checked again.
+  static func knownValidString(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+    String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: false))
+  }
+
   /// The string for `buffer`, which the caller has checked holds only ASCII bytes.
   ///
   /// `String(decoding:as:)` validates its input again, and that was a tenth of a load;
