@@ -13,7 +13,7 @@
 /// reader and writes this form — so nothing here validates: each scan assumes the
 /// grammar and costs one pass over the bytes it steps over. (Made here rather than taken
 /// from a library: it is the writer's own form, read back; a few dozen lines.)
-enum CanonicalJSON {
+package enum CanonicalJSON {
   /// Where the value that starts at `start` ends.
   static func valueEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     switch text[start] {
@@ -191,7 +191,7 @@ enum CanonicalJSON {
   }
 
   /// The canonical text of `value`.
-  static func text(of value: JSONValue) -> [UInt8] {
+  package static func text(of value: JSONValue) -> [UInt8] {
     var writer = JSONWriter(compact: true)
     writer.value(value)
     return writer.bytes
@@ -202,5 +202,29 @@ enum CanonicalJSON {
     var writer = JSONWriter(compact: true)
     writer.appendString(string)
     return writer.bytes
+  }
+
+  /// The canonical text of the one JSON document `bytes` (white space around it allowed),
+  /// read by `JSONReader.readCanonical`, or the error the tree reader would give: what the
+  /// JSON fuzz target holds against the tree.
+  package static func read(document bytes: [UInt8]) throws(JSONSyntaxError) -> [UInt8] {
+    try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) -> [UInt8] in
+      var writer = JSONWriter(compact: true)
+      _ = try reader.peek()
+      try reader.readCanonical(into: &writer)
+      try reader.finish()
+      return writer.bytes
+    }
+  }
+
+  /// `value(_:_:)` of a whole canonical text, and the text written in recsh's file layout
+  /// (`JSONWriter.canonical`), for the fuzz target.
+  package static func decodeAndLayOut(_ text: [UInt8]) -> (value: JSONValue, laidOut: [UInt8]) {
+    text.withUnsafeBufferPointer { buffer in
+      var writer = JSONWriter()
+      writer.canonical(buffer, 0..<buffer.count)
+      writer.finish()
+      return (value(buffer, 0..<buffer.count), writer.bytes)
+    }
   }
 }
