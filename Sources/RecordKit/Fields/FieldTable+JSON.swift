@@ -28,9 +28,16 @@ extension FieldTable {
   }
 
   public func encode(_ record: Root) -> JSONObject {
-    if keepsAllMembers { return JSONObject(record.custom.members) }
+    encode(record, custom: record.custom.members)
+  }
+
+  /// `encode(_:)` with the record's custom members decoded already (`custom`: they are
+  /// kept as text, and a save that compares a record with its original decodes them once
+  /// for both when they are the same).
+  func encode(_ record: Root, custom: [JSONObject.Member]) -> JSONObject {
+    if keepsAllMembers { return JSONObject(custom) }
     var object = JSONObject()
-    object.members.reserveCapacity(fields.count + record.custom.members.count)
+    object.members.reserveCapacity(fields.count + custom.count)
     // Saving calls this for every record: a kind without nested objects skips looking
     // for dots in field names.
     if !hasNestedObjects {
@@ -38,7 +45,7 @@ extension FieldTable {
         guard let value = field.json(in: record) else { continue }
         object.members.append(JSONObject.Member(key: field.name, value: value))
       }
-      object.members += record.custom.members
+      object.members += custom
       return object
     }
     var nested: [String: JSONObject] = [:]
@@ -68,7 +75,7 @@ extension FieldTable {
       inner.members += record[keyPath: spec.extras].members
       object[parent] = inner.isEmpty ? nil : .object(inner)
     }
-    object.members += record.custom.members
+    object.members += custom
     return object
   }
 

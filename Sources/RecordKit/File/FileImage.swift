@@ -373,12 +373,17 @@ public struct FileImage: Sendable {
       out += bytes[span]
       return
     }
-    let old = original.map { JSONValue.object(table.encode($0)) }
+    // An edit of a declared field leaves the custom members as they were: decoded once
+    // for both sides.
+    let custom = record.custom.members
+    let old = original.map {
+      JSONValue.object(table.encode($0, custom: $0.custom == record.custom ? custom : $0.custom.members))
+    }
     let patch = ValuePatch(bytes: bytes, style: style)
     let ownIndent = JSONLayoutStyle.indent(before: span.lowerBound, in: bytes)
     let multiline = layout == .array && bytes[span].contains(0x0A)
     patch.write(
-      JSONSpan.scan(bytes, at: span.lowerBound), old: old, new: .object(table.encode(record)),
+      JSONSpan.scan(bytes, at: span.lowerBound), old: old, new: .object(table.encode(record, custom: custom)),
       indent: ownIndent,
       multiline: multiline, into: &out)
   }
