@@ -143,7 +143,7 @@ extension FieldTable {
   func runTimeIdentity(of object: JSONObject, position: Int, given: String?) throws(RecordDecodingError)
     -> String
   {
-    guard let key else { return given ?? "#\(position + 1)" }
+    guard let key else { return given ?? "#" + String(position + 1) }
     return try runTimeIdentity(ofKeyValue: object[key.name], key: key)
   }
 
@@ -151,7 +151,7 @@ extension FieldTable {
   func runTimeIdentity(of custom: CustomFields, position: Int, given: String?) throws(RecordDecodingError)
     -> String
   {
-    guard let key else { return given ?? "#\(position + 1)" }
+    guard let key else { return given ?? "#" + String(position + 1) }
     return try runTimeIdentity(ofKeyValue: custom[key.name], key: key)
   }
 

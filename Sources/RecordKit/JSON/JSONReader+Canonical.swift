@@ -124,10 +124,7 @@ extension JSONReader {
     keys.classes |= keyClass
     rawKeyStack.append(key)
     index = stop + 1
-    guard try content(in: .object) == UInt8(ascii: ":") else {
-      throw unexpected(.colon, at: index, inside: .object)
-    }
-    _ = try skipToContent(in: .object)
+    try readColon()
     tokenStart = keyStart
     writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart...stop]))
   }

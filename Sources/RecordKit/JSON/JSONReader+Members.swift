@@ -36,12 +36,17 @@ extension JSONReader {
 
   /// Reads the `:` after a key `readMemberKey` read, leaving the reader on the value.
   mutating func readColon() throws(JSONSyntaxError) {
-    // `": "` then the value, as recsh writes it, is stepped over at once.
-    if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index &+ 1] == UInt8(ascii: " "),
-      !Self.isWhitespace(bytes[index &+ 2])
-    {
-      index &+= 2
-      return
+    // `": "` then the value, as recsh writes it, and `":"` then the value, as JSON Lines
+    // have it, are stepped over at once.
+    if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ":") {
+      if bytes[index &+ 1] == UInt8(ascii: " "), !Self.isWhitespace(bytes[index &+ 2]) {
+        index &+= 2
+        return
+      }
+      if !Self.isWhitespace(bytes[index &+ 1]) {
+        index &+= 1
+        return
+      }
     }
     guard try content(in: .object) == UInt8(ascii: ":") else {
       throw unexpected(.colon, at: index, inside: .object)
