@@ -37,6 +37,9 @@ package enum DelimitedFile<Root: Record> {
     var members: [JSONObject.Member] = []
     members.reserveCapacity(columns.count)
     var custom: [JSONObject.Member] = []
+    // A run-time kind's members are written as their canonical text by one writer kept
+    // for the whole table (`CustomFields`), not one per row.
+    var builder = JSONWriter(compact: true)
     for row in 0..<table.rowCount {
       members.removeAll(keepingCapacity: true)
       for (column, spec) in columns.enumerated() {
@@ -49,6 +52,18 @@ package enum DelimitedFile<Root: Record> {
       do throws(RecordDecodingError) {
         if direct {
           records.append(try decodeDeclared(members, places: places, header: table.header, custom: &custom))
+        } else if fields.keepsAllMembers {
+          builder.reset()
+          builder.beginObject()
+          for member in members {
+            builder.key(member.key)
+            builder.value(member.value)
+          }
+          builder.endObject()
+          let all = CustomFields(canonical: builder.bytes)
+          var record = Root(id: try fields.runTimeIdentity(of: all, position: row, given: nil))
+          record.custom = all
+          records.append(record)
         } else {
           records.append(try fields.decode(JSONObject(members), position: row))
         }
