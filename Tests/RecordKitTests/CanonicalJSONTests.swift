@@ -8,15 +8,7 @@ import Testing
 @Suite struct CanonicalJSONTests {
   /// The canonical text `readCanonical` makes of a whole document, or its error.
   static func readCanonical(_ bytes: [UInt8]) -> Result<[UInt8], JSONSyntaxError> {
-    Result { () throws(JSONSyntaxError) -> [UInt8] in
-      try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) -> [UInt8] in
-        var writer = JSONWriter(compact: true)
-        _ = try reader.peek()
-        try reader.readCanonical(into: &writer)
-        try reader.finish()
-        return writer.bytes
-      }
-    }
+    Result { () throws(JSONSyntaxError) in try CanonicalJSON.read(document: bytes) }
   }
 
   /// The tree's verdict on `bytes` in the same shape: its compact text, or its error.
@@ -154,7 +146,7 @@ import Testing
       #expect(fields.members == model, context)
       #expect(fields.keys == model.map(\.key), context)
       #expect(fields.isEmpty == model.isEmpty, context)
-      #expect(fields.count == model.count, context)
+      #expect(fields.keys.count == model.count, context)
       #expect(fields.contains(key) == model.contains { JSONValue.sameBytes($0.key, key) }, context)
       #expect(fields == CustomFields(model), context)
     }

@@ -119,7 +119,7 @@ final class TestClock: @unchecked Sendable {
           #"{"id": "b", "due": null}"#, #"{"id": "c"}"#,
         ] {
           guard case .object(let object) = try JSONValue.parse(bytes: Array(text.utf8)) else { fatalError() }
-          inference.add(object.members)
+          inference.add(CustomFields(object.members))
         }
         let schema = try RecordSchema(reading: inference.schemaDocument(title: "tasks"))
         return RunTimeKind(name: "tasks", schema: schema, key: RecordKey(name: "id", isInteger: false))

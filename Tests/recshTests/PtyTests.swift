@@ -40,6 +40,20 @@ import Testing
     try terminal.waitForPrompt(prompt)
   }
 
+  /// Types `set PREFIX` and Tab, expects the field name's `rest` (and its space), types
+  /// `value` and Enter, saves and quits; the shell must exit 0.
+  static func setByTabSaveAndQuit(
+    _ prefix: String, completes rest: String, value: String, on terminal: PseudoTerminal
+  ) throws {
+    terminal.send("set \(prefix)\t")
+    try terminal.expect(rest)
+    terminal.send(value + "\r")
+    try terminal.waitForPrompt("*> ")
+    try run("save", on: terminal, then: "> ")
+    terminal.send("quit\r")
+    #expect(try terminal.waitForExit() == 0)
+  }
+
   @Test func typedCommandsRunAndSave() throws {
     let (folder, terminal) = try Self.started()
     try Self.run("new title hello", on: terminal, then: "*> ")
@@ -61,13 +75,7 @@ import Testing
     let terminal = try Self.start(["books.csv"], in: folder)
     try terminal.waitForPrompt("books.csv> ")
     try Self.run("use b2", on: terminal, then: "books.csv b2> ")
-    terminal.send("set pri\t")
-    try terminal.expect("ce ")
-    terminal.send("13.25\r")
-    try terminal.waitForPrompt("*> ")
-    try Self.run("save", on: terminal, then: "> ")
-    terminal.send("quit\r")
-    #expect(try terminal.waitForExit() == 0)
+    try Self.setByTabSaveAndQuit("pri", completes: "ce ", value: "13.25", on: terminal)
     #expect(
       try folder.read("books.csv") == "id;title;price\r\nb1;\"Dune; a novel\";9.50\r\nb2;Emma;13.25\r\n")
   }
@@ -75,13 +83,7 @@ import Testing
   @Test func tabCompletesAFieldNameWithATrailingSpace() throws {
     let (folder, terminal) = try Self.started()
     try Self.run("use @1", on: terminal, then: Self.firstSelected)
-    terminal.send("set ti\t")
-    try terminal.expect("tle ")
-    terminal.send("Completed\r")
-    try terminal.waitForPrompt("*> ")
-    try Self.run("save", on: terminal, then: "> ")
-    terminal.send("quit\r")
-    #expect(try terminal.waitForExit() == 0)
+    try Self.setByTabSaveAndQuit("ti", completes: "tle ", value: "Completed", on: terminal)
     #expect(try folder.read("t.json").contains("\"title\": \"Completed\""))
   }
 

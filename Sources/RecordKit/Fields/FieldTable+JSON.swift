@@ -90,9 +90,7 @@ extension FieldTable {
     throws(RecordDecodingError) -> Root
   {
     if keepsAllMembers {
-      var record = Root(id: try runTimeIdentity(of: object, position: position, given: identity))
-      record.custom = CustomFields(object.members)
-      return record
+      return try runTimeRecord(CustomFields(object.members), position: position, identity: identity)
     }
     guard let idValue = object["id"] else { throw .missingID }
     guard case .string(let id) = idValue, !id.isEmpty else { throw .badID(FieldError.found(idValue)) }
@@ -139,26 +137,24 @@ extension FieldTable {
     return try decode(object, identity: identity)
   }
 
-  /// The identity of a run-time kind's record: see `decode(_:position:identity:)`.
-  func runTimeIdentity(of object: JSONObject, position: Int, given: String?) throws(RecordDecodingError)
-    -> String
+  /// A run-time kind's record with the members `custom`, at `position` in its file: see
+  /// `decode(_:position:identity:)` for its identity. Every reader of run-time records
+  /// (a file's array or lines, a table's rows, the journal) makes them here.
+  func runTimeRecord(_ custom: CustomFields, position: Int, identity given: String?)
+    throws(RecordDecodingError)
+    -> Root
   {
-    guard let key else { return given ?? "#" + String(position + 1) }
-    return try runTimeIdentity(ofKeyValue: object[key.name], key: key)
+    var record = Root(id: try runTimeIdentity(of: custom, position: position, given: given))
+    record.custom = custom
+    return record
   }
 
-  /// The identity of a run-time kind's record whose members are `custom`: as above.
-  func runTimeIdentity(of custom: CustomFields, position: Int, given: String?) throws(RecordDecodingError)
-    -> String
+  /// The identity of a run-time kind's record whose members are `custom`.
+  private func runTimeIdentity(of custom: CustomFields, position: Int, given: String?)
+    throws(RecordDecodingError) -> String
   {
     guard let key else { return given ?? "#" + String(position + 1) }
-    return try runTimeIdentity(ofKeyValue: custom[key.name], key: key)
-  }
-
-  private func runTimeIdentity(ofKeyValue value: JSONValue?, key: RecordKey) throws(RecordDecodingError)
-    -> String
-  {
-    guard let value else { throw .missingKey(key.name) }
+    guard let value = custom[key.name] else { throw .missingKey(key.name) }
     switch value {
     case .string(let text) where !text.isEmpty && !key.isInteger: return text
     case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true:
@@ -219,11 +215,10 @@ extension FieldTable {
       builder.reset()
       try reader.readCanonical(into: &builder)
       let custom = CustomFields(canonical: builder.bytes)
-      guard let identity = try? runTimeIdentity(of: custom, position: records.count, given: given) else {
+      guard let record = try? runTimeRecord(custom, position: records.count, identity: given) else {
         return false
       }
-      records.append(Root(id: identity))
-      records.withUnsafeMutableBufferPointer { stored in stored[stored.count - 1].custom = custom }
+      records.append(record)
       return true
     }
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),

@@ -189,7 +189,7 @@ public struct FieldTable<Root: Record>: Sendable {
 
   public func resolve(_ name: String, in record: Root?) throws(FieldError) -> any FieldAccessor<Root> {
     if let field = field(named: name) { return field }
-    if let record, record.custom[name] != nil { return Self.custom(name) }
+    if let record, record.custom.contains(name) { return Self.custom(name) }
     let candidates = fields.map(\.name) + (record?.custom.keys ?? [])
     throw .unknownField(name, suggestion: Suggestion.closest(to: name, among: candidates))
   }
@@ -200,7 +200,7 @@ public struct FieldTable<Root: Record>: Sendable {
     guard Self.isValidCustomName(name), !nestedObjects.contains(where: { $0.name == name }) else {
       throw .invalidCustomName(name)
     }
-    guard field(named: name) == nil, record.custom[name] == nil else { throw .customFieldExists(name) }
+    guard field(named: name) == nil, !record.custom.contains(name) else { throw .customFieldExists(name) }
     guard allowsCustomFields else { throw .customFieldsForbidden(name) }
     guard !declaresObject(name) else { throw .invalidCustomName(name) }
     return Self.custom(name)

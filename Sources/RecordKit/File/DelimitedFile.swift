@@ -53,17 +53,8 @@ package enum DelimitedFile<Root: Record> {
         if direct {
           records.append(try decodeDeclared(members, places: places, header: table.header, custom: &custom))
         } else if fields.keepsAllMembers {
-          builder.reset()
-          builder.beginObject()
-          for member in members {
-            builder.key(member.key)
-            builder.value(member.value)
-          }
-          builder.endObject()
-          let all = CustomFields(canonical: builder.bytes)
-          var record = Root(id: try fields.runTimeIdentity(of: all, position: row, given: nil))
-          record.custom = all
-          records.append(record)
+          records.append(
+            try fields.runTimeRecord(CustomFields(members, using: &builder), position: row, identity: nil))
         } else {
           records.append(try fields.decode(JSONObject(members), position: row))
         }

@@ -12,7 +12,7 @@ extension Editor {
       }
     }
     if let field = table.field(named: name) { return field }
-    if document.records.contains(where: { $0.custom[name] != nil }) { return FieldTable<Root>.custom(name) }
+    if document.records.contains(where: { $0.custom.contains(name) }) { return FieldTable<Root>.custom(name) }
     throw .field(.unknownField(name, suggestion: Suggestion.closest(to: name, among: fieldNames)))
   }
 

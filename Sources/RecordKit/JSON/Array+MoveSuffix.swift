@@ -19,3 +19,8 @@ extension Array {
     return moved
   }
 }
+
+extension JSONObject.Member {
+  /// What a member moved out of a stack of members (`moveSuffix`) leaves in its slot.
+  static let placeholder = JSONObject.Member(key: "", value: .null)
+}

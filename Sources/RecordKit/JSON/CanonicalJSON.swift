@@ -172,13 +172,11 @@ package enum CanonicalJSON {
         members.append(JSONObject.Member(key: string(text, key), value: decoded))
         return true
       }
-      return .object(JSONObject(members.moveSuffix(from: base, leaving: placeholder)))
+      return .object(JSONObject(members.moveSuffix(from: base, leaving: .placeholder)))
     default:
       return .number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range])))
     }
   }
-
-  private static let placeholder = JSONObject.Member(key: "", value: .null)
 
   /// A string token with an escape, decoded by the reader.
   private static func escapedString(_ token: UnsafeBufferPointer<UInt8>) -> String {

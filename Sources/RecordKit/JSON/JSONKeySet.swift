@@ -12,7 +12,15 @@ struct JSONKeySet {
   /// One bit per class of key (byte count and first byte) seen so far: a key whose bit
   /// is clear cannot be a duplicate, so most keys skip the scan altogether.
   private var classes: UInt64 = 0
-  private static let scanLimit = 16
+  /// Past this many keys an object's keys are hashed rather than scanned.
+  static let scanLimit = 16
+
+  /// A key's class: one bit of 64 chosen by its byte count and first byte. Two keys of
+  /// different classes differ, so a key whose class no earlier key had needs no scan.
+  @inline(__always)
+  static func keyClass(count: Int, first: UInt8) -> UInt64 {
+    1 &<< UInt64(truncatingIfNeeded: count &* 7 &+ Int(first))
+  }
 
   init(base: Int) {
     self.base = base
@@ -26,7 +34,7 @@ struct JSONKeySet {
       return set.insert(UTF8Key(key)).inserted
     }
     let utf8 = key.utf8
-    let keyClass: UInt64 = 1 &<< UInt64(truncatingIfNeeded: utf8.count &* 7 &+ Int(utf8.first ?? 0))
+    let keyClass = Self.keyClass(count: utf8.count, first: utf8.first ?? 0)
     if classes & keyClass != 0 {
       for index in base..<stack.count where JSONValue.sameBytes(stack[index], key) {
         return false

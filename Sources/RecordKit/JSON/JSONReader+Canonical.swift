@@ -9,19 +9,13 @@ extension JSONReader {
   mutating func readCanonical(into writer: inout JSONWriter) throws(JSONSyntaxError) {
     switch bytes[index] {
     case UInt8(ascii: "\""):
-      let start = index
-      var sawNonASCII = false
-      let stop = JSONStringScan.firstSpecial(in: bytes, from: start + 1, sawNonASCII: &sawNonASCII)
-      guard stop < bytes.count, bytes[stop] == UInt8(ascii: "\"") else {
-        // An escape, a control byte or the end: the string reader says which.
+      guard let content = try plainString() else {
+        // An escape, a control byte or the end: the string reader reads or words it.
         writer.string(try readStringToken())
         return
       }
-      if sawNonASCII, UTF8Validation.firstInvalidOffset(in: bytes, (start + 1)..<stop) != nil {
-        throw invalidUTF8(in: (start + 1)..<stop)
-      }
-      index = stop + 1
-      writer.canonicalScalar(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+      writer.canonicalScalar(UnsafeBufferPointer(rebasing: bytes[index...content.upperBound]))
+      index = content.upperBound + 1
     case UInt8(ascii: "["):
       writer.beginArray()
       if try enterArray() {
@@ -63,13 +57,13 @@ extension JSONReader {
 
 /// The keys of one object `readCanonical` reads, for refusing duplicates as `JSONKeySet`
 /// does, without a `String` per key: a key without escapes is its source bytes, kept as a
-/// range on the reader's `rawKeyStack` and compared byte for byte (after a check of its
-/// length and first byte, which most keys fail). An object with an escaped key, or with more
-/// keys than a scan suits, goes over to a `JSONKeySet` of strings for the rest.
+/// range on the reader's `rawKeyStack` and compared byte for byte after the same check of
+/// its class (`JSONKeySet.keyClass`), which most keys fail. An object with an escaped key,
+/// or with more keys than `JSONKeySet` scans, goes over to a `JSONKeySet` of strings.
 struct CanonicalKeys {
   /// This object's first range on `rawKeyStack`.
   let base: Int
-  /// One bit per class of raw key (byte count and first byte) seen so far.
+  /// The classes of the raw keys seen so far.
   var classes: UInt64 = 0
   /// The string set, once the object needs it (it then holds every key so far).
   var strings: JSONKeySet?
@@ -77,11 +71,24 @@ struct CanonicalKeys {
   init(base: Int) {
     self.base = base
   }
-
-  static let scanLimit = 16
 }
 
 extension JSONReader {
+  /// The bytes between the quotes of the string token at the current byte, when it has no
+  /// escape, checked as UTF-8 (an invalid byte is thrown as `readStringToken` throws it);
+  /// `nil` when it has an escape, a control byte or no end, which `readStringToken` reads
+  /// or words. The reader does not move.
+  private mutating func plainString() throws(JSONSyntaxError) -> Range<Int>? {
+    var sawNonASCII = false
+    let stop = JSONStringScan.firstSpecial(in: bytes, from: index + 1, sawNonASCII: &sawNonASCII)
+    guard stop < bytes.count, bytes[stop] == UInt8(ascii: "\"") else { return nil }
+    let content = (index + 1)..<stop
+    if sawNonASCII, UTF8Validation.firstInvalidOffset(in: bytes, content) != nil {
+      throw invalidUTF8(in: content)
+    }
+    return content
+  }
+
   /// Reads a member's key and its `:` as `readKey` does (the same errors at the same
   /// places), writing the key to `writer`: copied when it has no escape.
   mutating func readCanonicalKey(into writer: inout JSONWriter, keys: inout CanonicalKeys)
@@ -90,30 +97,25 @@ extension JSONReader {
     guard bytes[index] == UInt8(ascii: "\"") else {
       throw unexpected(.key, at: index, inside: .object)
     }
-    let keyStart = index
-    var sawNonASCII = false
-    let stop = JSONStringScan.firstSpecial(in: bytes, from: keyStart + 1, sawNonASCII: &sawNonASCII)
-    guard keys.strings == nil, stop < bytes.count, bytes[stop] == UInt8(ascii: "\""),
-      rawKeyStack.count - keys.base < CanonicalKeys.scanLimit
+    guard keys.strings == nil, rawKeyStack.count - keys.base < JSONKeySet.scanLimit,
+      let key = try plainString()
     else {
-      if keys.strings == nil {
-        var strings = JSONKeySet(base: keyStack.count)
+      var strings: JSONKeySet
+      if let existing = keys.strings {
+        strings = existing
+      } else {
+        strings = JSONKeySet(base: keyStack.count)
         for range in rawKeyStack[keys.base...] {
-          _ = strings.insert(
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), into: &keyStack)
+          let known = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+          _ = strings.insert(known, into: &keyStack)
         }
-        keys.strings = strings
       }
-      var strings = keys.strings ?? JSONKeySet(base: keyStack.count)
-      keys.strings = nil
-      defer { keys.strings = strings }
       writer.key(try readKey(checkingAgainst: &strings))
+      keys.strings = strings
       return
     }
-    let key = (keyStart + 1)..<stop
-    if sawNonASCII, UTF8Validation.firstInvalidOffset(in: bytes, key) != nil { throw invalidUTF8(in: key) }
-    let keyClass: UInt64 =
-      1 &<< UInt64(truncatingIfNeeded: key.count &* 7 &+ Int(key.isEmpty ? 0 : bytes[key.lowerBound]))
+    let keyStart = index
+    let keyClass = JSONKeySet.keyClass(count: key.count, first: key.isEmpty ? 0 : bytes[key.lowerBound])
     if keys.classes & keyClass != 0 {
       let text = UnsafeBufferPointer(rebasing: bytes[key])
       for range in rawKeyStack[keys.base...]
@@ -123,9 +125,9 @@ extension JSONReader {
     }
     keys.classes |= keyClass
     rawKeyStack.append(key)
-    index = stop + 1
+    index = key.upperBound + 1
     try readColon()
     tokenStart = keyStart
-    writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart...stop]))
+    writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart...key.upperBound]))
   }
 }

@@ -35,8 +35,6 @@ extension JSONReader {
     }
   }
 
-  private static let placeholderMember = JSONObject.Member(key: "", value: .null)
-
   private mutating func parseArray() throws(JSONSyntaxError) -> [JSONValue] {
     guard try enterArray() else { return [] }
     let base = valueStack.count
@@ -57,7 +55,7 @@ extension JSONReader {
       memberStack.append(JSONObject.Member(key: key, value: value))
     } while try advanceInObject()
     keys.removeAll(from: &keyStack)
-    return JSONObject(memberStack.moveSuffix(from: base, leaving: Self.placeholderMember))
+    return JSONObject(memberStack.moveSuffix(from: base, leaving: .placeholder))
   }
 }
 

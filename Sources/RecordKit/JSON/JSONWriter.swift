@@ -15,19 +15,19 @@
 /// pointer, where appending to an `[UInt8]` checks uniqueness and capacity for every
 /// piece (a comma, an indent, a quote; the figures are in docs/PERFORMANCE.md).
 public struct JSONWriter: ~Copyable {
-  var storage: UnsafeMutablePointer<UInt8>
+  private var storage: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// How many bytes the writer holds.
-  var byteCount = 0
+  private(set) var byteCount = 0
   /// How many containers are open.
-  var depth = 0
+  private var depth = 0
   /// Whether the innermost open container already has an element (so the next needs a comma).
-  var hasElements = false
+  private var hasElements = false
   /// Whether a key was just written, so the next value goes on its line.
-  var afterKey = false
+  private var afterKey = false
   /// Compact output (JSON Lines, `jq -c`'s layout): no newlines, no indentation, no space
   /// after a colon.
-  let compact: Bool
+  private let compact: Bool
 
   public init(reservingCapacity capacity: Int = 0, compact: Bool = false) {
     self.capacity = max(capacity, 64)
@@ -103,25 +103,58 @@ public struct JSONWriter: ~Copyable {
 
   /// Writes a member's key; the next call writes its value.
   public mutating func key(_ key: String) {
-    assert(depth > 0 && !afterKey, "JSONWriter.key(_:) outside an object or twice in a row")
-    startElement()
+    startKey()
     appendString(key)
+    endKey()
+  }
+
+  /// Writes a member's key from its canonical string token (`"name"`, quotes and escapes
+  /// as `CanonicalJSON` has them): the bytes are the key's encoding already.
+  mutating func canonicalKey(_ token: UnsafeBufferPointer<UInt8>) {
+    startKey()
+    append(token)
+    endKey()
+  }
+
+  /// Writes a member's key from its encoded form, made once per name: saving writes the
+  /// same few keys for every record.
+  mutating func key(_ key: Key) {
+    startKey()
+    key.bytes.withUnsafeBufferPointer { bytes in
+      // The space after the colon is the key's last byte.
+      append(compact ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes)
+    }
+    afterKey = true
+  }
+
+  /// Before a key: its comma and line.
+  private mutating func startKey() {
+    assert(depth > 0 && !afterKey, "JSONWriter: a key outside an object or twice in a row")
+    startElement()
+  }
+
+  /// After a key's string: `:` (and a space, unless compact); the next call writes its value.
+  private mutating func endKey() {
     reserve(2)
     put(UInt8(ascii: ":"))
     if !compact { put(UInt8(ascii: " ")) }
     afterKey = true
   }
 
-  /// Writes a member's key from its encoded form, made once per name: saving writes the
-  /// same few keys for every record.
-  mutating func key(_ key: Key) {
-    assert(depth > 0 && !afterKey, "JSONWriter.key(_:) outside an object or twice in a row")
-    startElement()
-    key.bytes.withUnsafeBufferPointer { bytes in
-      // The space after the colon is the key's last byte.
-      append(compact ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes)
-    }
-    afterKey = true
+  /// Writes a scalar's canonical token (a string, a number, `true`, `false` or `null`)
+  /// as it is.
+  mutating func canonicalScalar(_ token: UnsafeBufferPointer<UInt8>) {
+    startValue()
+    append(token)
+  }
+
+  /// Empties the writer, keeping its memory: a builder reused for every record of a file
+  /// allocates once.
+  mutating func reset() {
+    byteCount = 0
+    depth = 0
+    hasElements = false
+    afterKey = false
   }
 
   public mutating func endObject() {
@@ -228,7 +261,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Puts a value in place: right after its key, or on a new element line in an array.
   @inline(__always)
-  mutating func startValue() {
+  private mutating func startValue() {
     if afterKey {
       afterKey = false
     } else if depth > 0 {
@@ -238,7 +271,7 @@ public struct JSONWriter: ~Copyable {
 
   /// A comma after the previous element, then a new line indented for `depth`.
   @inline(__always)
-  mutating func startElement() {
+  private mutating func startElement() {
     if hasElements {
       reserve(1)
       put(UInt8(ascii: ","))

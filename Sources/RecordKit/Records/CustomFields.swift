@@ -19,17 +19,28 @@ public struct CustomFields: Equatable, Sendable {
 
   public init(_ members: [JSONObject.Member] = []) {
     guard !members.isEmpty else {
-      text = []
+      self.init(canonical: [])
       return
     }
     var writer = JSONWriter(compact: true)
+    self.init(members, using: &writer)
+  }
+
+  /// `init(_:)` written by `writer`, a compact writer kept for many records (emptied
+  /// first), so that making each record's text allocates only the text.
+  init(_ members: [JSONObject.Member], using writer: inout JSONWriter) {
+    guard !members.isEmpty else {
+      self.init(canonical: [])
+      return
+    }
+    writer.reset()
     writer.beginObject()
     for member in members {
       writer.key(member.key)
       writer.value(member.value)
     }
     writer.endObject()
-    text = writer.bytes
+    self.init(canonical: writer.bytes)
   }
 
   /// Members from their canonical text, as `JSONReader.readCanonical` or a compact
@@ -82,8 +93,8 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
-  /// Whether a member is called `key` (nothing is decoded).
-  func contains(_ key: String) -> Bool { find(key) != nil }
+  /// Whether a member is called `key` (nothing is decoded: what a presence check asks).
+  public func contains(_ key: String) -> Bool { find(key) != nil }
 
   public var keys: [String] {
     var keys: [String] = []
@@ -95,16 +106,6 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   public var isEmpty: Bool { text.isEmpty }
-
-  /// How many members there are (one scan).
-  var count: Int {
-    var count = 0
-    forEachMember { _, _, _ in
-      count += 1
-      return true
-    }
-    return count
-  }
 
   /// Writes every member, key and value, at the writer's place inside an object, in the
   /// writer's layout: the text copied, nothing decoded but nested containers walked.

@@ -7,7 +7,7 @@ extension Session {
   func queryField(_ name: String) throws(SessionError) -> any FieldAccessor<Root> {
     if let field = Root.fields.field(named: name) { return field }
     if Root.fields.key?.name == name || name == "id", let id = Root.fields.field(named: "id") { return id }
-    if editor.document.records.contains(where: { $0.custom[name] != nil }) {
+    if editor.document.records.contains(where: { $0.custom.contains(name) }) {
       return FieldTable<Root>.custom(name)
     }
     throw .unknownQueryField(name, suggestion: Suggestion.closest(to: name, among: editor.fieldNames))

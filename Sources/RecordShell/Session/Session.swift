@@ -111,7 +111,7 @@ public struct Session<Root: Record> {
   /// ready first. Groups' `begin`, `end` and `rollback` change nothing by themselves (the
   /// edits inside do); `undo`/`redo` with nothing to move over fail without a change. A
   /// save of a document that nothing has changed in this session or before it (no step,
-  /// nothing pending) writes the file's own records back and notes nothing: it starts no
+  /// no open group) writes the file's own records back and notes nothing: it starts no
   /// history log, so a session that changes nothing keeps nothing in the state folder.
   func mayChange(_ command: ShellCommand) -> Bool {
     switch command {
@@ -122,7 +122,7 @@ public struct Session<Root: Record> {
     case .redo: return editor.history.canRedo
     case .save(let file, _):
       return (file == nil || file == filePath)
-        && (editor.history.keptCount > 0 || editor.pendingChangeCount > 0 || !editor.openGroups.isEmpty)
+        && (editor.history.keptCount > 0 || !editor.openGroups.isEmpty)
     default: return false
     }
   }

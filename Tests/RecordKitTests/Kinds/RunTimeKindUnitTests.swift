@@ -14,7 +14,7 @@ import Testing
 
   static func inferred(_ records: [String]) throws -> RecordSchema {
     var inference = KindInference()
-    for text in records { inference.add(try object(text).members) }
+    for text in records { inference.add(CustomFields(try object(text).members)) }
     return try RecordSchema(reading: inference.schemaDocument(title: "t"))
   }
 
@@ -43,7 +43,7 @@ import Testing
   @Test func inferenceTypesAtMostItsLimitOfKeysAndCountsTheRest() throws {
     var inference = KindInference()
     for index in 0..<(KindInference.fieldLimit + 500) {
-      inference.add([JSONObject.Member(key: "k\(index)", value: .number("1"))])
+      inference.add(CustomFields([JSONObject.Member(key: "k\(index)", value: .number("1"))]))
     }
     #expect(inference.untypedKeys == 500)
     let schema = try RecordSchema(reading: inference.schemaDocument(title: "t"))

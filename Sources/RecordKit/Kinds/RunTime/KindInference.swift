@@ -29,11 +29,6 @@ package struct KindInference {
 
   package init() {}
 
-  /// Adds one record's members to what is known.
-  package mutating func add(_ members: [JSONObject.Member]) {
-    add(CustomFields(members))
-  }
-
   /// Adds one record's members to what is known, read from their text (nothing is
   /// decoded but the strings tested as dates and the keys not met before).
   package mutating func add(_ members: CustomFields) {

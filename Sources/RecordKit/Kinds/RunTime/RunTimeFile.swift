@@ -113,8 +113,7 @@ package enum RunTimeFile {
       for index in keyed.indices {
         let custom = keyed[index].custom
         do {
-          let identity = try kind.table.runTimeIdentity(of: custom, position: index, given: nil)
-          keyed[index] = RunTimeRecord(id: identity, custom: custom)
+          keyed[index] = try kind.table.runTimeRecord(custom, position: index, identity: nil)
         } catch {
           var id: String?
           if case .string(let text)? = custom[key.name] { id = text }

@@ -41,12 +41,6 @@ public struct RunTimeRecord: Record {
     custom = CustomFields(members)
   }
 
-  /// A record with identity `id` and members `custom`.
-  init(id: String, custom: CustomFields) {
-    self.id = id
-    self.custom = custom
-  }
-
   /// The record as one JSON object, what a schema checks.
   var object: JSONObject { custom.object }
 }
