@@ -78,6 +78,7 @@ extension JSONReader {
   /// escape, checked as UTF-8 (an invalid byte is thrown as `readStringToken` throws it);
   /// `nil` when it has an escape, a control byte or no end, which `readStringToken` reads
   /// or words. The reader does not move.
+  @inline(__always)
   private mutating func plainString() throws(JSONSyntaxError) -> Range<Int>? {
     var sawNonASCII = false
     let stop = JSONStringScan.firstSpecial(in: bytes, from: index + 1, sawNonASCII: &sawNonASCII)

@@ -128,12 +128,14 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Before a key: its comma and line.
+  @inline(__always)
   private mutating func startKey() {
     assert(depth > 0 && !afterKey, "JSONWriter: a key outside an object or twice in a row")
     startElement()
   }
 
   /// After a key's string: `:` (and a space, unless compact); the next call writes its value.
+  @inline(__always)
   private mutating func endKey() {
     reserve(2)
     put(UInt8(ascii: ":"))
@@ -143,6 +145,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Writes a scalar's canonical token (a string, a number, `true`, `false` or `null`)
   /// as it is.
+  @inline(__always)
   mutating func canonicalScalar(_ token: UnsafeBufferPointer<UInt8>) {
     startValue()
     append(token)
