@@ -31,6 +31,9 @@ import Testing
     ("tasks.jsonl", RecordLayout.lines), ("dir/tasks.ndjson", .lines), ("TASKS.JSONL", .lines),
     ("a.NdJson", .lines), ("tasks.json", .array), ("tasks", .array), ("tasks.jsonl.bak", .array),
     ("dir.jsonl/tasks", .array), (".jsonl", .array), ("x.jsonl/", .array), ("xjsonl", .array),
+    ("books.csv", .csv), ("B.CSV", .csv), ("a.b.tsv", .tsv), ("dir/.csv", .array), ("a.csvx", .array),
+    ("a.xcsv", .array), ("a.ndjsonl", .array), ("a.jsonl\u{0}", .array), ("a.t\u{E9}v", .array),
+    ("", .array), ("/", .array), ("café.tsv", .tsv),
   ])
   func theNameDecidesTheLayout(_ path: String, _ layout: RecordLayout) {
     #expect(RecordLayout(path: path) == layout, "\(path)")

@@ -15,24 +15,51 @@ public enum RecordLayout: String, Sendable, Equatable, CaseIterable {
   /// The layout a file of this name holds: `lines` for a name ending in `.jsonl` or
   /// `.ndjson`, `csv` for `.csv`, `tsv` for `.tsv` (in any case: `TASKS.JSONL`), `array`
   /// for every other.
+  ///
+  /// Costs a scan of the name's last few bytes: every command that may put a value in a
+  /// cell asks it.
   public init(path: String) {
-    let name = path.utf8.reversed().prefix { $0 != UInt8(ascii: "/") }
-    var ending: [UInt8] = []
-    for byte in name {
-      guard byte != UInt8(ascii: ".") else { break }
-      ending.append(byte | 0x20)  // lowercase for the ASCII letters compared
+    var path = path
+    self = path.withUTF8 { bytes in
+      // The ending's bytes, lowercased, packed into one word: at most 6 ("ndjson").
+      var ending: UInt64 = 0
+      var length = 0
+      var index = bytes.count
+      while index > 0 {
+        index -= 1
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "/") || length > 6 { return .array }
+        if byte == UInt8(ascii: ".") {
+          // A name that is only its ending (`.csv`, `dir/.jsonl`) says no layout.
+          guard index > 0, bytes[index - 1] != UInt8(ascii: "/") else { return .array }
+          return Self.layout(ending: ending)
+        }
+        ending = ending << 8 | UInt64(byte | 0x20)  // lowercase for the ASCII letters compared
+        length += 1
+      }
+      return .array
     }
-    let extensionName = String(decoding: ending.reversed(), as: UTF8.self)
-    guard name.count > ending.count + 1 else {
-      self = .array
-      return
+  }
+
+  /// The layout a lowercased name ending packs to (its bytes, first byte lowest).
+  private static func layout(ending: UInt64) -> RecordLayout {
+    switch ending {
+    case packedEndings.jsonl, packedEndings.ndjson: return .lines
+    case packedEndings.csv: return .csv
+    case packedEndings.tsv: return .tsv
+    default: return .array
     }
-    switch extensionName {
-    case "jsonl", "ndjson": self = .lines
-    case "csv": self = .csv
-    case "tsv": self = .tsv
-    default: self = .array
-    }
+  }
+
+  /// The endings that say a layout, packed as `init(path:)` packs a name's ending.
+  private static let packedEndings = (
+    jsonl: packed("jsonl"), ndjson: packed("ndjson"), csv: packed("csv"), tsv: packed("tsv")
+  )
+
+  private static func packed(_ text: StaticString) -> UInt64 {
+    var word: UInt64 = 0
+    for index in 0..<text.utf8CodeUnitCount { word |= UInt64(text.utf8Start[index]) << (8 * index) }
+    return word
   }
 
   /// The name endings that say a layout, longest first where one ends another
