@@ -60,6 +60,10 @@ struct ValuePatch {
     return (over, over ? splice.partIndent : indent)
   }
 
+  /// The members of an object: each member of the span found in `old` and `new` by its
+  /// key (at its own position first: the common case of members in the same order), the
+  /// equal ones kept, the others patched or dropped, then the members only `new` has.
+  /// O(members) when the orders agree, O(members²) at worst.
   private func writeObject(
     _ inner: Range<Int>, _ members: [JSONSpan.Member], old: JSONObject, new: JSONObject, indent: [UInt8],
     multiline: Bool, into out: inout [UInt8]
@@ -67,42 +71,52 @@ struct ValuePatch {
     let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
-    /// The parts in order, each with its member's key.
-    var parts: [(part: SpanSplice.Part, key: String)] = []
-    var present = Set<String>()
+    /// The parts in order, each with the position in `new` of its member's key (`nil`: a
+    /// member `new` does not have, kept because `old` lacks it too).
+    var parts: [(part: SpanSplice.Part, inNew: Int?)] = []
+    parts.reserveCapacity(members.count)
+    /// Which of `new`'s members the span has.
+    var inSpan = [Bool](repeating: false, count: new.members.count)
     for (position, member) in members.enumerated() {
-      present.insert(member.key)
-      let oldValue = old[member.key]
-      guard let newValue = new[member.key] else {
+      let oldValue = Self.position(of: member.key, in: old.members, near: position).map {
+        old.members[$0].value
+      }
+      guard let inNew = Self.position(of: member.key, in: new.members, near: position) else {
         // Unset (or a member recsh's reading drops, still absent): kept only if it was absent.
-        if oldValue == nil { parts.append((.kept(position), member.key)) }
+        if oldValue == nil { parts.append((.kept(position), nil)) }
         continue
       }
+      inSpan[inNew] = true
+      let newValue = new.members[inNew].value
       if oldValue == newValue {
-        parts.append((.kept(position), member.key))
+        parts.append((.kept(position), inNew))
         continue
       }
       var written = Array(bytes[member.keyStart..<member.value.start])
       write(member.value, old: oldValue, new: newValue, indent: partIndent, multiline: nested, into: &written)
-      parts.append((.written(written, replacing: position), member.key))
+      parts.append((.written(written, replacing: position), inNew))
     }
     let keySeparator =
       members.last.map { Array(bytes[JSONLayoutStyle.keyEnd(of: $0, in: bytes)..<$0.value.start]) }
       ?? style.keySeparator
     // A new member goes after the member before it in the new value's order (where a
     // member put back by an undo stood; a new key comes last there), or after the last.
-    var previousKey: String?
-    for member in new.members {
-      defer { previousKey = member.key }
-      guard !present.contains(member.key) else { continue }
+    for (index, member) in new.members.enumerated() where !inSpan[index] {
       var written: [UInt8] = []
       JSONLayoutStyle.writeScalar(.string(member.key), into: &written)
       written += keySeparator
       style.write(member.value, indent: partIndent, multiline: nested, into: &written)
-      let after = previousKey.flatMap { key in parts.lastIndex { $0.key == key } }
-      parts.insert((.written(written, replacing: nil), member.key), at: after.map { $0 + 1 } ?? parts.count)
+      let previous = index - 1
+      let after = index > 0 ? parts.lastIndex { $0.inNew == previous } : nil
+      parts.insert((.written(written, replacing: nil), index), at: after.map { $0 + 1 } ?? parts.count)
     }
     splice.write(parts.map(\.part), into: &out)
+  }
+
+  /// Where `key` is among `members`: at `hint` when it is there, else the first with it.
+  private static func position(of key: String, in members: [JSONObject.Member], near hint: Int) -> Int? {
+    if hint < members.count, members[hint].key == key { return hint }
+    return members.firstIndex { $0.key == key }
   }
 
   /// Lists: the elements alike at the start and at the end keep their bytes; those between

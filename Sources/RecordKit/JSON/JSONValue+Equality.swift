@@ -26,14 +26,15 @@ extension JSONObject.Member {
 
 extension JSONValue {
   /// Whether two strings hold the same UTF-8 bytes: the counts first (stored), then the
-  /// bytes in place where both are contiguous (native strings are), else through the
-  /// views. A diff compares every unchanged field so; the `elementsEqual` of the two
-  /// `utf8` views, a step of their iterators per byte, was a tenth of its time.
+  /// bytes in place, eight at a time, where both are contiguous (native strings are), else
+  /// through the views. A diff and a save over changed records compare every unchanged
+  /// field so; the `elementsEqual` of the two `utf8` views, a step of their iterators per
+  /// byte, was a tenth of a diff's time.
   static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
     let (left, right) = (lhs.utf8, rhs.utf8)
     guard left.count == right.count else { return false }
     let inPlace = left.withContiguousStorageIfAvailable { leftBytes in
-      right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
+      right.withContiguousStorageIfAvailable { rightBytes in CanonicalJSON.sameBytes(leftBytes, rightBytes) }
     }
     return (inPlace ?? nil) ?? left.elementsEqual(right)
   }

@@ -86,6 +86,30 @@ import Testing
     }
   }
 
+  /// A patched object finds each member of the bytes in the old and new values by key,
+  /// wherever it stands there: equal members keep their bytes (`"b" : 2` keeps its
+  /// spaces), a changed one gets its value written anew, one the new value lacks goes with
+  /// a separator, and a member new to the object goes after the one before it in the new
+  /// value's order (`x` after `b`, although `b` stands first there), or last when none is
+  /// before it, with the last member's key separator (the separators between members
+  /// are `SpanSplice`'s).
+  @Test(arguments: [
+    (#"{"b": 2, "x": 9, "a": 1}"#, #"{"a" :1,"b" : 2,"x":9}"#),
+    (#"{"x": 9, "c": 4, "a": 1}"#, #"{"a" :1, "c":4, "x":9}"#),
+    (#"{"c": 3, "a": 1, "b": 2}"#, #"{"a" :1,"b" : 2, "c":3}"#),
+  ])
+  func aPatchedObjectFindsMembersByKeyWhereverTheyStand(_ new: String, _ expected: String) throws {
+    let text = Self.bytes(#"{"a" :1,"b" : 2, "c":3}"#)
+    let old = try JSONValue.parse(bytes: text)
+    let newValue = try JSONValue.parse(bytes: Self.bytes(new))
+    var out: [UInt8] = []
+    text.withUnsafeBufferPointer { buffer in
+      ValuePatch(bytes: buffer, style: .lines).write(
+        JSONSpan.scan(buffer, at: 0), old: old, new: newValue, indent: [], multiline: false, into: &out)
+    }
+    #expect(String(decoding: out, as: UTF8.self) == expected)
+  }
+
   @Test(arguments: [
     "[{\"id\": \"a\", \"title\": \"x\"}]",
     "\u{FEFF}[\n\n   {\"id\":\"a\",\"title\":\"x\"} ,\n\t{\"id\": \"b\"}\n\n]\n\n",
