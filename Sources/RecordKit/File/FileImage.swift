@@ -373,19 +373,54 @@ public struct FileImage: Sendable {
       out += bytes[span]
       return
     }
+    let scanned = JSONSpan.scan(bytes, at: span.lowerBound)
+    let patch = ValuePatch(bytes: bytes, style: style)
+    let ownIndent = JSONLayoutStyle.indent(before: span.lowerBound, in: bytes)
+    let multiline = layout == .array && bytes[span].contains(0x0A)
+    if let original, let changes = Self.changesInPlace(from: original, to: record, over: scanned) {
+      patch.writeMembers(scanned, changes: changes, indent: ownIndent, multiline: multiline, into: &out)
+      return
+    }
     // An edit of a declared field leaves the custom members as they were: decoded once
     // for both sides.
     let custom = record.custom.members
     let old = original.map {
       JSONValue.object(table.encode($0, custom: $0.custom == record.custom ? custom : $0.custom.members))
     }
-    let patch = ValuePatch(bytes: bytes, style: style)
-    let ownIndent = JSONLayoutStyle.indent(before: span.lowerBound, in: bytes)
-    let multiline = layout == .array && bytes[span].contains(0x0A)
     patch.write(
-      JSONSpan.scan(bytes, at: span.lowerBound), old: old, new: .object(table.encode(record, custom: custom)),
-      indent: ownIndent,
+      scanned, old: old, new: .object(table.encode(record, custom: custom)), indent: ownIndent,
       multiline: multiline, into: &out)
+  }
+
+  /// The declared fields of a shipped kind's record that differ from its original's, as
+  /// `ValuePatch.writeMembers` takes them (the position of the field's member among the
+  /// original bytes' `span`, the old value, the new), when the edit changed values in place
+  /// only: the custom members the same, no field removed, every field the record holds a
+  /// member of the bytes. `nil` otherwise — a member to add or remove, a run-time kind
+  /// (whose members are all custom), nested objects — for the patch of the whole values.
+  /// Encodes each declared field once a side, and builds neither whole value.
+  static func changesInPlace<Root: Record>(from original: Root, to record: Root, over span: JSONSpan)
+    -> [(member: Int, old: JSONValue?, new: JSONValue)]?
+  {
+    let table = Root.fields
+    guard !table.keepsAllMembers, !table.hasNestedObjects, case .object(_, let members) = span.content,
+      original.custom == record.custom
+    else { return nil }
+    var changes: [(member: Int, old: JSONValue?, new: JSONValue)] = []
+    // An index loop: `enumerated()` over the existential fields is not specialized here
+    // and cost more than the encoding itself.
+    let fields = table.fields
+    for index in fields.indices {
+      let field = fields[index]
+      let old = field.json(in: original)
+      guard let new = field.json(in: record) else {
+        if old == nil { continue }
+        return nil
+      }
+      guard let member = ValuePatch.position(of: field.name, in: members, near: index) else { return nil }
+      if old != new { changes.append((member, old, new)) }
+    }
+    return changes
   }
 
   /// Each record's position in the file by its id (the first, should two share one).

@@ -113,8 +113,43 @@ struct ValuePatch {
     splice.write(parts.map(\.part), into: &out)
   }
 
+  /// An object whose members change in place only: `changes` gives each member whose
+  /// value differs (its position among the members of `span`, an object's) with its old
+  /// and new value; every other member keeps its bytes, none is added or removed. Writes
+  /// exactly what `write(_:old:new:indent:multiline:into:)` writes for the two whole
+  /// values, without them. O(bytes of the value).
+  func writeMembers(
+    _ span: JSONSpan, changes: [(member: Int, old: JSONValue?, new: JSONValue)], indent: [UInt8],
+    multiline: Bool, into out: inout [UInt8]
+  ) {
+    guard case .object(let inner, let members) = span.content, !changes.isEmpty else {
+      out += bytes[span.range]
+      return
+    }
+    let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
+    let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
+    let nested = over && style.nestedMultiline
+    var parts = members.indices.map { SpanSplice.Part.kept($0) }
+    for change in changes {
+      let member = members[change.member]
+      var written = Array(bytes[member.keyStart..<member.value.start])
+      write(
+        member.value, old: change.old, new: change.new, indent: partIndent, multiline: nested, into: &written)
+      parts[change.member] = .written(written, replacing: change.member)
+    }
+    out.append(UInt8(ascii: "{"))
+    splice.write(parts, into: &out)
+    out.append(UInt8(ascii: "}"))
+  }
+
   /// Where `key` is among `members`: at `hint` when it is there, else the first with it.
   private static func position(of key: String, in members: [JSONObject.Member], near hint: Int) -> Int? {
+    if hint < members.count, members[hint].key == key { return hint }
+    return members.firstIndex { $0.key == key }
+  }
+
+  /// Where the member `key` is in the bytes: at `hint` when it is there, else the first.
+  static func position(of key: String, in members: [JSONSpan.Member], near hint: Int) -> Int? {
     if hint < members.count, members[hint].key == key { return hint }
     return members.firstIndex { $0.key == key }
   }
