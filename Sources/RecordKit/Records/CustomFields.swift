@@ -126,6 +126,17 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
+  /// Whether the members, as one object, meet every rule of `schema`: checked on their
+  /// text (`JSONSchema.admits(canonical:_:node:)`), nothing decoded that no rule reads.
+  func meets(_ schema: JSONSchema) -> Bool {
+    guard !text.isEmpty else {
+      return [UInt8(ascii: "{"), UInt8(ascii: "}")].withUnsafeBufferPointer {
+        schema.admits(canonical: $0, 0..<2)
+      }
+    }
+    return text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) }
+  }
+
   /// The member called `key`: its index among the members, and where its key token and
   /// value lie in `text`.
   private func find(_ key: String) -> (index: Int, key: Range<Int>, value: Range<Int>)? {

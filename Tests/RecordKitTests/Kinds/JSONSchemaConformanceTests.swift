@@ -98,6 +98,11 @@ import Testing
       #expect(
         schema.admits(data) == valid,
         "\(test["description"]?.compactText ?? ""): \(data.compactText) \(schema.violations(of: data))")
+      // The check of a record's canonical text, as a file opens, gives the same answers.
+      let text = CanonicalJSON.text(of: data)
+      #expect(
+        text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) } == valid,
+        "from its text: \(test["description"]?.compactText ?? ""): \(data.compactText)")
     }
   }
 

@@ -17,6 +17,8 @@ package struct JSONSchema {
   let document: JSONValue
   /// Every subschema read; `nodes[0]` is the top level.
   let nodes: [SchemaNode]
+  /// Each node's names and listed values as canonical text, for `admits(canonical:_:node:)`.
+  let canonicalRules: [CanonicalNodeRules]
 
   /// Reads `document` as a schema.
   ///
@@ -31,6 +33,7 @@ package struct JSONSchema {
     try reader.checkReferenceCycles()
     self.document = document
     self.nodes = reader.nodes
+    canonicalRules = reader.nodes.map(CanonicalNodeRules.init)
   }
 
   /// The top-level subschema.

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import RecordKit
+
+/// `JSONSchema.admits(canonical:_:node:)`, the check of a record's text as a file opens,
+/// against the tree checker: random records, valid and not, over a schema with every
+/// keyword recsh supports, must get the same answer from both. (The official suite's
+/// cases are run through both in `JSONSchemaConformanceTests`.)
+@Suite struct SchemaCanonicalCheckTests {
+  /// The schema (made per test: a schema is not `Sendable`).
+  static func makeSchema() -> JSONSchema {
+    let document = """
+      {"type": "object",
+       "properties": {
+         "isbn": {"type": "string", "pattern": "^97[89]-"},
+         "title": {"type": "string", "minLength": 2, "maxLength": 4},
+         "year": {"type": "integer", "minimum": 1450, "maximum": 2100},
+         "price": {"type": ["number", "null"], "exclusiveMinimum": 0, "exclusiveMaximum": 100.5},
+         "days": {"type": "array", "items": {"type": "string", "format": "date"}, "uniqueItems": true},
+         "genre": {"enum": ["a", "b", 1, {"x": 1, "y": [1, 2]}]},
+         "fixed": {"const": [1, "é"]},
+         "tree": {"$ref": "#/$defs/node"},
+         "strict": {"type": "object", "properties": {"a": {"type": "boolean"}}, "required": ["a", "zz"],
+                    "additionalProperties": false}
+       },
+       "required": ["isbn", "title"],
+       "$defs": {"node": {"type": "object",
+                          "properties": {"child": {"$ref": "#/$defs/node"}, "v": {"type": "integer", "maximum": 3}}}}}
+      """
+    do {
+      return try JSONSchema(reading: JSONValue.parse(bytes: Array(document.utf8)))
+    } catch {
+      preconditionFailure("the test's schema does not read: \(error)")
+    }
+  }
+
+  /// Candidate values for each key, valid and not for its rules, the first valid.
+  static let candidates: [(key: String, values: [String])] = [
+    ("isbn", [#""978-1""#, #""979-""#, #""97-8""#, "978", #""x978-""#, #""978-\n""#]),
+    ("title", [#""ab""#, #""a""#, #""abcd""#, #""abcde""#, #""éé""#, #""東京都庁""#, #""👍🏽""#, #""a\"""#, #""\n\t\\x""#, "null"]),
+    ("year", ["1450", "1449", "2100", "2101", "2.1e3", "1500.0", "1500.5", "-1", "\"1500\"", "true", "1e400"]),
+    ("price", ["null", "0", "0.0001", "100.5", "100.49", "-0", "1E1", "\"1\"", "100"]),
+    ("days", ["[]", #"["2024-01-31"]"#, #"["2024-01-31","2024-01-31"]"#, #"["2024-02-30"]"#, #"["2024-01-01","2024-01-02"]"#, "[1]", "{}"]),
+    ("genre", [#""a""#, #""c""#, "1", "1.0", "1e0", "2", #"{"y":[1,2],"x":1}"#, #"{"x":1,"y":[1,2]}"#, #"{"x":1}"#, "null"]),
+    ("fixed", [#"[1,"é"]"#, #"[1.0,"é"]"#, #"[1,"e\u0301"]"#, #"["é",1]"#, "[1]"]),
+    ("tree", ["{}", #"{"v":3}"#, #"{"v":4}"#, #"{"child":{"child":{"v":2}}}"#, #"{"child":{"child":{"v":9}}}"#, #"{"child":[]}"#, "5"]),
+    ("strict", [#"{"a":true,"zz":1}"#, #"{"a":true}"#, #"{"zz":1,"a":false}"#, #"{"a":1,"zz":1}"#, #"{"a":true,"zz":1,"b":2}"#]),
+    ("other", ["1", #""free""#, "[[]]"]),
+  ]
+
+  static func randomRecord(_ random: inout SplitMix64) throws -> JSONValue {
+    var members: [JSONObject.Member] = []
+    // Each list's first value is valid; it is taken three times in four, so that a
+    // fair share of records pass.
+    for (key, values) in candidates where Int.random(in: 0..<10, using: &random) < 7 {
+      let text =
+        Int.random(in: 0..<4, using: &random) > 0 ? values[0] : values[Int.random(in: 0..<values.count, using: &random)]
+      members.append(JSONObject.Member(key: key, value: try JSONValue.parse(bytes: Array(text.utf8))))
+    }
+    // Now and then out of the schema's order, so that names are looked for.
+    if Int.random(in: 0..<3, using: &random) == 0 { members.shuffle(using: &random) }
+    return .object(JSONObject(members))
+  }
+
+  @Test(arguments: [UInt64(1), 2, 3])
+  func theTextsCheckAgreesWithTheTreesOnRandomRecords(seed: UInt64) throws {
+    let schema = Self.makeSchema()
+    var random = SplitMix64(seed: seed)
+    var admitted = 0
+    for _ in 0..<3000 {
+      let record = try Self.randomRecord(&random)
+      let byTree = schema.violations(of: record, limit: 1).isEmpty
+      let text = CanonicalJSON.text(of: record)
+      let byText = text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) }
+      #expect(byText == byTree, "\(record.compactText): the tree says \(schema.violations(of: record))")
+      if byTree { admitted += 1 }
+    }
+    // Both answers must be common, or the comparison says little.
+    #expect(admitted > 30 && admitted < 2970, "\(admitted) of 3000 admitted")
+  }
+
+  @Test func eachRuleRefusesFromTheText() throws {
+    let schema = Self.makeSchema()
+    let cases: [(String, Bool)] = [
+      (#"{"isbn":"978-","title":"ab"}"#, true),
+      (#"{"title":"ab"}"#, false),
+      (#"{"isbn":"978-","title":"a"}"#, false),
+      (#"{"isbn":"978-","title":"éééé"}"#, true),
+      (#"{"isbn":"978-","title":"ééééé"}"#, false),
+      (#"{"isbn":"978-","title":"ab","year":1500.0}"#, true),
+      (#"{"isbn":"978-","title":"ab","year":1500.5}"#, false),
+      (#"{"isbn":"978-","title":"ab","price":0}"#, false),
+      (#"{"isbn":"978-","title":"ab","genre":1.0}"#, true),
+      (#"{"isbn":"978-","title":"ab","days":["2024-01-01","2024-01-01"]}"#, false),
+      (#"{"isbn":"978-","title":"ab","tree":{"child":{"v":4}}}"#, false),
+      (#"{"isbn":"978-","title":"ab","strict":{"a":true}}"#, false),
+    ]
+    for (text, expected) in cases {
+      let canonical = try CanonicalJSON.read(document: Array(text.utf8))
+      #expect(canonical.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) } == expected, "\(text)")
+    }
+  }
+}
