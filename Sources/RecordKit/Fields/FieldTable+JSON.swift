@@ -153,13 +153,35 @@ extension FieldTable {
   private func runTimeIdentity(of custom: CustomFields, position: Int, given: String?)
     throws(RecordDecodingError) -> String
   {
-    guard let key else { return given ?? "#" + String(position + 1) }
+    guard let key else { return given ?? Self.ordinalIdentity(position + 1) }
+    if !key.isInteger, let text = custom.unescapedString(key.name), !text.isEmpty { return text }
     guard let value = custom[key.name] else { throw .missingKey(key.name) }
     switch value {
     case .string(let text) where !text.isEmpty && !key.isInteger: return text
     case .number(let spelling) where key.isInteger && DecimalNumber(spelling)?.isInteger == true:
       return spelling
     default: throw .badKey(key, found: FieldError.found(value))
+    }
+  }
+
+  /// `#` and `number` in decimal, written digit by digit into a small string (`"#" +
+  /// String(number)` went through `description` and an append: a third of the cost of
+  /// an inferred record's identity). `number` must not be negative.
+  static func ordinalIdentity(_ number: Int) -> String {
+    var digits = 1
+    var rest = number / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    return String(unsafeUninitializedCapacity: digits + 1) { buffer in
+      buffer[0] = UInt8(ascii: "#")
+      var rest = number
+      for place in stride(from: digits, through: 1, by: -1) {
+        buffer[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      return digits + 1
     }
   }
 

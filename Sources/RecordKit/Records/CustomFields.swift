@@ -93,6 +93,21 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
+  /// The value of the member `key` when it is a string written without an escape, made
+  /// from its bytes at once; `nil` when there is no such member, its value is of another
+  /// kind, or it has an escape (then `self[key]` decodes it). What a record's key is read by.
+  func unescapedString(_ key: String) -> String? {
+    guard let found = find(key) else { return nil }
+    return text.withUnsafeBufferPointer { buffer in
+      guard buffer[found.value.lowerBound] == UInt8(ascii: "\""),
+        case let inner = UnsafeBufferPointer(
+          rebasing: buffer[(found.value.lowerBound + 1)..<(found.value.upperBound - 1)]),
+        !inner.contains(UInt8(ascii: "\\"))
+      else { return nil }
+      return UTF8Validation.knownValidString(inner)
+    }
+  }
+
   /// Whether a member is called `key` (nothing is decoded: what a presence check asks).
   public func contains(_ key: String) -> Bool { find(key) != nil }
 

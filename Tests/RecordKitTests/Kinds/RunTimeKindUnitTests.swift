@@ -118,4 +118,24 @@ import Testing
         ])
     }
   }
+
+  /// A record without a key is `#N`, N counted from 1, written as decimal digits.
+  @Test(arguments: [1, 9, 10, 99, 100, 101, 1000, 65_535, 999_999, 1_000_000, 123_456_789_012_345, Int.max])
+  func anOrdinalIdentityIsHashAndTheNumber(_ number: Int) {
+    #expect(FieldTable<RunTimeRecord>.ordinalIdentity(number) == "#" + String(number))
+  }
+
+  /// A string key is read from its bytes, or decoded when it has an escape.
+  @Test func aKeysStringIsReadWithOrWithoutEscapes() {
+    let members = CustomFields([
+      JSONObject.Member(key: "n", value: .number("7")),
+      JSONObject.Member(key: "plain", value: .string("978-1 é")),
+      JSONObject.Member(key: "escaped", value: .string("a\"b")),
+    ])
+    #expect(members.unescapedString("plain") == "978-1 é")
+    #expect(members.unescapedString("escaped") == nil)
+    #expect(members["escaped"] == .string("a\"b"))
+    #expect(members.unescapedString("n") == nil)
+    #expect(members.unescapedString("missing") == nil)
+  }
 }

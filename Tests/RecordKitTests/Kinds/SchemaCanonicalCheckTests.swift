@@ -16,6 +16,7 @@ import Testing
          "title": {"type": "string", "minLength": 2, "maxLength": 4},
          "year": {"type": "integer", "minimum": 1450, "maximum": 2100},
          "price": {"type": ["number", "null"], "exclusiveMinimum": 0, "exclusiveMaximum": 100.5},
+         "score": {"minimum": -3, "exclusiveMaximum": 7},
          "days": {"type": "array", "items": {"type": "string", "format": "date"}, "uniqueItems": true},
          "genre": {"enum": ["a", "b", 1, {"x": 1, "y": [1, 2]}]},
          "fixed": {"const": [1, "é"]},
@@ -37,14 +38,48 @@ import Testing
   /// Candidate values for each key, valid and not for its rules, the first valid.
   static let candidates: [(key: String, values: [String])] = [
     ("isbn", [#""978-1""#, #""979-""#, #""97-8""#, "978", #""x978-""#, #""978-\n""#]),
-    ("title", [#""ab""#, #""a""#, #""abcd""#, #""abcde""#, #""éé""#, #""東京都庁""#, #""👍🏽""#, #""a\"""#, #""\n\t\\x""#, "null"]),
-    ("year", ["1450", "1449", "2100", "2101", "2.1e3", "1500.0", "1500.5", "-1", "\"1500\"", "true", "1e400"]),
+    (
+      "title",
+      [
+        #""ab""#, #""a""#, #""abcd""#, #""abcde""#, #""éé""#, #""東京都庁""#, #""👍🏽""#, #""a\"""#, #""\n\t\\x""#,
+        "null",
+      ]
+    ),
+    (
+      "year",
+      ["1450", "1449", "2100", "2101", "2.1e3", "1500.0", "1500.5", "-1", "\"1500\"", "true", "1e400"]
+    ),
     ("price", ["null", "0", "0.0001", "100.5", "100.49", "-0", "1E1", "\"1\"", "100"]),
-    ("days", ["[]", #"["2024-01-31"]"#, #"["2024-01-31","2024-01-31"]"#, #"["2024-02-30"]"#, #"["2024-01-01","2024-01-02"]"#, "[1]", "{}"]),
-    ("genre", [#""a""#, #""c""#, "1", "1.0", "1e0", "2", #"{"y":[1,2],"x":1}"#, #"{"x":1,"y":[1,2]}"#, #"{"x":1}"#, "null"]),
+    ("score", ["2", "-2", "-2.5", "-3", "-3.0", "7", "7.0", "6.9", "-2.0001", "1e1", "-25e-1"]),
+    (
+      "days",
+      [
+        "[]", #"["2024-01-31"]"#, #"["2024-01-31","2024-01-31"]"#, #"["2024-02-30"]"#,
+        #"["2024-01-01","2024-01-02"]"#, "[1]", "{}",
+      ]
+    ),
+    (
+      "genre",
+      [
+        #""a""#, #""c""#, "1", "1.0", "1e0", "2", #"{"y":[1,2],"x":1}"#, #"{"x":1,"y":[1,2]}"#, #"{"x":1}"#,
+        "null",
+      ]
+    ),
     ("fixed", [#"[1,"é"]"#, #"[1.0,"é"]"#, #"[1,"e\u0301"]"#, #"["é",1]"#, "[1]"]),
-    ("tree", ["{}", #"{"v":3}"#, #"{"v":4}"#, #"{"child":{"child":{"v":2}}}"#, #"{"child":{"child":{"v":9}}}"#, #"{"child":[]}"#, "5"]),
-    ("strict", [#"{"a":true,"zz":1}"#, #"{"a":true}"#, #"{"zz":1,"a":false}"#, #"{"a":1,"zz":1}"#, #"{"a":true,"zz":1,"b":2}"#]),
+    (
+      "tree",
+      [
+        "{}", #"{"v":3}"#, #"{"v":4}"#, #"{"child":{"child":{"v":2}}}"#, #"{"child":{"child":{"v":9}}}"#,
+        #"{"child":[]}"#, "5",
+      ]
+    ),
+    (
+      "strict",
+      [
+        #"{"a":true,"zz":1}"#, #"{"a":true}"#, #"{"zz":1,"a":false}"#, #"{"a":1,"zz":1}"#,
+        #"{"a":true,"zz":1,"b":2}"#,
+      ]
+    ),
     ("other", ["1", #""free""#, "[[]]"]),
   ]
 
@@ -54,7 +89,8 @@ import Testing
     // fair share of records pass.
     for (key, values) in candidates where Int.random(in: 0..<10, using: &random) < 7 {
       let text =
-        Int.random(in: 0..<4, using: &random) > 0 ? values[0] : values[Int.random(in: 0..<values.count, using: &random)]
+        Int.random(in: 0..<4, using: &random) > 0
+        ? values[0] : values[Int.random(in: 0..<values.count, using: &random)]
       members.append(JSONObject.Member(key: key, value: try JSONValue.parse(bytes: Array(text.utf8))))
     }
     // Now and then out of the schema's order, so that names are looked for.
@@ -97,7 +133,51 @@ import Testing
     ]
     for (text, expected) in cases {
       let canonical = try CanonicalJSON.read(document: Array(text.utf8))
-      #expect(canonical.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) } == expected, "\(text)")
+      #expect(
+        canonical.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) } == expected,
+        "\(text)")
+    }
+  }
+
+  /// Bounds that admit no whole number (a schema whose bounds cross is refused when
+  /// read), numbers past an Int's reach, lengths of escaped strings.
+  @Test func boundsAtTheirEdges() throws {
+    let cases: [(schema: String, value: String, admitted: Bool)] = [
+      (#"{"exclusiveMinimum": 1, "exclusiveMaximum": 2}"#, "1", false),
+      (#"{"exclusiveMinimum": 1, "exclusiveMaximum": 2}"#, "2", false),
+      (#"{"exclusiveMinimum": 1, "exclusiveMaximum": 2}"#, "1.5", true),
+      (#"{"minimum": -3}"#, "-3", true),
+      (#"{"minimum": -3}"#, "-4", false),
+      (#"{"maximum": 10}"#, "99999999999999999999", false),
+      (#"{"minimum": 10}"#, "99999999999999999999", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "3.5", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "5.0", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "5.01", false),
+      (#"{"minimum": 0, "maximum": 5}"#, "-0.5", false),
+      (#"{"minimum": 0, "maximum": 5}"#, "-0.0", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "4.5e0", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "45e-1", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "0.5E1", true),
+      (#"{"minimum": 0, "maximum": 5}"#, "0.51E1", false),
+      (#"{"exclusiveMinimum": -4, "exclusiveMaximum": -3}"#, "-3.5", true),
+      (#"{"exclusiveMinimum": -4, "exclusiveMaximum": -3}"#, "-3.0", false),
+      (#"{"exclusiveMinimum": -4, "exclusiveMaximum": -3}"#, "-4", false),
+      (#"{"exclusiveMinimum": -4, "exclusiveMaximum": -3}"#, "-4.0001", false),
+      (#"{"exclusiveMinimum": -4, "exclusiveMaximum": -3}"#, "-3.0001", true),
+      (#"{"minimum": 1, "maximum": 1}"#, "1.00", true),
+      (#"{"minimum": 1, "maximum": 1}"#, "1.001", false),
+      (#"{"minimum": 1, "maximum": 1}"#, "0.999", false),
+      (#"{"maximum": 1.5}"#, "1", true),
+      (#"{"maximum": 1.5}"#, "2", false),
+      (#"{"maxLength": 1}"#, #""\u00e9""#, true),
+      (#"{"maxLength": 1}"#, #""\n\n""#, false),
+    ]
+    for (document, value, admitted) in cases {
+      let schema = try JSONSchema(reading: JSONValue.parse(bytes: Array(document.utf8)))
+      let text = try CanonicalJSON.read(document: Array(value.utf8))
+      let byText = text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) }
+      #expect(byText == admitted, "\(document) \(value)")
+      #expect(schema.violations(of: try JSONValue.parse(bytes: Array(value.utf8))).isEmpty == admitted)
     }
   }
 }

@@ -76,17 +76,19 @@ extension JSONSchema {
       let whole = !text[range].contains {
         $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
       }
-      return whole || type.admits(.number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))))
+      return whole
+        || type.admits(.number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))))
     }
   }
 
   private func numberAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
+    guard canonicalRules[index].hasBounds else { return true }
+    if let bounds = canonicalRules[index].wholeBounds, let number = Self.smallNumber(text, range) {
+      return number.isWhole
+        ? number.floor >= bounds.lower && number.floor <= bounds.upper
+        : number.floor >= bounds.floorLower && number.floor < bounds.floorUpper
+    }
     let rules = nodes[index].constraints
-    guard
-      rules.minimum != nil || rules.maximum != nil || rules.exclusiveMinimum != nil
-        || rules.exclusiveMaximum != nil
-    else { return true }
-    // A number's spelling of up to 15 bytes is a small string: made without allocating.
     let spelling = UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))
     let small = DecimalNumber.smallInteger(spelling)
     if let bound = rules.minimum, bound.order(of: spelling, small: small) < 0 { return false }
@@ -96,26 +98,64 @@ extension JSONSchema {
     return true
   }
 
-  private func stringAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    let rules = nodes[index].constraints
-    if rules.minLength != nil || rules.maxLength != nil {
-      let inner = UnsafeBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)])
-      // Without an escape the token is the string's UTF-8: a scalar is a byte that does
-      // not continue another.
-      let length =
-        inner.contains(UInt8(ascii: "\\"))
-        ? CanonicalJSON.string(text, range).unicodeScalars.count : inner.count { $0 & 0xC0 != 0x80 }
-      if let minimum = rules.minLength, length < minimum { return false }
-      if let maximum = rules.maxLength, length > maximum { return false }
+  /// The number `text[range]`, when it is spelled without an exponent and with at most 18
+  /// digits before its point: its floor, and whether it is whole (no fraction, or one of
+  /// zeros only). A canonical number is as the file spelled it, which JSON's grammar
+  /// checked.
+  private static func smallNumber(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (
+    floor: Int, isWhole: Bool
+  )? {
+    var cursor = range.lowerBound
+    let negative = text[cursor] == UInt8(ascii: "-")
+    if negative { cursor += 1 }
+    let digitsStart = cursor
+    var value = 0
+    while cursor < range.upperBound {
+      let digit = text[cursor] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      value = value &* 10 &+ Int(digit)
+      cursor += 1
     }
-    guard rules.pattern != nil || rules.format != nil else { return true }
-    let string = CanonicalJSON.string(text, range)
-    if let pattern = rules.pattern, pattern.match(string) != .match { return false }
-    if let format = rules.format, !format.admits(string) { return false }
+    guard cursor - digitsStart <= 18 else { return nil }
+    var isWhole = true
+    if cursor < range.upperBound {
+      guard text[cursor] == UInt8(ascii: ".") else { return nil }
+      cursor += 1
+      while cursor < range.upperBound {
+        let digit = text[cursor] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        if digit != 0 { isWhole = false }
+        cursor += 1
+      }
+    }
+    // -3.5 lies between -4 and -3.
+    return (negative ? (isWhole ? -value : -value - 1) : value, isWhole)
+  }
+
+  private func stringAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
+    let lengths = canonicalRules[index].lengths
+    let pattern = canonicalRules[index].hasPattern
+    let format = nodes[index].constraints.format
+    guard lengths != nil || pattern || format != nil else { return true }
+    let inner = UnsafeBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)])
+    // Without an escape the token's bytes are the string's UTF-8.
+    let escaped = inner.contains(UInt8(ascii: "\\"))
+    if let lengths {
+      // A scalar is a byte that does not continue another.
+      let length =
+        escaped ? CanonicalJSON.string(text, range).unicodeScalars.count : inner.count { $0 & 0xC0 != 0x80 }
+      guard length >= lengths.minimum && length <= lengths.maximum else { return false }
+    }
+    if pattern, let compiled = nodes[index].constraints.pattern {
+      let found = escaped ? compiled.match(CanonicalJSON.string(text, range)) : compiled.match(utf8: inner)
+      guard found == .match else { return false }
+    }
+    if let format, !format.admits(CanonicalJSON.string(text, range)) { return false }
     return true
   }
 
-  private func elementsAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
+  private func elementsAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
+  {
     guard let itemNode = nodes[index].items else { return true }
     var admitted = true
     CanonicalJSON.forEachElement(text, range) { element in
@@ -125,7 +165,8 @@ extension JSONSchema {
     return admitted
   }
 
-  private func membersAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
+  private func membersAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
+  {
     var admitted = true
     // The properties met, by their place in `properties` (the first 64), for `required`.
     var met: UInt64 = 0
@@ -141,7 +182,9 @@ extension JSONSchema {
       return admitted
     }
     guard admitted else { return false }
-    for (required, property) in zip(canonicalRules[index].requiredTokens, canonicalRules[index].requiredProperties) {
+    for (required, property) in zip(
+      canonicalRules[index].requiredTokens, canonicalRules[index].requiredProperties)
+    {
       if let property, property < 64 {
         if met & (1 << property) == 0 { return false }
         continue
@@ -160,7 +203,9 @@ extension JSONSchema {
 
   /// The place in node `index`'s `properties` of the one whose name the key token
   /// `text[key]` spells: tried at `place` first, as records mostly keep the schema's order.
-  private func property(named key: Range<Int>, in text: UnsafeBufferPointer<UInt8>, near place: Int, of index: Int)
+  private func property(
+    named key: Range<Int>, in text: UnsafeBufferPointer<UInt8>, near place: Int, of index: Int
+  )
     -> Int?
   {
     let token = UnsafeBufferPointer(rebasing: text[key])
@@ -183,8 +228,37 @@ struct CanonicalNodeRules {
   /// The canonical texts of the `enum` entries and of the `const`, when given.
   var allowedTexts: [[UInt8]]?
   var constantText: [UInt8]?
+  /// Whether any number bound is given, and, when every one given is a whole number that
+  /// fits an Int, what they admit: a whole number in `lower...upper`; a number strictly
+  /// between two whole ones whose floor is at least `floorLower` and below `floorUpper`.
+  var hasBounds: Bool
+  var wholeBounds: (lower: Int, upper: Int, floorLower: Int, floorUpper: Int)?
+  /// The lengths `minLength` and `maxLength` admit, when either is given.
+  var lengths: (minimum: Int, maximum: Int)?
+  var hasPattern: Bool
 
   init(_ node: SchemaNode) {
+    let rules = node.constraints
+    let bounds = [rules.minimum, rules.maximum, rules.exclusiveMinimum, rules.exclusiveMaximum]
+    hasBounds = bounds.contains { $0 != nil }
+    if hasBounds, bounds.allSatisfy({ $0 == nil || $0?.integer != nil }) {
+      // Bounds of up to 18 digits: one past them still fits an Int.
+      let minimum = rules.minimum?.integer ?? .min
+      let maximum = rules.maximum?.integer ?? .max
+      let above = rules.exclusiveMinimum?.integer
+      let below = rules.exclusiveMaximum?.integer
+      // A whole v: v >= minimum, v > above (v >= above + 1), alike for the upper bounds.
+      // A number between F and F + 1 is at least minimum exactly when F is, above above
+      // exactly when F is at least it, at most maximum and below below when F is below them.
+      wholeBounds = (
+        lower: max(minimum, above.map { $0 + 1 } ?? .min), upper: min(maximum, below.map { $0 - 1 } ?? .max),
+        floorLower: max(minimum, above ?? .min), floorUpper: min(maximum, below ?? .max)
+      )
+    }
+    if rules.minLength != nil || rules.maxLength != nil {
+      lengths = (rules.minLength ?? 0, rules.maxLength ?? .max)
+    }
+    hasPattern = rules.pattern != nil
     propertyTokens = node.properties.map { CanonicalJSON.token(of: $0.name) }
     requiredTokens = node.required.map(CanonicalJSON.token(of:))
     requiredProperties = node.required.map { name in

@@ -109,6 +109,11 @@ final class CompiledPattern {
     return text.withUTF8 { match($0, jit: true) }
   }
 
+  /// `match(_:)` of UTF-8 bytes, which must be valid UTF-8.
+  func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> PatternMatch {
+    match(bytes, jit: true)
+  }
+
   /// `match(_:)` by the interpreter alone, as a match whose JIT stack ran out is retried.
   func matchWithoutJIT(_ text: String) -> PatternMatch {
     var text = text

@@ -56,21 +56,25 @@ package struct SchemaPattern: Equatable {
   /// anchored), or `.tooCostly` when the match reached its bound. Costs at most that bound
   /// (`CompiledPattern`): a few milliseconds.
   package func match(_ text: String) -> PatternMatch {
-    guard let literal else { return program.match(text) }
-    let bytes = text.utf8
-    let found: Bool
-    switch (literal.start, literal.end) {
-    case (true, true): found = bytes.elementsEqual(literal.text)
-    case (true, false): found = bytes.starts(with: literal.text)
-    case (false, true):
-      found =
-        bytes.count >= literal.text.count && bytes.suffix(literal.text.count).elementsEqual(literal.text)
-    case (false, false):
-      let all = Array(bytes)
-      let width = literal.text.count
-      found =
-        all.count >= width
-        && (0...(all.count - width)).contains { all[$0..<($0 + width)].elementsEqual(literal.text) }
+    var text = text
+    return text.withUTF8 { match(utf8: $0) }
+  }
+
+  /// `match(_:)` of the string whose UTF-8 is `bytes` (which must be valid UTF-8).
+  func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> PatternMatch {
+    guard let literal else { return program.match(utf8: bytes) }
+    let width = literal.text.count
+    guard bytes.count >= width else { return .noMatch }
+    let found = literal.text.withUnsafeBufferPointer { text in
+      let same = { (start: Int) in
+        CanonicalJSON.sameBytes(text, UnsafeBufferPointer(rebasing: bytes[start..<(start + width)]))
+      }
+      switch (literal.start, literal.end) {
+      case (true, true): return bytes.count == width && same(0)
+      case (true, false): return same(0)
+      case (false, true): return same(bytes.count - width)
+      case (false, false): return (0...(bytes.count - width)).contains(where: same)
+      }
     }
     return found ? .match : .noMatch
   }
