@@ -14,17 +14,19 @@ extension JSONSchema {
   /// `index` (and what its `$ref` leads to). Costs one pass over the value's text, plus
   /// the decoding above and pattern matches.
   func admits(canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0) -> Bool {
-    // Fields are read from the node in place, as the tree checker does: a copy would
-    // retain each of its arrays for every value checked.
-    if let target = nodes[index].reference, !admits(canonical: text, range, node: target) { return false }
+    // What the check reads of a node is in `canonicalRules`, plain values read in place:
+    // a copy of a node, or a read of its arrays, would retain them for every value.
+    if let target = canonicalRules[index].reference, !admits(canonical: text, range, node: target) {
+      return false
+    }
     let first = text[range.lowerBound]
-    if let type = nodes[index].type, !(nodes[index].allowsNull && first == UInt8(ascii: "n")),
+    if let type = canonicalRules[index].type,
+      !(canonicalRules[index].allowsNull && first == UInt8(ascii: "n")),
       !Self.type(type, admits: text, range)
     {
       return false
     }
-    if nodes[index].allowedValues != nil || nodes[index].constant != nil
-      || (nodes[index].constraints.uniqueItems && first == UInt8(ascii: "["))
+    if canonicalRules[index].listsValues || (canonicalRules[index].uniqueItems && first == UInt8(ascii: "["))
     {
       guard listedSameText(text, range, index) else {
         return violations(of: CanonicalJSON.value(text, range), againstNode: index, limit: 1).isEmpty
@@ -42,7 +44,7 @@ extension JSONSchema {
   /// Whether an `enum` entry and the `const` of node `index` (those it has) are the same
   /// text as the value, which makes them equal; no `uniqueItems` list passes here.
   private func listedSameText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    if nodes[index].constraints.uniqueItems && text[range.lowerBound] == UInt8(ascii: "[") { return false }
+    if canonicalRules[index].uniqueItems && text[range.lowerBound] == UInt8(ascii: "[") { return false }
     let value = UnsafeBufferPointer(rebasing: text[range])
     if let allowed = canonicalRules[index].allowedTexts,
       !allowed.contains(where: { $0.withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, value) } })
@@ -156,7 +158,7 @@ extension JSONSchema {
 
   private func elementsAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
   {
-    guard let itemNode = nodes[index].items else { return true }
+    guard let itemNode = canonicalRules[index].items else { return true }
     var admitted = true
     CanonicalJSON.forEachElement(text, range) { element in
       admitted = admits(canonical: text, element, node: itemNode)
@@ -170,16 +172,33 @@ extension JSONSchema {
     var admitted = true
     // The properties met, by their place in `properties` (the first 64), for `required`.
     var met: UInt64 = 0
-    var place = 0
-    CanonicalJSON.forEachMember(text, range) { key, value in
-      defer { place += 1 }
-      if let property = property(named: key, in: text, near: place, of: index) {
-        if property < 64 { met |= 1 << property }
-        admitted = admits(canonical: text, value, node: nodes[index].properties[property].node)
-      } else {
-        admitted = nodes[index].allowsAdditionalProperties
+    let allowsOthers = canonicalRules[index].allowsOtherMembers
+    canonicalRules[index].names.withUnsafeBufferPointer { names in
+      let properties = canonicalRules[index].properties
+      var place = 0
+      CanonicalJSON.forEachMember(text, range) { key, value in
+        defer { place += 1 }
+        let token = UnsafeBufferPointer(rebasing: text[key])
+        // Tried at the member's own place first, as records mostly keep the schema's order.
+        var property = place
+        if place >= properties.count
+          || !CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[place].name]), token)
+        {
+          property = 0
+          while property < properties.count,
+            !CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[property].name]), token)
+          {
+            property += 1
+          }
+        }
+        if property < properties.count {
+          if property < 64 { met |= 1 << property }
+          admitted = admits(canonical: text, value, node: properties[property].node)
+        } else {
+          admitted = allowsOthers
+        }
+        return admitted
       }
-      return admitted
     }
     guard admitted else { return false }
     for (required, property) in zip(
@@ -200,28 +219,25 @@ extension JSONSchema {
     }
     return true
   }
-
-  /// The place in node `index`'s `properties` of the one whose name the key token
-  /// `text[key]` spells: tried at `place` first, as records mostly keep the schema's order.
-  private func property(
-    named key: Range<Int>, in text: UnsafeBufferPointer<UInt8>, near place: Int, of index: Int
-  )
-    -> Int?
-  {
-    let token = UnsafeBufferPointer(rebasing: text[key])
-    let tokens = canonicalRules[index].propertyTokens
-    if place < tokens.count, tokens[place].withUnsafeBufferPointer({ CanonicalJSON.sameBytes($0, token) }) {
-      return place
-    }
-    return tokens.firstIndex { $0.withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, token) } }
-  }
 }
 
 /// What checking canonical text needs of one node, in the text's own form: made once when
 /// the schema is read.
 struct CanonicalNodeRules {
-  /// Each property's name as a canonical string token, in `properties`' order.
-  var propertyTokens: [[UInt8]]
+  /// The node's `$ref` target, `type` (and whether `null` is allowed beside it), `items`
+  /// node, `additionalProperties`, `uniqueItems`, and whether it has an `enum` or `const`.
+  var reference: Int?
+  var type: SchemaType?
+  var allowsNull: Bool
+  var items: Int?
+  var allowsOtherMembers: Bool
+  var uniqueItems: Bool
+  var listsValues: Bool
+  /// The properties' names as canonical string tokens, one after another, and each
+  /// property's token in `names` with the node that checks its value, in `properties`'
+  /// order.
+  var names: [UInt8]
+  var properties: [(name: Range<Int>, node: Int)]
   /// Each `required` name as a token, and its place in `properties` when it has one.
   var requiredTokens: [[UInt8]]
   var requiredProperties: [Int?]
@@ -259,7 +275,20 @@ struct CanonicalNodeRules {
       lengths = (rules.minLength ?? 0, rules.maxLength ?? .max)
     }
     hasPattern = rules.pattern != nil
-    propertyTokens = node.properties.map { CanonicalJSON.token(of: $0.name) }
+    reference = node.reference
+    type = node.type
+    allowsNull = node.allowsNull
+    items = node.items
+    allowsOtherMembers = node.allowsAdditionalProperties
+    uniqueItems = rules.uniqueItems
+    listsValues = node.allowedValues != nil || node.constant != nil
+    names = []
+    properties = []
+    for property in node.properties {
+      let start = names.count
+      names += CanonicalJSON.token(of: property.name)
+      properties.append((start..<names.count, property.node))
+    }
     requiredTokens = node.required.map(CanonicalJSON.token(of:))
     requiredProperties = node.required.map { name in
       node.properties.firstIndex { SchemaChecker.sameName($0.name, name) }
