@@ -392,33 +392,44 @@ public struct FileImage: Sendable {
       multiline: multiline, into: &out)
   }
 
-  /// The declared fields of a shipped kind's record that differ from its original's, as
-  /// `ValuePatch.writeMembers` takes them (the position of the field's member among the
-  /// original bytes' `span`, the old value, the new), when the edit changed values in place
-  /// only: the custom members the same, no field removed, every field the record holds a
-  /// member of the bytes. `nil` otherwise — a member to add or remove, a run-time kind
-  /// (whose members are all custom), nested objects — for the patch of the whole values.
-  /// Encodes each declared field once a side, and builds neither whole value.
+  /// The members of a record that differ from its original's, as `ValuePatch.writeMembers`
+  /// takes them (the position of the member among the original bytes' `span`, the old
+  /// value, the new), when the edit changed values in place only: the same keys in the
+  /// same order among the custom members (all of a run-time kind's), no declared field
+  /// removed, every changed member one of the bytes. `nil` otherwise — a member to add or
+  /// remove, nested objects — for the patch of the whole values. Encodes each declared
+  /// field once a side, decodes only the custom values that differ, and builds neither
+  /// whole value.
   static func changesInPlace<Root: Record>(from original: Root, to record: Root, over span: JSONSpan)
     -> [(member: Int, old: JSONValue?, new: JSONValue)]?
   {
     let table = Root.fields
-    guard !table.keepsAllMembers, !table.hasNestedObjects, case .object(_, let members) = span.content,
-      original.custom == record.custom
-    else { return nil }
+    guard !table.hasNestedObjects, case .object(_, let members) = span.content else { return nil }
     var changes: [(member: Int, old: JSONValue?, new: JSONValue)] = []
-    // An index loop: `enumerated()` over the existential fields is not specialized here
-    // and cost more than the encoding itself.
-    let fields = table.fields
-    for index in fields.indices {
-      let field = fields[index]
-      let old = field.json(in: original)
-      guard let new = field.json(in: record) else {
-        if old == nil { continue }
-        return nil
+    // A run-time kind's declared fields are custom members: they are compared below.
+    if !table.keepsAllMembers {
+      // An index loop: `enumerated()` over the existential fields is not specialized here
+      // and cost more than the encoding itself.
+      let fields = table.fields
+      for index in fields.indices {
+        let field = fields[index]
+        let old = field.json(in: original)
+        guard let new = field.json(in: record) else {
+          if old == nil { continue }
+          return nil
+        }
+        guard let member = ValuePatch.position(of: field.name, in: members, near: index) else { return nil }
+        if old != new { changes.append((member, old, new)) }
       }
-      guard let member = ValuePatch.position(of: field.name, in: members, near: index) else { return nil }
-      if old != new { changes.append((member, old, new)) }
+    }
+    if original.custom != record.custom {
+      guard let custom = original.custom.changedValues(to: record.custom) else { return nil }
+      for change in custom {
+        guard let member = ValuePatch.position(of: change.key, in: members, near: change.position) else {
+          return nil
+        }
+        changes.append((member, change.old, change.new))
+      }
     }
     return changes
   }

@@ -108,6 +108,52 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
+  /// The members whose values differ in `other`, decoded (key, place among the members,
+  /// old value, new), when `other` has the same keys in the same order; `nil` when it
+  /// does not. Compares the texts member by member; decodes only the values that differ.
+  func changedValues(to other: CustomFields) -> [(
+    key: String, position: Int, old: JSONValue, new: JSONValue
+  )]? {
+    var changes: [(key: String, position: Int, old: JSONValue, new: JSONValue)] = []
+    let sameKeys = text.withUnsafeBufferPointer { mine in
+      other.text.withUnsafeBufferPointer { theirs in
+        var cursor = (mine: mine.count > 0 ? 1 : 0, theirs: theirs.count > 0 ? 1 : 0)
+        var position = 0
+        while cursor.mine < mine.count - 1 && cursor.theirs < theirs.count - 1 {
+          let keyEnd = (
+            CanonicalJSON.stringEnd(mine, from: cursor.mine),
+            CanonicalJSON.stringEnd(theirs, from: cursor.theirs)
+          )
+          let key = (cursor.mine..<keyEnd.0, cursor.theirs..<keyEnd.1)
+          guard
+            CanonicalJSON.sameBytes(
+              UnsafeBufferPointer(rebasing: mine[key.0]), UnsafeBufferPointer(rebasing: theirs[key.1]))
+          else {
+            return false
+          }
+          let value = (
+            (keyEnd.0 + 1)..<CanonicalJSON.valueEnd(mine, from: keyEnd.0 + 1),
+            (keyEnd.1 + 1)..<CanonicalJSON.valueEnd(theirs, from: keyEnd.1 + 1)
+          )
+          if !CanonicalJSON.sameBytes(
+            UnsafeBufferPointer(rebasing: mine[value.0]), UnsafeBufferPointer(rebasing: theirs[value.1]))
+          {
+            changes.append(
+              (
+                CanonicalJSON.string(mine, key.0), position, CanonicalJSON.value(mine, value.0),
+                CanonicalJSON.value(theirs, value.1)
+              ))
+          }
+          cursor = (value.0.upperBound + 1, value.1.upperBound + 1)
+          position += 1
+        }
+        // Both ran out together: no member added or removed at the end.
+        return cursor.mine >= mine.count - 1 && cursor.theirs >= theirs.count - 1
+      }
+    }
+    return sameKeys ? changes : nil
+  }
+
   /// Whether a member is called `key` (nothing is decoded: what a presence check asks).
   public func contains(_ key: String) -> Bool { find(key) != nil }
 

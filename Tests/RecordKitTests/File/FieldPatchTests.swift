@@ -7,7 +7,7 @@ import Testing
 /// and `ValuePatch.writeMembers`) exactly as the patch of its two whole values would
 /// (`ValuePatch.write`, which the layout tests pin down), over random records in random
 /// spellings (member order, separators, escapes, absent fields, nulls, custom members) and
-/// random edits of every field, custom members included.
+/// random edits of every field, custom members included, and a run-time kind's members.
 @Suite struct FieldPatchTests {
   /// One random record object's text, in a random spelling.
   static func recordText(_ random: inout SplitMix64) -> String {
@@ -84,6 +84,57 @@ import Testing
     }
     // Most edits change values in place; the rest (a field added or removed, a custom
     // member changed) take the whole-value patch.
+    #expect(inPlace > cases / 4, "\(inPlace) of \(cases) in place")
+  }
+
+  /// A run-time kind's record: all its members are custom, compared text against text.
+  @Test(arguments: [4, 5] as [UInt64])
+  func aRunTimeRecordsChangesInPlaceWriteWhatTheWholeValuePatchWrites(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+    var inPlace = 0
+    let cases = 1_000
+    for _ in 0..<cases {
+      let text = Self.recordText(&random)
+      let bytes = Array(("[" + text + "]").utf8)
+      let loaded = try bytes.withUnsafeBufferPointer {
+        try RunTimeFile.decode($0, layout: .array, schema: nil, name: "things")
+      }
+      try RunTimeKind.$current.withValue(loaded.kind) {
+        let original = try #require(loaded.document.records.first)
+        var record = original
+        let keys = record.custom.keys
+        for _ in 0...(random.next() % 3) {
+          let values: [JSONValue] = [
+            .string("z"), .string("caf\u{e9}\n"), .number("7"), .number("1.50"), .bool(true), .null,
+            .array([.string("q")]), .object(JSONObject(["k": .array([])])),
+          ]
+          switch random.next() % 6 {
+          case 0: record.custom["extra"] = pick(values)
+          case 1: record.custom[pick(keys)] = nil
+          default: record.custom[pick(keys)] = pick(values)
+          }
+        }
+        let table = RunTimeRecord.fields
+        let multiline = text.contains("\n")
+        try bytes.withUnsafeBufferPointer { buffer in
+          let span = JSONSpan.scan(buffer, at: 1)
+          let patch = ValuePatch(bytes: buffer, style: .lines)
+          var whole: [UInt8] = []
+          patch.write(
+            span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
+            multiline: multiline, into: &whole)
+          guard let changes = FileImage.changesInPlace(from: original, to: record, over: span) else { return }
+          inPlace += 1
+          var members: [UInt8] = []
+          patch.writeMembers(span, changes: changes, indent: [], multiline: multiline, into: &members)
+          #expect(
+            String(decoding: members, as: UTF8.self) == String(decoding: whole, as: UTF8.self),
+            "\(text) edited to \(record.custom.object)")
+          _ = try #require(try? JSONValue.parse(bytes: members), "valid JSON")
+        }
+      }
+    }
     #expect(inPlace > cases / 4, "\(inPlace) of \(cases) in place")
   }
 
