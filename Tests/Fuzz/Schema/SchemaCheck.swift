@@ -5,7 +5,9 @@ import RecordKit
 ///
 /// - A refusal names a pointer to a place in the document (the keyword at fault).
 /// - A schema that reads makes a kind: its table, its fields' completions and rules, a
-///   field's check of a few values, and a whole record's check run to the end.
+///   field's check of a few values, and a whole record's check run to the end; the check
+///   of a value's canonical text gives the tree checker's answer for each sample, the
+///   schema document itself among them.
 /// - The bytes as a pattern and a value (split at the first line break): a pattern that
 ///   compiles matches the value, and the value repeated to 10,000 bytes, within its bound
 ///   (libFuzzer's `-timeout` finds a hang), and a plain-text pattern agrees with PCRE2.
@@ -34,13 +36,21 @@ enum SchemaCheck {
       _ = field.rules
       _ = field.type.name
     }
-    for sample in samples {
-      _ = schema.schema.violations(of: sample, limit: 5)
+    for sample in samples + [document] {
+      let found = schema.schema.violations(of: sample, limit: 5)
       var members: [JSONObject.Member] = []
       for field in schema.fields.prefix(8) {
         members.append(JSONObject.Member(key: field.name, value: sample))
       }
+      let record = JSONValue.object(JSONObject(members))
       _ = kind.violations(of: RunTimeRecord(id: "#1", members: members), limit: 20)
+      // The check of a record's text, as a file opens, answers as the tree checker does.
+      precondition(
+        schema.schema.admits(canonicalTextOf: sample) == found.isEmpty,
+        "the text's check disagrees with the tree's on \(sample.compactText)")
+      precondition(
+        schema.schema.admits(canonicalTextOf: record) == schema.schema.violations(of: record, limit: 1).isEmpty,
+        "the text's check disagrees with the tree's on \(record.compactText)")
     }
     _ = kind.table.schemaDocument(title: "fuzz")
   }

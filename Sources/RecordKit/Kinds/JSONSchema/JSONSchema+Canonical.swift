@@ -41,6 +41,12 @@ extension JSONSchema {
     }
   }
 
+  /// `admits(canonical:_:node:)` of `value`'s canonical text, for the fuzz target that
+  /// holds it against the tree checker.
+  package func admits(canonicalTextOf value: JSONValue) -> Bool {
+    CanonicalJSON.text(of: value).withUnsafeBufferPointer { admits(canonical: $0, 0..<$0.count) }
+  }
+
   /// Whether an `enum` entry and the `const` of node `index` (those it has) are the same
   /// text as the value, which makes them equal; no `uniqueItems` list passes here.
   private func listedSameText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
