@@ -94,7 +94,7 @@ package enum JournalReplay {
           guard !group.commands.isEmpty else { break }
           take(.group(name: group.name, group.commands))
         case .rollback:
-          guard let group = groups.popLast() else {
+          guard groups.popLast() != nil else {
             throw JournalError.badEntry(record: record, reason: "'rollback' without an open group")
           }
         case .goto(let state):
