@@ -52,6 +52,34 @@ import Testing
     }
   }
 
+  /// Whether `record`'s edit of `original` (the object `text`, alone in an array) took the
+  /// path of changes in place; if it did, what that path wrote is what the whole-value
+  /// patch writes, and is JSON.
+  static func patchesAgree<Root: Record>(_ text: String, from original: Root, to record: Root) throws -> Bool
+  {
+    let bytes = Array(("[" + text + "]").utf8)
+    let table = Root.fields
+    let multiline = text.contains("\n")
+    return try bytes.withUnsafeBufferPointer { buffer in
+      let span = JSONSpan.scan(buffer, at: 1)
+      let patch = ValuePatch(bytes: buffer, style: .lines)
+      var whole: [UInt8] = []
+      patch.write(
+        span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
+        multiline: multiline, into: &whole)
+      guard let changes = FileImage.changesInPlace(from: original, to: record, over: span) else {
+        return false
+      }
+      var members: [UInt8] = []
+      patch.writeMembers(span, changes: changes, indent: [], multiline: multiline, into: &members)
+      #expect(
+        String(decoding: members, as: UTF8.self) == String(decoding: whole, as: UTF8.self),
+        "\(text) edited to \(table.encode(record))")
+      _ = try #require(try? JSONValue.parse(bytes: members), "valid JSON")
+      return true
+    }
+  }
+
   @Test(arguments: [1, 2, 3] as [UInt64])
   func changesInPlaceWriteWhatTheWholeValuePatchWrites(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
@@ -63,24 +91,7 @@ import Testing
       let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
       var record = original
       Self.edit(&record, &random)
-      let table = TaskRecord.fields
-      let multiline = text.contains("\n")
-      try bytes.withUnsafeBufferPointer { buffer in
-        let span = JSONSpan.scan(buffer, at: 1)
-        let patch = ValuePatch(bytes: buffer, style: .lines)
-        var whole: [UInt8] = []
-        patch.write(
-          span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
-          multiline: multiline, into: &whole)
-        guard let changes = FileImage.changesInPlace(from: original, to: record, over: span) else { return }
-        inPlace += 1
-        var members: [UInt8] = []
-        patch.writeMembers(span, changes: changes, indent: [], multiline: multiline, into: &members)
-        #expect(
-          String(decoding: members, as: UTF8.self) == String(decoding: whole, as: UTF8.self),
-          "\(text) edited to \(record)")
-        _ = try #require(try? JSONValue.parse(bytes: members), "valid JSON")
-      }
+      if try Self.patchesAgree(text, from: original, to: record) { inPlace += 1 }
     }
     // Most edits change values in place; the rest (a field added or removed, a custom
     // member changed) take the whole-value patch.
@@ -115,24 +126,7 @@ import Testing
           default: record.custom[pick(keys)] = pick(values)
           }
         }
-        let table = RunTimeRecord.fields
-        let multiline = text.contains("\n")
-        try bytes.withUnsafeBufferPointer { buffer in
-          let span = JSONSpan.scan(buffer, at: 1)
-          let patch = ValuePatch(bytes: buffer, style: .lines)
-          var whole: [UInt8] = []
-          patch.write(
-            span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
-            multiline: multiline, into: &whole)
-          guard let changes = FileImage.changesInPlace(from: original, to: record, over: span) else { return }
-          inPlace += 1
-          var members: [UInt8] = []
-          patch.writeMembers(span, changes: changes, indent: [], multiline: multiline, into: &members)
-          #expect(
-            String(decoding: members, as: UTF8.self) == String(decoding: whole, as: UTF8.self),
-            "\(text) edited to \(record.custom.object)")
-          _ = try #require(try? JSONValue.parse(bytes: members), "valid JSON")
-        }
+        if try Self.patchesAgree(text, from: original, to: record) { inPlace += 1 }
       }
     }
     #expect(inPlace > cases / 4, "\(inPlace) of \(cases) in place")
