@@ -220,27 +220,35 @@ extension FieldTable {
   /// words every other error; the reader may be anywhere inside the object. Syntax
   /// errors met on the way are thrown, the same ones the tree would meet first.
   ///
-  /// The record is appended to `records` (true) rather than returned. `builder`, a compact
-  /// writer the caller keeps for the whole file, holds the record's members' canonical
-  /// text while it is read (`CustomFields`).
+  /// The record is appended to `records` (true) rather than returned. `reading`, kept by
+  /// the caller for the whole file, holds the compact writer the record's members are
+  /// read into as canonical text (`CustomFields`).
   ///
   /// A run-time kind's record is its object's members, all of them, read into that text
   /// (`JSONReader.readCanonical`): no tree, no key strings. Its identity is its key's
   /// value (false, for the tree to word the error, when that is missing or wrong), else
-  /// `identity` when given, else `#N`.
+  /// `identity` when given, else `#N`. While `reading` infers the kind, the record's
+  /// members go to the inference as the reader marked them.
   func readRecord(
-    from reader: inout JSONReader, appendingTo records: inout [Root], builder: inout JSONWriter,
+    from reader: inout JSONReader, appendingTo records: inout [Root], reading: inout RecordReading,
     identity given: String? = nil
   ) throws(JSONSyntaxError) -> Bool {
     guard !keepsAllMembers else {
       guard try reader.peek() == .object else { return false }
-      builder.reset()
-      try reader.readCanonical(into: &builder)
-      let custom = CustomFields(canonical: builder.bytes)
+      reading.builder.reset()
+      let inferring = reading.inference != nil
+      if inferring {
+        reading.members.removeAll(keepingCapacity: true)
+        try reader.readCanonicalObject(into: &reading.builder, members: &reading.members)
+      } else {
+        try reader.readCanonical(into: &reading.builder)
+      }
+      let custom = CustomFields(canonical: reading.builder.bytes)
       guard let record = try? runTimeRecord(custom, position: records.count, identity: given) else {
         return false
       }
       records.append(record)
+      if inferring { reading.infer(custom) }
       return true
     }
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),
@@ -254,7 +262,7 @@ extension FieldTable {
     // appended, it was copied, a retain and release per field.
     records.append(Root(id: id))
     let complete = try records.withUnsafeMutableBufferPointer { (stored) throws(JSONSyntaxError) -> Bool in
-      try readMembers(from: &reader, into: &stored[stored.count - 1], builder: &builder)
+      try readMembers(from: &reader, into: &stored[stored.count - 1], builder: &reading.builder)
     }
     if !complete { records.removeLast() }
     return complete

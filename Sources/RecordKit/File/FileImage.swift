@@ -463,8 +463,8 @@ public struct FileImage: Sendable {
     let table = Root.fields
     var reader = JSONReader(unsafeBytes: bytes)
     var records: [Root] = []
-    var builder = JSONWriter(compact: true)
-    if (try? table.readRecord(from: &reader, appendingTo: &records, builder: &builder, identity: id)) == true,
+    var reading = RecordReading()
+    if (try? table.readRecord(from: &reader, appendingTo: &records, reading: &reading, identity: id)) == true,
       let first = records.first
     {
       return first

@@ -84,24 +84,40 @@ public enum RecordFile<Root: Record> {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
     readings: [String: CellReading]? = nil, passing passed: (Int) -> Void
   ) throws(RecordFileError) -> (records: [Root], table: CSVTable?) {
-    if bytes.isEmpty { return ([], nil) }
+    let read = try decodeRecordsAndTable(
+      bytes, layout: layout, streaming: streaming, readings: readings, inferring: false, passing: passed)
+    return (read.records, read.table)
+  }
+
+  /// `decodeRecordsAndTable`, and when `inferring`, the kind inferred from a JSON or JSON
+  /// Lines file's records as they were read (a run-time kind's: each record's members as
+  /// the reader found them, `RecordReading`); `nil` for a CSV or TSV file, whose records
+  /// the caller infers from.
+  package static func decodeRecordsAndTable(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
+    readings: [String: CellReading]?, inferring: Bool, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> (records: [Root], table: CSVTable?, inference: KindInference?) {
+    if bytes.isEmpty { return ([], nil, inferring ? KindInference() : nil) }
     guard layout.isDelimited else {
-      return (try decodeJSONRecords(bytes, layout: layout, streaming: streaming, passing: passed), nil)
+      var reading = RecordReading(inferring: inferring)
+      let records = try decodeJSONRecords(
+        bytes, layout: layout, streaming: streaming, reading: &reading, passing: passed)
+      return (records, nil, reading.inference)
     }
     let table = try DelimitedFile<Root>.read(bytes, layout: layout)
     return (
       try DelimitedFile<Root>.decodeRecords(from: table, bytes: bytes, readings: readings, passing: passed),
-      table
+      table, nil
     )
   }
 
   /// The records of a JSON array or JSON Lines file, in order.
   private static func decodeJSONRecords(
-    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, passing passed: (Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool, reading: inout RecordReading,
+    passing passed: (Int) -> Void
   ) throws(RecordFileError) -> [Root] {
     let table = Root.fields
     var records: [Root] = []
-    var builder = JSONWriter(compact: true)
     do {
       var reader = JSONReader(unsafeBytes: bytes)
       if layout == .array {
@@ -114,7 +130,7 @@ public enum RecordFile<Root: Record> {
         defer { passed(element.index) }
         let start = element.tokenStart
         let mark = element.mark
-        if streaming, try table.readRecord(from: &element, appendingTo: &records, builder: &builder) {
+        if streaming, try table.readRecord(from: &element, appendingTo: &records, reading: &reading) {
           return
         }
         element.rewind(to: mark)
@@ -126,6 +142,7 @@ public enum RecordFile<Root: Record> {
         }
         do {
           records.append(try table.decode(object, position: records.count))
+          if reading.inference != nil { reading.inferWalking(records[records.count - 1].custom) }
         } catch let error as RecordDecodingError {
           var id: String?
           if case .string(let text)? = object["id"] { id = text }

@@ -25,17 +25,8 @@ extension JSONReader {
       }
       writer.endArray()
     case UInt8(ascii: "{"):
-      writer.beginObject()
-      if try enterObject() {
-        var keys = CanonicalKeys(base: rawKeyStack.count)
-        repeat {
-          try readCanonicalKey(into: &writer, keys: &keys)
-          try readCanonical(into: &writer)
-        } while try advanceInObject()
-        rawKeyStack.removeSubrange(keys.base...)
-        keys.strings?.removeAll(from: &keyStack)
-      }
-      writer.endObject()
+      var unmarked: [Int] = []
+      try readCanonicalObject(into: &writer, marking: false, members: &unmarked)
     case UInt8(ascii: "t"):
       try readLiteral("true")
       writer.bool(true)
@@ -52,6 +43,43 @@ extension JSONReader {
     default:
       throw unexpected(.value, at: index, inside: .document)
     }
+  }
+}
+
+extension JSONReader {
+  /// `readCanonical(into:)` of the object at the current byte (the caller has peeked it),
+  /// appending to `members` where each of its members lies in `writer`'s bytes, one word
+  /// a member: where it starts (at the comma written before it, for all but the first) in
+  /// the high 32 bits, where its value starts in the low 32 (the key token ends at the `:`
+  /// before it; the value, at the next member's start or at the object's `}`). What a
+  /// record's read hands inference, which then need not find those ends again. A record's
+  /// text is below 4 GiB (the reader's limit on a file is lower).
+  mutating func readCanonicalObject(into writer: inout JSONWriter, members: inout [Int])
+    throws(JSONSyntaxError)
+  {
+    try readCanonicalObject(into: &writer, marking: true, members: &members)
+  }
+
+  /// The object case of `readCanonical(into:)`, marking its members when `marking`.
+  @inline(__always)
+  private mutating func readCanonicalObject(
+    into writer: inout JSONWriter, marking: Bool, members: inout [Int]
+  )
+    throws(JSONSyntaxError)
+  {
+    writer.beginObject()
+    if try enterObject() {
+      var keys = CanonicalKeys(base: rawKeyStack.count)
+      repeat {
+        let memberStart = writer.byteCount
+        try readCanonicalKey(into: &writer, keys: &keys)
+        if marking { members.append(memberStart << 32 | writer.byteCount) }
+        try readCanonical(into: &writer)
+      } while try advanceInObject()
+      rawKeyStack.removeSubrange(keys.base...)
+      keys.strings?.removeAll(from: &keyStack)
+    }
+    writer.endObject()
   }
 }
 

@@ -51,27 +51,58 @@ package struct KindInference {
     return .object(document)
   }
 
+  /// Adds one record's members, their canonical text `text` with the places the reader
+  /// marked (`JSONReader.readCanonicalObject(into:members:)`): each member's start and its
+  /// value's start, one word a member, in order. What `add(_:)` does, without finding
+  /// where each key and value ends.
+  mutating func add(_ text: UnsafeBufferPointer<UInt8>, members marks: [Int]) {
+    var table = root
+    root = KeyTable()
+    table.objectCount += 1
+    for place in marks.indices {
+      let start = marks[place] >> 32
+      let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
+      let valueStart = marks[place] & 0xFFFF_FFFF
+      let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
+      add(
+        text, key: keyStart..<(valueStart - 1), value: valueStart..<valueEnd, place: place, to: &table,
+        depth: 0)
+    }
+    root = table
+  }
+
   /// Adds the members of the object `text[object]` (canonical text) to `table`.
   private mutating func add(
     _ text: UnsafeBufferPointer<UInt8>, _ object: Range<Int>, to table: inout KeyTable, depth: Int
   ) {
     table.objectCount += 1
-    // Each key's statistics are changed in place: copies of them would retain and release
-    // strings and arrays for every member of every record.
     var place = 0
     CanonicalJSON.forEachMember(text, object) { key, value in
-      defer { place += 1 }
-      guard
-        let index = table.slot(of: key, in: text, place: place)
-          ?? newSlot(CanonicalJSON.string(text, key), in: &table)
-      else {
-        untypedKeys += 1
-        return true
-      }
-      table.stats[index].count += 1
-      record(text, value, in: &table.stats[index], depth: depth)
+      add(text, key: key, value: value, place: place, to: &table, depth: depth)
+      place += 1
       return true
     }
+  }
+
+  /// Adds one member, the key token `text[key]` and its value `text[value]`, the
+  /// `place`th of its object, to `table`.
+  @inline(__always)
+  private mutating func add(
+    _ text: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: Range<Int>, place: Int,
+    to table: inout KeyTable,
+    depth: Int
+  ) {
+    // Each key's statistics are changed in place: copies of them would retain and release
+    // strings and arrays for every member of every record.
+    guard
+      let index = table.slot(of: key, in: text, place: place)
+        ?? newSlot(CanonicalJSON.string(text, key), in: &table)
+    else {
+      untypedKeys += 1
+      return
+    }
+    table.stats[index].count += 1
+    record(text, value, in: &table.stats[index], depth: depth)
   }
 
   private mutating func newSlot(_ key: String, in table: inout KeyTable) -> Int? {
@@ -246,5 +277,35 @@ struct KeyTable {
     stats.append(KeyStats())
     slots[key] = keys.count - 1
     return keys.count - 1
+  }
+}
+
+/// What reading a file's records keeps from one record to the next: the compact writer a
+/// record's members are read into as canonical text, and — while a kind is inferred from
+/// the records — the inference, given each record's members as the reader marked them
+/// (so that inference does not walk the records' text again to find each member).
+struct RecordReading: ~Copyable {
+  var builder = JSONWriter(compact: true)
+  var inference: KindInference?
+  /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
+  var members: [Int] = []
+
+  init(inferring: Bool = false) {
+    inference = inferring ? KindInference() : nil
+  }
+
+  /// Adds the record just read, whose members are `custom`, to the inference (changed in
+  /// place: a copy of it would retain each of its tables for every record). Never inlined:
+  /// inlined everywhere in RecordKit, its symbol was left out while RecordShell's
+  /// cross-module copy of the read still called it (the fuzz targets failed to link).
+  @inline(never)
+  mutating func infer(_ custom: CustomFields) {
+    let marks = members
+    custom.text.withUnsafeBufferPointer { inference?.add($0, members: marks) }
+  }
+
+  /// Adds a record read some other way (through a tree), walking its text.
+  mutating func inferWalking(_ custom: CustomFields) {
+    inference?.add(custom)
   }
 }

@@ -2,8 +2,10 @@
 /// the records themselves in the same read.
 ///
 /// The records are read first with no kind (every member kept, identities `#N`), which
-/// needs no field table: that is the one pass over the file's bytes. Then, from the
-/// records in memory: the kind is inferred (when no schema is given), the key chosen
+/// needs no field table: that is the one pass over the file's bytes, and, for a JSON or
+/// JSON Lines file without a schema, inference's too (each record's members go to it as
+/// the reader finds them). Then, from the records in memory: the kind is inferred from a
+/// CSV or TSV file's records, the key chosen
 /// (`RunTimeKind.chooseKey`), a schema file's rules checked record by record, and each
 /// record given its key as identity. Only errors read the bytes again, to say where.
 package enum RunTimeFile {
@@ -28,13 +30,16 @@ package enum RunTimeFile {
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
         // A table's cells are text: a schema's fields say what each column's text is.
+        // Without a schema the kind is inferred as the records are read.
         try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
           bytes, layout: layout,
-          readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil, passing: passed)
+          readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil,
+          inferring: schema == nil, passing: passed)
       }
     }
-    let (records, table) = try read.get()
-    let (recordSchema, warnings) = schema.map { ($0, []) } ?? inferredSchema(of: records, name: name)
+    let (records, table, inference) = try read.get()
+    let (recordSchema, warnings) =
+      schema.map { ($0, []) } ?? inferredSchema(from: inference ?? walking(records), name: name)
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
@@ -46,19 +51,25 @@ package enum RunTimeFile {
   /// The kind of a file that has no records yet (none given, or a missing one):
   /// `schema`'s, or the kind inferred from no records, which declares no field.
   package static func kind(ofNoRecords schema: RecordSchema?, name: String) -> RunTimeKind {
-    let recordSchema = schema ?? inferredSchema(of: [], name: name).schema
+    let recordSchema = schema ?? inferredSchema(from: KindInference(), name: name).schema
     return RunTimeKind(
       name: name, schema: recordSchema,
       key: RunTimeKind.chooseKey(schema: recordSchema, ids: [], recordCount: 0))
   }
 
-  /// The schema inferred from `records`, with a warning when they hold more keys than
-  /// inference types.
-  private static func inferredSchema(of records: [RunTimeRecord], name: String) -> (
-    schema: RecordSchema, warnings: [String]
-  ) {
+  /// The inference of `records`' kind, from their text (a CSV or TSV file's records,
+  /// which the read did not infer from).
+  private static func walking(_ records: [RunTimeRecord]) -> KindInference {
     var inference = KindInference()
     for record in records { inference.add(record.custom) }
+    return inference
+  }
+
+  /// The schema `inference` inferred, with a warning when the records held more keys than
+  /// inference types.
+  private static func inferredSchema(from inference: KindInference, name: String) -> (
+    schema: RecordSchema, warnings: [String]
+  ) {
     var warnings: [String] = []
     if inference.untypedKeys > 0 {
       warnings.append(
