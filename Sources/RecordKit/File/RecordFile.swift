@@ -142,7 +142,8 @@ public enum RecordFile<Root: Record> {
         }
         do {
           records.append(try table.decode(object, position: records.count))
-          if reading.inference != nil { reading.inferWalking(records[records.count - 1].custom) }
+          // Read through a tree: inference walks its text.
+          reading.inference?.add(records[records.count - 1].custom)
         } catch let error as RecordDecodingError {
           var id: String?
           if case .string(let text)? = object["id"] { id = text }

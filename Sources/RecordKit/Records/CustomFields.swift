@@ -114,44 +114,40 @@ public struct CustomFields: Equatable, Sendable {
   func changedValues(to other: CustomFields) -> [(
     key: String, position: Int, old: JSONValue, new: JSONValue
   )]? {
+    var theirs: [(key: Range<Int>, value: Range<Int>)] = []
+    other.forEachMember { _, key, value in
+      theirs.append((key, value))
+      return true
+    }
     var changes: [(key: String, position: Int, old: JSONValue, new: JSONValue)] = []
-    let sameKeys = text.withUnsafeBufferPointer { mine in
-      other.text.withUnsafeBufferPointer { theirs in
-        var cursor = (mine: mine.count > 0 ? 1 : 0, theirs: theirs.count > 0 ? 1 : 0)
-        var position = 0
-        while cursor.mine < mine.count - 1 && cursor.theirs < theirs.count - 1 {
-          let keyEnd = (
-            CanonicalJSON.stringEnd(mine, from: cursor.mine),
-            CanonicalJSON.stringEnd(theirs, from: cursor.theirs)
-          )
-          let key = (cursor.mine..<keyEnd.0, cursor.theirs..<keyEnd.1)
-          guard
-            CanonicalJSON.sameBytes(
-              UnsafeBufferPointer(rebasing: mine[key.0]), UnsafeBufferPointer(rebasing: theirs[key.1]))
-          else {
-            return false
-          }
-          let value = (
-            (keyEnd.0 + 1)..<CanonicalJSON.valueEnd(mine, from: keyEnd.0 + 1),
-            (keyEnd.1 + 1)..<CanonicalJSON.valueEnd(theirs, from: keyEnd.1 + 1)
-          )
-          if !CanonicalJSON.sameBytes(
-            UnsafeBufferPointer(rebasing: mine[value.0]), UnsafeBufferPointer(rebasing: theirs[value.1]))
-          {
-            changes.append(
-              (
-                CanonicalJSON.string(mine, key.0), position, CanonicalJSON.value(mine, value.0),
-                CanonicalJSON.value(theirs, value.1)
-              ))
-          }
-          cursor = (value.0.upperBound + 1, value.1.upperBound + 1)
-          position += 1
+    var position = 0
+    var sameKeys = true
+    other.text.withUnsafeBufferPointer { theirText in
+      forEachMember { text, key, value in
+        guard position < theirs.count,
+          CanonicalJSON.sameBytes(
+            UnsafeBufferPointer(rebasing: text[key]),
+            UnsafeBufferPointer(rebasing: theirText[theirs[position].key]))
+        else {
+          sameKeys = false
+          return false
         }
-        // Both ran out together: no member added or removed at the end.
-        return cursor.mine >= mine.count - 1 && cursor.theirs >= theirs.count - 1
+        let theirValue = theirs[position].value
+        if !CanonicalJSON.sameBytes(
+          UnsafeBufferPointer(rebasing: text[value]), UnsafeBufferPointer(rebasing: theirText[theirValue]))
+        {
+          changes.append(
+            (
+              CanonicalJSON.string(text, key), position, CanonicalJSON.value(text, value),
+              CanonicalJSON.value(theirText, theirValue)
+            ))
+        }
+        position += 1
+        return true
       }
     }
-    return sameKeys ? changes : nil
+    // No member added or removed at the end either.
+    return sameKeys && position == theirs.count ? changes : nil
   }
 
   /// Whether a member is called `key` (nothing is decoded: what a presence check asks).

@@ -26,11 +26,12 @@ extension JSONSchema {
     {
       return false
     }
-    if canonicalRules[index].listsValues || (canonicalRules[index].uniqueItems && first == UInt8(ascii: "["))
+    // A list with `uniqueItems`, or a value no `enum` or `const` entry has the same text
+    // as, is compared as the tree checker compares it.
+    if (canonicalRules[index].uniqueItems && first == UInt8(ascii: "["))
+      || (canonicalRules[index].listsValues && !listedSameText(text, range, index))
     {
-      guard listedSameText(text, range, index) else {
-        return violations(of: CanonicalJSON.value(text, range), againstNode: index, limit: 1).isEmpty
-      }
+      return violations(of: CanonicalJSON.value(text, range), againstNode: index, limit: 1).isEmpty
     }
     switch first {
     case UInt8(ascii: "\""): return stringAdmitted(text, range, index)
@@ -48,9 +49,8 @@ extension JSONSchema {
   }
 
   /// Whether an `enum` entry and the `const` of node `index` (those it has) are the same
-  /// text as the value, which makes them equal; no `uniqueItems` list passes here.
+  /// text as the value, which makes them equal.
   private func listedSameText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    if canonicalRules[index].uniqueItems && text[range.lowerBound] == UInt8(ascii: "[") { return false }
     let value = UnsafeBufferPointer(rebasing: text[range])
     if let allowed = canonicalRules[index].allowedTexts,
       !allowed.contains(where: { $0.withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, value) } })

@@ -303,9 +303,4 @@ struct RecordReading: ~Copyable {
     let marks = members
     custom.text.withUnsafeBufferPointer { inference?.add($0, members: marks) }
   }
-
-  /// Adds a record read some other way (through a tree), walking its text.
-  mutating func inferWalking(_ custom: CustomFields) {
-    inference?.add(custom)
-  }
 }
