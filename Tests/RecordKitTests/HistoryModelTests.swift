@@ -195,6 +195,12 @@ final class TestClock: @unchecked Sendable {
         "\(at): branch \(history.branch.map(\.number)), model \(Array(model.path.dropFirst()) + model.ahead)"
     }
     if history.openGroups.count != model.groupStarts.count { return "\(at): open group count" }
+    // The way to each state, counted without being listed (the count of unsaved changes).
+    for state in [history.start] + model.kept {
+      let listed = history.route(to: state).map { [$0.revert.count, $0.apply.count] }
+      let counted = history.routeLength(to: state).map { [$0.revert, $0.apply] }
+      if listed != counted { return "\(at): the way to \(state) is \(String(describing: listed)), counted \(String(describing: counted))" }
+    }
     return nil
   }
 

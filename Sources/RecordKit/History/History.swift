@@ -12,9 +12,11 @@
 ///   undo adds a child to the current state and keeps the undone steps as a
 ///   branch. Each state remembers the child `redo` goes to: the last one made
 ///   or walked through.
-/// - **Storage.** Three flat arrays indexed by state number (the command, the
-///   parent, the redo child), the path from the start to the current state, and
-///   run-length coded times: no object per step beyond its command.
+/// - **Storage.** Flat arrays indexed by state number (the command in a `StepStore`, the
+///   parent, the redo child, the count of children), the path from the start to the
+///   current state, and run-length coded times: no object per step (a one-field edit is
+///   a row of typed arrays, not its `PropertyUpdate`). Every per-step array is a
+///   `SegmentedArray`, so a long history grows without copies.
 /// - **Limit.** Past `limit` kept steps the oldest goes first. When it leads to
 ///   the current state, the start moves past it, and the branches that left the
 ///   old start go with it; when it does not, its whole branch goes.
@@ -53,18 +55,18 @@ public struct History<Root: Record>: Sendable {
   }
 
   /// `commands[n - offset]`: step `n`'s command; `nil` for the start state and dropped steps.
-  private var commands: [Command<Root>?] = [nil]
+  private var commands = StepStore<Root>(emptySlots: 1)
   /// `parents[n - offset]`: the state step `n` leads from.
-  private var parents: [UInt32] = [0]
+  private var parents = SegmentedArray<UInt32>([0])
   /// `redoChildren[n - offset]`: the state `redo` goes to from state `n`; 0 for none.
-  private var redoChildren: [UInt32] = [0]
+  private var redoChildren = SegmentedArray<UInt32>([0])
   /// `childCounts[n - offset]`: how many kept steps lead from state `n` (so the limit
   /// knows, without a scan, that the start has no other branch).
-  private var childCounts: [UInt32] = [0]
+  private var childCounts = SegmentedArray<UInt32>([0])
   /// How many leading slots were removed from the arrays (all below the start).
   private var offset = 0
   /// The states from the start to the current one, increasing; `path[pathHead]` is the start.
-  private var path: [UInt32] = [0]
+  private var path = SegmentedArray<UInt32>([0])
   private var pathHead = 0
   /// When steps were made, run-length coded: each entry names the first step (by number)
   /// made in a new second, and that second. Numbers grow with time, so one entry per second
@@ -118,7 +120,7 @@ public struct History<Root: Record>: Sendable {
 
   /// Whether step `number` is kept (the start state is not a step).
   func isKept(_ number: Int) -> Bool {
-    number > start && number < nextNumber && commands[number - offset] != nil
+    number > start && number < nextNumber && commands.isKept(number - offset)
   }
 
   /// Whether `state` is the start state or a kept step's state.
@@ -319,6 +321,20 @@ public struct History<Root: Record>: Sendable {
     return (revert, apply.reversed())
   }
 
+  /// How many steps `route(to:)` would revert and apply, without listing them (a count of
+  /// unsaved changes must not allocate a list of a million numbers). O(the steps to apply
+  /// + log of the path).
+  public func routeLength(to target: Int) -> (revert: Int, apply: Int)? {
+    guard isState(target) else { return nil }
+    var apply = 0
+    var state = target
+    while true {
+      if let place = place(onPath: state) { return (path.count - 1 - place, apply) }
+      apply += 1
+      state = parent(of: state)
+    }
+  }
+
   /// Whether step `number` is applied in the current state: the state it made is on the
   /// path from the start to the current one. O(log steps) at most.
   public func isApplied(_ number: Int) -> Bool { number != start && isOnPath(number) }
@@ -328,18 +344,22 @@ public struct History<Root: Record>: Sendable {
   /// the path differ by at least one a place, so `state` is at most `state - start` places
   /// after the start and at least `current - state` places before the end: O(1) when the
   /// path skips no number (no undo, no branch), O(log of the numbers it skips) at most.
-  private func isOnPath(_ state: Int) -> Bool {
+  private func isOnPath(_ state: Int) -> Bool { place(onPath: state) != nil }
+
+  /// Where `state` is on the path (`path[place] == state`), as `isOnPath` finds it; `nil`
+  /// when it is not on it.
+  private func place(onPath state: Int) -> Int? {
     let last = path.count - 1
-    guard state >= Int(path[pathHead]), state <= Int(path[last]) else { return false }
+    guard state >= Int(path[pathHead]), state <= Int(path[last]) else { return nil }
     var low = max(pathHead, last - (Int(path[last]) - state))
     var high = min(last, pathHead + (state - Int(path[pathHead]))) + 1
     while low < high {
       let middle = (low + high) / 2
       let value = Int(path[middle])
-      if value == state { return true }
+      if value == state { return middle }
       if value < state { low = middle + 1 } else { high = middle }
     }
-    return false
+    return nil
   }
 
   /// The command of kept step `number`.
@@ -378,16 +398,18 @@ public struct History<Root: Record>: Sendable {
       walk = parent(of: walk)
     }
     states.append(UInt32(truncatingIfNeeded: start))
-    path = Array(path[..<pathHead]) + states.reversed()
+    path.removeLast(path.count - pathHead)
+    for state in states.reversed() { path.append(state) }
   }
 
   /// Starts an empty history at state `state` (a log compacted past its first steps).
   mutating func restart(at state: Int) {
     guard keptCount == 0, state > 0 else { return }
-    (commands, parents, redoChildren, childCounts) = ([nil], [0], [0], [0])
+    commands = StepStore(emptySlots: 1)
+    (parents, redoChildren, childCounts) = (SegmentedArray([0]), SegmentedArray([0]), SegmentedArray([0]))
     offset = state
     start = state
-    path = [UInt32(truncatingIfNeeded: state)]
+    path = SegmentedArray([UInt32(truncatingIfNeeded: state)])
     pathHead = 0
     oldestCandidate = state + 1
     savedState = state
@@ -460,7 +482,7 @@ public struct History<Root: Record>: Sendable {
           dropSubtrees(from: start, except: oldest)
           ahead = nil
         }
-        commands[oldest - offset] = nil
+        commands.drop(oldest - offset)
         keptCount -= 1
         droppedCount += 1
         pathHead += 1
@@ -504,7 +526,7 @@ public struct History<Root: Record>: Sendable {
       }
     }
     for number in dropped {
-      commands[number - offset] = nil
+      commands.drop(number - offset)
       childCounts[parent(of: number) - offset] -= 1
       if Int(redoChildren[parent(of: number) - offset]) == number {
         redoChildren[parent(of: number) - offset] = 0

@@ -41,7 +41,7 @@ struct RecordStepIndex: Sendable {
   /// Every narrow step's entries, in the order added (so step numbers never decrease).
   /// Positions are `Int32`: adding past 2^31 entries stops the program (the history
   /// would hold far more memory than that before).
-  private(set) var entries: [Entry] = []
+  private(set) var entries = SegmentedArray<Entry>()
   /// The wide steps, increasing.
   private(set) var wide: [UInt32] = []
   /// The steps holding a command from the log that is not decoded yet, increasing.

@@ -94,10 +94,10 @@ public struct PersistentDocument<Root: Record> {
   var unsavedChangeCount: Int {
     let history = editor.history
     let pending = editor.pendingChangeCount
-    guard let save = history.savedState, let route = history.route(to: save) else {
+    guard let save = history.savedState, let route = history.routeLength(to: save) else {
       return max(1, history.undoCount + pending)
     }
-    return max(isDirty ? 1 : 0, route.revert.count + route.apply.count + pending)
+    return max(isDirty ? 1 : 0, route.revert + route.apply + pending)
   }
 
   /// The bytes per record of a file just read (100 for an empty or missing one).

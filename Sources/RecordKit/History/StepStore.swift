@@ -1,0 +1,258 @@
+/// The commands of the history's steps, one slot per step number: what `History` keeps
+/// instead of an array of `Command`s.
+///
+/// A one-field edit — nearly every step — is not kept as its `PropertyUpdate` object
+/// (an 80-byte block from `malloc` beside a 24-byte command) but as a row of its field's
+/// column (`FieldStepColumn`): the record's number, the old and the new value each in a
+/// typed array, and one byte for which values are present and the action. The step's slot
+/// is one word naming the column and the row. Every other command (a group, an insert,
+/// a step read back from the log, …) is kept whole in `others`. Reading a slot back gives
+/// the same command: a row is made into a `PropertyUpdate` again (one allocation, when a
+/// step is undone, redone or listed).
+///
+/// Every array here is a `SegmentedArray`: a long history grows without copying what it
+/// keeps, and a copy of the store (a trial run for `preview`) shares the segments.
+///
+/// Costs: `append` O(1) plus a scan of the columns (one per field ever edited, at most
+/// `columnLimit`); reading a slot O(1); `removeFirst(k)` O(k).
+struct StepStore<Root: Record>: Sendable {
+  /// A slot: `0` for no step; otherwise its low three bits say what it holds (`Tag`) and
+  /// the rest where: a row as `column << 3 | row << 19`, another command as `index << 3`.
+  private var slots = SegmentedArray<UInt64>()
+  /// The commands that are not rows, in step order; `nil` once dropped.
+  private var others = SegmentedArray<Command<Root>?>()
+  /// How many of `others` were removed from the front (an index in a slot is absolute).
+  private var othersRemoved = 0
+  /// One column per field whose edits became rows, in the order first met.
+  private var columns: [any StepColumn<Root>] = []
+
+  /// The most columns kept: edits of a field met after that (a custom field is a new
+  /// accessor each time it is named) are kept whole.
+  static var columnLimit: Int { 256 }
+
+  private enum Tag: UInt64 {
+    case row = 1
+    case droppedRow = 2
+    case other = 3
+    case droppedOther = 4
+  }
+
+  /// A store with `count` empty slots.
+  init(emptySlots count: Int) {
+    for _ in 0..<count { slots.append(0) }
+  }
+
+  /// How many slots there are (kept, dropped and empty).
+  var count: Int { slots.count }
+
+  /// Whether slot `index` holds a command that was not dropped.
+  func isKept(_ index: Int) -> Bool {
+    let slot = slots[index]
+    return slot & 7 == Tag.row.rawValue || slot & 7 == Tag.other.rawValue
+  }
+
+  /// The command of slot `index`: `nil` for an empty or dropped slot. A row is made into
+  /// its `PropertyUpdate` again.
+  subscript(index: Int) -> Command<Root>? {
+    let slot = slots[index]
+    switch slot & 7 {
+    case Tag.row.rawValue:
+      return columns[Int((slot >> 3) & 0xFFFF)].command(atRow: Int(slot >> 19))
+    case Tag.other.rawValue:
+      return others[Int(slot >> 3) - othersRemoved]
+    default:
+      return nil
+    }
+  }
+
+  /// Appends a slot for `command` (an empty one for `nil`).
+  mutating func append(_ command: Command<Root>?) {
+    guard let command else {
+      slots.append(0)
+      return
+    }
+    if case .edit(let edit) = command, let slot = appendRow(edit) {
+      slots.append(slot)
+      return
+    }
+    slots.append(UInt64(others.count + othersRemoved) << 3 | Tag.other.rawValue)
+    others.append(command)
+  }
+
+  /// Appends `edit` as a row of its field's column (made when first needed); the slot that
+  /// names it, or `nil` when it cannot be a row (no column left, no value on either side).
+  private mutating func appendRow(_ edit: any FieldEdit<Root>) -> UInt64? {
+    let identity = ObjectIdentifier(edit.field)
+    var found: Int?
+    for index in columns.indices where columns[index].fieldIdentity == identity {
+      found = index
+      break
+    }
+    if found == nil, columns.count < Self.columnLimit, let source = edit as? any StepColumnSource<Root> {
+      columns.append(source.makeStepColumn())
+      found = columns.count - 1
+    }
+    guard let column = found else { return nil }
+    // A copy of the store shares its columns; the first to append gets its own.
+    if !isKnownUniquelyReferenced(&columns[column]) { columns[column] = columns[column].copy() }
+    guard let row = columns[column].append(edit) else { return nil }
+    return UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue
+  }
+
+  /// What a slot holds, as `shape` lists it.
+  enum SlotShape: Equatable {
+    case empty
+    case row(column: Int, row: Int)
+    case other(Int)
+    case droppedRow
+    case droppedOther
+  }
+
+  /// What each slot holds (for tests and checks: O(slots)).
+  var shape: [SlotShape] {
+    slots.map { slot in
+      switch slot & 7 {
+      case 0: .empty
+      case Tag.row.rawValue: .row(column: Int((slot >> 3) & 0xFFFF), row: Int(slot >> 19))
+      case Tag.other.rawValue: .other(Int(slot >> 3))
+      case Tag.droppedRow.rawValue: .droppedRow
+      default: .droppedOther
+      }
+    }
+  }
+
+  /// How many rows the columns hold, and how many commands `others` holds (dropped ones
+  /// too): what the slots name, no more once the front is removed (for tests).
+  var held: (rows: Int, others: Int) {
+    (columns.reduce(0) { $0 + $1.rowCount }, others.count)
+  }
+
+  /// Drops slot `index`'s command: a kept one is released (another command at once; a
+  /// row's values when the front of the store is removed past it).
+  mutating func drop(_ index: Int) {
+    let slot = slots[index]
+    switch slot & 7 {
+    case Tag.row.rawValue:
+      slots[index] = slot & ~7 | Tag.droppedRow.rawValue
+    case Tag.other.rawValue:
+      others[Int(slot >> 3) - othersRemoved] = nil
+      slots[index] = slot & ~7 | Tag.droppedOther.rawValue
+    default:
+      break
+    }
+  }
+
+  /// Removes the first `k` slots and what they hold: rows and commands are kept in step
+  /// order, so theirs are the front of each column and of `others`. O(k).
+  mutating func removeFirst(_ k: Int) {
+    var rows = [Int](repeating: 0, count: columns.count)
+    var otherCount = 0
+    for index in 0..<k {
+      let slot = slots[index]
+      switch slot & 7 {
+      case Tag.row.rawValue, Tag.droppedRow.rawValue: rows[Int((slot >> 3) & 0xFFFF)] += 1
+      case Tag.other.rawValue, Tag.droppedOther.rawValue: otherCount += 1
+      default: break
+      }
+    }
+    for column in columns.indices where rows[column] > 0 {
+      if !isKnownUniquelyReferenced(&columns[column]) { columns[column] = columns[column].copy() }
+      columns[column].removeFirst(rows[column])
+    }
+    others.removeFirst(otherCount)
+    othersRemoved += otherCount
+    slots.removeFirst(k)
+  }
+}
+
+/// The rows of one field's edits in a `StepStore`: see `FieldStepColumn`. Class-bound so
+/// that the store holds one word per column whatever the field's value type; the store
+/// copies a column before changing one it shares (`copy`).
+protocol StepColumn<Root>: AnyObject, Sendable {
+  associatedtype Root: Record
+  /// The field accessor's identity (`ObjectIdentifier(edit.field)`): the column's key.
+  var fieldIdentity: ObjectIdentifier { get }
+  /// Appends `edit`, an edit of this column's field, as a row; its number, or `nil` when
+  /// it cannot be one (it is not the edit type the column holds, or has no value on
+  /// either side). Later rows get higher numbers.
+  func append(_ edit: any FieldEdit<Root>) -> Int?
+  /// Row `row`'s edit (`row` as `append` returned it), made again. O(1), one allocation.
+  func command(atRow row: Int) -> Command<Root>
+  /// How many rows are held (appended and not removed).
+  var rowCount: Int { get }
+  /// Frees the first `k` rows still held; later rows keep their numbers.
+  func removeFirst(_ k: Int)
+  /// A column with the same rows, sharing their segments.
+  func copy() -> any StepColumn<Root>
+}
+
+/// An edit that can be kept as a row of a `StepColumn` (a `PropertyUpdate`).
+protocol StepColumnSource<Root>: FieldEdit {
+  /// An empty column for the history's edits of this edit's field.
+  func makeStepColumn() -> any StepColumn<Root>
+}
+
+/// The one-field edits of one field, as rows: the record's number, a byte of flags (bit 0:
+/// an old value, bit 1: a new value, bits 2–3: the action's index) and the two values
+/// in typed arrays. An absent value's place holds the other one (a copy of a value, no
+/// new storage), so an edit that has neither is not a row.
+///
+/// A row of an integer field is 21 bytes; of a string field 37 plus what the strings hold.
+final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn, @unchecked Sendable {
+  let field: KeyPathField<Root, Codec>
+  private var records: SegmentedArray<UInt32>
+  private var flags: SegmentedArray<UInt8>
+  private var olds: SegmentedArray<Codec.Value>
+  private var news: SegmentedArray<Codec.Value>
+  /// How many rows `removeFirst` freed: row `n` is at `n - removed`.
+  private var removed: Int
+
+  /// The one edit type this column holds, checked before an edit is cast to it.
+  private let updateType = ObjectIdentifier(PropertyUpdate<Root, Codec>.self)
+
+  init(field: KeyPathField<Root, Codec>) {
+    self.field = field
+    (records, flags, olds, news, removed) = (.init(), .init(), .init(), .init(), 0)
+  }
+
+  private init(copying other: FieldStepColumn<Root, Codec>) {
+    field = other.field
+    (records, flags, olds, news, removed) = (other.records, other.flags, other.olds, other.news, other.removed)
+  }
+
+  var fieldIdentity: ObjectIdentifier { ObjectIdentifier(field) }
+
+  func append(_ edit: any FieldEdit<Root>) -> Int? {
+    guard ObjectIdentifier(type(of: edit)) == updateType else { return nil }
+    let update = unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self)
+    guard let either = update.old ?? update.new else { return nil }
+    records.append(update.record.value)
+    let present: UInt8 = (update.old == nil ? 0 : 1) | (update.new == nil ? 0 : 2)
+    flags.append(present | UInt8(update.action.index) << 2)
+    olds.append(update.old ?? either)
+    news.append(update.new ?? either)
+    return removed + records.count - 1
+  }
+
+  func command(atRow row: Int) -> Command<Root> {
+    let index = row - removed
+    let flag = flags[index]
+    return .edit(
+      PropertyUpdate(
+        record: RecordNumber(records[index]), field: field,
+        old: flag & 1 == 0 ? nil : olds[index], new: flag & 2 == 0 ? nil : news[index],
+        action: EditAction.allCases[Int(flag >> 2)]))
+  }
+
+  var rowCount: Int { records.count }
+
+  func removeFirst(_ k: Int) {
+    records.removeFirst(k)
+    flags.removeFirst(k)
+    olds.removeFirst(k)
+    news.removeFirst(k)
+    removed += k
+  }
+
+  func copy() -> any StepColumn<Root> { FieldStepColumn(copying: self) }
+}

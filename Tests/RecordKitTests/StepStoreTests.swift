@@ -1,0 +1,165 @@
+import Testing
+
+@testable import RecordKit
+
+/// `StepStore` against an array of commands as its model: one-field edits become rows of
+/// typed columns and must read back as the same commands (compared by their encoding),
+/// whatever was dropped, removed from the front or appended to a copy.
+@Suite struct StepStoreTests {
+  typealias Store = StepStore<TaskRecord>
+
+  static let title = TaskRecord.fields.field(named: "title") as? KeyPathField<TaskRecord, StringCodec>
+  static let priority = TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec>
+
+  /// A random command: mostly one-field edits (either value may be absent, any action),
+  /// some of a new custom accessor each time, some that are not rows.
+  static func randomCommand(_ g: inout SplitMix64, serial: Int) throws -> Command<TaskRecord>? {
+    let title = try #require(Self.title)
+    let priority = try #require(Self.priority)
+    let record = RecordNumber(UInt32(g.int(1_000)))
+    let action = EditAction.allCases.pick(using: &g)
+    func maybe<T>(_ value: T) -> T? { g.int(4) == 0 ? nil : value }
+    switch g.int(100) {
+    case 0..<40:
+      let (old, new) = (maybe(g.int(6)), maybe(g.int(6)))
+      return .edit(PropertyUpdate(record: record, field: priority, old: old, new: new, action: action))
+    case 40..<70:
+      let (old, new) = (maybe("old \(serial)"), maybe("é \(g.int(50))"))
+      return .edit(PropertyUpdate(record: record, field: title, old: old, new: new, action: action))
+    case 70..<78:
+      // A custom field is a new accessor each time: a column each, up to the limit.
+      let field = FieldTable<TaskRecord>.custom("c\(serial % 300)")
+      let value = CustomValue(.string("v\(serial)"))
+      return .edit(PropertyUpdate(record: record, field: field, old: maybe(value), new: value, action: .set))
+    case 78..<86:
+      return .edits([
+        PropertyUpdate(record: record, field: priority, old: 1, new: 2, action: .set),
+        PropertyUpdate(record: record, field: title, old: nil, new: "t", action: .set),
+      ])
+    case 86..<94:
+      return .insert(TaskRecord(id: "n\(serial)"), number: record, at: g.int(10))
+    default:
+      return nil
+    }
+  }
+
+  static func agree(_ store: Store, _ model: [Command<TaskRecord>?], _ context: String) {
+    #expect(store.count == model.count, "\(context)")
+    // What is held is what the slots name: the rows and commands of removed slots are freed.
+    let shape = store.shape
+    let rows = shape.filter { if case .row = $0 { true } else { $0 == .droppedRow } }.count
+    let others = shape.filter { if case .other = $0 { true } else { $0 == .droppedOther } }.count
+    #expect(store.held.rows == rows && store.held.others == others, "\(context)")
+    for index in model.indices {
+      let kept = model[index] != nil
+      guard store.isKept(index) == kept, store[index]?.encoded() == model[index]?.encoded() else {
+        Issue.record("\(context): slot \(index) reads \(String(describing: store[index]?.encoded())), kept \(store.isKept(index)); the model has \(String(describing: model[index]?.encoded()))")
+        return
+      }
+    }
+  }
+
+  @Test func commandsReadBackAsTheyWereThroughDropsFrontRemovalsAndCopies() throws {
+    for seed in 0..<4 {
+      var g = SplitMix64(seed: UInt64(seed))
+      var store = Store(emptySlots: 1)
+      var model: [Command<TaskRecord>?] = [nil]
+      var copies: [(Store, [Command<TaskRecord>?])] = []
+      for serial in 0..<12_000 {
+        switch g.int(100) {
+        case 0..<80:
+          let command = try Self.randomCommand(&g, serial: serial)
+          store.append(command)
+          model.append(command)
+        case 80..<92 where !model.isEmpty:
+          let index = g.int(model.count)
+          store.drop(index)
+          model[index] = nil
+        case 92..<95 where model.count > 1:
+          let k = g.int(min(model.count, 6_000))
+          store.removeFirst(k)
+          model.removeFirst(k)
+        case 95..<97:
+          // A copy goes its own way; the original goes on too.
+          copies.append((store, model))
+          var (copy, copyModel) = copies[copies.count - 1]
+          for extra in 0..<20 {
+            let command = try Self.randomCommand(&g, serial: -extra)
+            copy.append(command)
+            copyModel.append(command)
+          }
+          copy.removeFirst(1)
+          copyModel.removeFirst(1)
+          Self.agree(copy, copyModel, "seed \(seed), copy at \(serial)")
+        default:
+          break
+        }
+        if serial % 499 == 0 { Self.agree(store, model, "seed \(seed), serial \(serial)") }
+      }
+      Self.agree(store, model, "seed \(seed), at the end")
+      for (index, (copy, copyModel)) in copies.enumerated() {
+        Self.agree(copy, copyModel, "seed \(seed), copy \(index)")
+      }
+    }
+  }
+
+  @Test func oneFieldEditsAreRowsAndTheRestIsKeptWhole() throws {
+    let priority = try #require(Self.priority)
+    var store = Store(emptySlots: 0)
+    store.append(.edit(PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)))
+    store.append(.edit(PropertyUpdate(record: RecordNumber(5), field: priority, old: nil, new: nil, action: .set)))
+    store.append(.insert(TaskRecord(id: "x"), number: RecordNumber(9), at: 0))
+    #expect(store.shape == [.row(column: 0, row: 0), .other(0), .other(1)])
+    #expect(store[0]?.encoded() == Command<TaskRecord>.edit(PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)).encoded())
+  }
+
+  @Test func pastTheColumnLimitEditsAreKeptWhole() {
+    var store = Store(emptySlots: 0)
+    for serial in 0...Store.columnLimit {
+      let field = FieldTable<TaskRecord>.custom("c\(serial)")
+      store.append(.edit(PropertyUpdate(record: RecordNumber(1), field: field, old: nil, new: CustomValue(.number("1")), action: .set)))
+    }
+    #expect(store.shape.last == .other(0))
+    #expect(store.shape[Store.columnLimit - 1] == .row(column: Store.columnLimit - 1, row: 0))
+  }
+}
+
+/// A history far past its limit, so that its storage is compacted many times, undone to
+/// the oldest kept state and redone, against snapshots of the records.
+@Suite struct LongHistoryTests {
+  @Test func aLongHistoryUnderItsLimitUndoesAndRedoesEveryKeptStep() throws {
+    let count = 6
+    let limit = 3_000
+    var g = SplitMix64(seed: 7)
+    var editor = Editor<TaskRecord>(
+      document: try Document(records: (0..<count).map { TaskRecord(id: "t\($0)") }), undoLimit: limit)
+    func snapshot() -> [String] {
+      editor.document.records.map { "\($0.priority.map(String.init) ?? "-") \($0.title ?? "-")" }
+    }
+    var snapshots = [snapshot()]
+    var made = 0
+    while made < 14_000 {
+      let position = g.int(count)
+      let priority = String(g.int(6))
+      let assignments: [FieldAssignment] =
+        switch g.int(10) {
+        case 0: [FieldAssignment("title", .word("w\(made)")), FieldAssignment("priority", .word(priority))]
+        case 1, 2: [FieldAssignment("title", .word("w\(made)"))]
+        default: [FieldAssignment("priority", .word(priority))]
+        }
+      let before = editor.history.nextNumber
+      try editor.set(assignments, at: position)
+      guard editor.history.nextNumber > before else { continue }  // It changed nothing.
+      made += 1
+      snapshots.append(snapshot())
+    }
+    #expect(editor.history.keptCount == limit)
+    _ = try editor.undo(limit)
+    #expect(snapshot() == snapshots[snapshots.count - 1 - limit])
+    #expect(!editor.history.canUndo)
+    _ = try editor.redo(limit / 2)
+    #expect(snapshot() == snapshots[snapshots.count - 1 - limit + limit / 2])
+    _ = try editor.redo(limit)
+    #expect(snapshot() == snapshots[snapshots.count - 1])
+  }
+}
