@@ -199,7 +199,10 @@ final class TestClock: @unchecked Sendable {
     for state in [history.start] + model.kept {
       let listed = history.route(to: state).map { [$0.revert.count, $0.apply.count] }
       let counted = history.routeLength(to: state).map { [$0.revert, $0.apply] }
-      if listed != counted { return "\(at): the way to \(state) is \(String(describing: listed)), counted \(String(describing: counted))" }
+      if listed != counted {
+        return
+          "\(at): the way to \(state) is \(String(describing: listed)), counted \(String(describing: counted))"
+      }
     }
     return nil
   }

@@ -53,7 +53,9 @@ import Testing
     for index in model.indices {
       let kept = model[index] != nil
       guard store.isKept(index) == kept, store[index]?.encoded() == model[index]?.encoded() else {
-        Issue.record("\(context): slot \(index) reads \(String(describing: store[index]?.encoded())), kept \(store.isKept(index)); the model has \(String(describing: model[index]?.encoded()))")
+        Issue.record(
+          "\(context): slot \(index) reads \(String(describing: store[index]?.encoded())), kept \(store.isKept(index)); the model has \(String(describing: model[index]?.encoded()))"
+        )
         return
       }
     }
@@ -106,18 +108,27 @@ import Testing
   @Test func oneFieldEditsAreRowsAndTheRestIsKeptWhole() throws {
     let priority = try #require(Self.priority)
     var store = Store(emptySlots: 0)
-    store.append(.edit(PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)))
-    store.append(.edit(PropertyUpdate(record: RecordNumber(5), field: priority, old: nil, new: nil, action: .set)))
+    store.append(
+      .edit(PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)))
+    store.append(
+      .edit(PropertyUpdate(record: RecordNumber(5), field: priority, old: nil, new: nil, action: .set)))
     store.append(.insert(TaskRecord(id: "x"), number: RecordNumber(9), at: 0))
     #expect(store.shape == [.row(column: 0, row: 0), .other(0), .other(1)])
-    #expect(store[0]?.encoded() == Command<TaskRecord>.edit(PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)).encoded())
+    #expect(
+      store[0]?.encoded()
+        == Command<TaskRecord>.edit(
+          PropertyUpdate(record: RecordNumber(4), field: priority, old: 1, new: nil, action: .unset)
+        ).encoded())
   }
 
   @Test func pastTheColumnLimitEditsAreKeptWhole() {
     var store = Store(emptySlots: 0)
     for serial in 0...Store.columnLimit {
       let field = FieldTable<TaskRecord>.custom("c\(serial)")
-      store.append(.edit(PropertyUpdate(record: RecordNumber(1), field: field, old: nil, new: CustomValue(.number("1")), action: .set)))
+      store.append(
+        .edit(
+          PropertyUpdate(
+            record: RecordNumber(1), field: field, old: nil, new: CustomValue(.number("1")), action: .set)))
     }
     #expect(store.shape.last == .other(0))
     #expect(store.shape[Store.columnLimit - 1] == .row(column: Store.columnLimit - 1, row: 0))

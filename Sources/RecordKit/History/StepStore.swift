@@ -217,7 +217,9 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn, @unche
 
   private init(copying other: FieldStepColumn<Root, Codec>) {
     field = other.field
-    (records, flags, olds, news, removed) = (other.records, other.flags, other.olds, other.news, other.removed)
+    (records, flags, olds, news, removed) = (
+      other.records, other.flags, other.olds, other.news, other.removed
+    )
   }
 
   var fieldIdentity: ObjectIdentifier { ObjectIdentifier(field) }
