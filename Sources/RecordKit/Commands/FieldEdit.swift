@@ -81,5 +81,5 @@ final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
 }
 
 extension PropertyUpdate: StepColumnSource {
-  func makeStepColumn() -> any StepColumn<Root> { FieldStepColumn(field: typedField) }
+  func makeStepColumn() -> StepColumn<Root> { FieldStepColumn(field: typedField) }
 }

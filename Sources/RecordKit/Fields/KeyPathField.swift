@@ -41,6 +41,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
+  /// Keeps an update as a row of the field's history column (`FieldStepColumn`), and
+  /// makes row `n` into its update again; made here like `writeUpdate`, so the typed
+  /// arrays are reached by specialized code.
+  let appendStepRow: (PropertyUpdate<Root, Codec>, FieldStepColumn<Root, Codec>) -> Int?
+  let stepRowUpdate: (FieldStepColumn<Root, Codec>, Int) -> PropertyUpdate<Root, Codec>
   /// Loading, made in `init` like `encodeValue` and `storeDecoded`: sets the field from the
   /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
   /// so loading builds no `JSONValue` per field. False when the value does not fit.
@@ -66,6 +71,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readValue = { record in slot.value(in: record) }
     setter = Self.makeSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
+    appendStepRow = { update, column in
+      column.rows.append(record: update.record, old: update.old, new: update.new, action: update.action)
+    }
+    stepRowUpdate = { column, row in
+      let (record, old, new, action) = column.rows.row(row)
+      return PropertyUpdate(record: record, field: column.field, old: old, new: new, action: action)
+    }
     encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
     queries = FieldQueries(slot: slot, codec: codec, listEdit: listEdit, elementTest: elementTest)
   }

@@ -24,7 +24,7 @@ struct StepStore<Root: Record>: Sendable {
   /// How many of `others` were removed from the front (an index in a slot is absolute).
   private var othersRemoved = 0
   /// One column per field whose edits became rows, in the order first met.
-  private var columns: [any StepColumn<Root>] = []
+  private var columns: [StepColumn<Root>] = []
 
   /// The most columns kept: edits of a field met after that (a custom field is a new
   /// accessor each time it is named) are kept whole.
@@ -165,96 +165,117 @@ struct StepStore<Root: Record>: Sendable {
   }
 }
 
-/// The rows of one field's edits in a `StepStore`: see `FieldStepColumn`. Class-bound so
-/// that the store holds one word per column whatever the field's value type; the store
-/// copies a column before changing one it shares (`copy`).
-protocol StepColumn<Root>: AnyObject, Sendable {
-  associatedtype Root: Record
+/// The rows of one field's edits in a `StepStore`: see `FieldStepColumn`, its one kind.
+/// A class, so that the store holds one word per column whatever the field's value type
+/// and can tell whether it shares one (`isKnownUniquelyReferenced`: a copy of the store
+/// copies a column before changing it, `copy`). The methods here are abstract.
+class StepColumn<Root: Record>: @unchecked Sendable {
   /// The field accessor's identity (`ObjectIdentifier(edit.field)`): the column's key.
-  var fieldIdentity: ObjectIdentifier { get }
+  let fieldIdentity: ObjectIdentifier
+
+  init(fieldIdentity: ObjectIdentifier) {
+    self.fieldIdentity = fieldIdentity
+  }
+
   /// Appends `edit`, an edit of this column's field, as a row; its number, or `nil` when
   /// it cannot be one (it is not the edit type the column holds, or has no value on
   /// either side). Later rows get higher numbers.
-  func append(_ edit: any FieldEdit<Root>) -> Int?
+  func append(_ edit: any FieldEdit<Root>) -> Int? { preconditionFailure("StepColumn.append is abstract") }
   /// Row `row`'s edit (`row` as `append` returned it), made again. O(1), one allocation.
-  func command(atRow row: Int) -> Command<Root>
+  func command(atRow row: Int) -> Command<Root> { preconditionFailure("StepColumn.command is abstract") }
   /// How many rows are held (appended and not removed).
-  var rowCount: Int { get }
+  var rowCount: Int { preconditionFailure("StepColumn.rowCount is abstract") }
   /// Frees the first `k` rows still held; later rows keep their numbers.
-  func removeFirst(_ k: Int)
+  func removeFirst(_ k: Int) { preconditionFailure("StepColumn.removeFirst is abstract") }
   /// A column with the same rows, sharing their segments.
-  func copy() -> any StepColumn<Root>
+  func copy() -> StepColumn<Root> { preconditionFailure("StepColumn.copy is abstract") }
 }
 
 /// An edit that can be kept as a row of a `StepColumn` (a `PropertyUpdate`).
 protocol StepColumnSource<Root>: FieldEdit {
   /// An empty column for the history's edits of this edit's field.
-  func makeStepColumn() -> any StepColumn<Root>
+  func makeStepColumn() -> StepColumn<Root>
 }
 
-/// The one-field edits of one field, as rows: the record's number, a byte of flags (bit 0:
-/// an old value, bit 1: a new value, bits 2–3: the action's index) and the two values
-/// in typed arrays. An absent value's place holds the other one (a copy of a value, no
-/// new storage), so an edit that has neither is not a row.
-///
-/// A row of an integer field is 21 bytes; of a string field 37 plus what the strings hold.
-final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn, @unchecked Sendable {
+/// The one-field edits of one field, as rows (`FieldStepRows`). Appending and making a row
+/// again run the field's closures (`KeyPathField.appendStepRow`, `stepRowUpdate`), made
+/// where the value type is known: the column's own methods are generic code that would
+/// look up the value type's metadata on every call.
+final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, @unchecked Sendable {
   let field: KeyPathField<Root, Codec>
-  private var records: SegmentedArray<UInt32>
-  private var flags: SegmentedArray<UInt8>
-  private var olds: SegmentedArray<Codec.Value>
-  private var news: SegmentedArray<Codec.Value>
-  /// How many rows `removeFirst` freed: row `n` is at `n - removed`.
-  private var removed: Int
-
+  var rows: FieldStepRows<Codec.Value>
   /// The one edit type this column holds, checked before an edit is cast to it.
   private let updateType = ObjectIdentifier(PropertyUpdate<Root, Codec>.self)
 
-  init(field: KeyPathField<Root, Codec>) {
+  init(field: KeyPathField<Root, Codec>, rows: FieldStepRows<Codec.Value> = FieldStepRows()) {
     self.field = field
-    (records, flags, olds, news, removed) = (.init(), .init(), .init(), .init(), 0)
+    self.rows = rows
+    super.init(fieldIdentity: ObjectIdentifier(field))
   }
 
-  private init(copying other: FieldStepColumn<Root, Codec>) {
-    field = other.field
-    (records, flags, olds, news, removed) = (
-      other.records, other.flags, other.olds, other.news, other.removed
-    )
-  }
-
-  var fieldIdentity: ObjectIdentifier { ObjectIdentifier(field) }
-
-  func append(_ edit: any FieldEdit<Root>) -> Int? {
+  override func append(_ edit: any FieldEdit<Root>) -> Int? {
     guard ObjectIdentifier(type(of: edit)) == updateType else { return nil }
-    let update = unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self)
-    guard let either = update.old ?? update.new else { return nil }
-    records.append(update.record.value)
-    let present: UInt8 = (update.old == nil ? 0 : 1) | (update.new == nil ? 0 : 2)
-    flags.append(present | UInt8(update.action.index) << 2)
-    olds.append(update.old ?? either)
-    news.append(update.new ?? either)
+    return field.appendStepRow(unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self), self)
+  }
+
+  override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
+
+  override var rowCount: Int { rows.count }
+
+  override func removeFirst(_ k: Int) { rows.removeFirst(k) }
+
+  override func copy() -> StepColumn<Root> { FieldStepColumn(field: field, rows: rows) }
+}
+
+/// One field's one-field edits as rows: the record's number, a byte of flags (bit 0: an
+/// old value, bit 1: a new value, bits 2–3: the action's index) and the two values in
+/// typed arrays. An absent value's place holds the other one (a copy of a value, no new
+/// storage), so an edit that has neither is not a row. Rows are numbered from 0 in the
+/// order appended; `removeFirst` frees the oldest and the rest keep their numbers.
+///
+/// A row of an integer field is 21 bytes; of a string field 37 plus what the strings hold.
+struct FieldStepRows<Value> {
+  private var records = SegmentedArray<UInt32>()
+  private var flags = SegmentedArray<UInt8>()
+  private var olds = SegmentedArray<Value>()
+  private var news = SegmentedArray<Value>()
+  /// How many rows `removeFirst` freed: row `n` is at `n - removed`.
+  private var removed = 0
+
+  init() {}
+
+  /// How many rows are held.
+  var count: Int { records.count }
+
+  /// Appends a row; its number, or `nil` when neither value is there.
+  mutating func append(record: RecordNumber, old: Value?, new: Value?, action: EditAction) -> Int? {
+    guard let either = old ?? new else { return nil }
+    records.append(record.value)
+    let present: UInt8 = (old == nil ? 0 : 1) | (new == nil ? 0 : 2)
+    flags.append(present | UInt8(action.index) << 2)
+    olds.append(old ?? either)
+    news.append(new ?? either)
     return removed + records.count - 1
   }
 
-  func command(atRow row: Int) -> Command<Root> {
+  /// Row `row` (a number `append` returned, not freed).
+  func row(_ row: Int) -> (record: RecordNumber, old: Value?, new: Value?, action: EditAction) {
     let index = row - removed
     let flag = flags[index]
-    return .edit(
-      PropertyUpdate(
-        record: RecordNumber(records[index]), field: field,
-        old: flag & 1 == 0 ? nil : olds[index], new: flag & 2 == 0 ? nil : news[index],
-        action: EditAction.allCases[Int(flag >> 2)]))
+    return (
+      RecordNumber(records[index]), flag & 1 == 0 ? nil : olds[index], flag & 2 == 0 ? nil : news[index],
+      EditAction.allCases[Int(flag >> 2)]
+    )
   }
 
-  var rowCount: Int { records.count }
-
-  func removeFirst(_ k: Int) {
+  /// Frees the first `k` rows held.
+  mutating func removeFirst(_ k: Int) {
     records.removeFirst(k)
     flags.removeFirst(k)
     olds.removeFirst(k)
     news.removeFirst(k)
     removed += k
   }
-
-  func copy() -> any StepColumn<Root> { FieldStepColumn(copying: self) }
 }
+
+extension FieldStepRows: Sendable where Value: Sendable {}
