@@ -105,6 +105,36 @@ import Testing
     }
   }
 
+  @Test func aRowIsAppliedRevertedAndNamedAsItsCommandWouldBe() throws {
+    var g = SplitMix64(seed: 11)
+    let base = try Document(records: (0..<1_000).map { TaskRecord(id: "t\($0)") })
+    var store = Store(emptySlots: 0)
+    var commands: [Command<TaskRecord>?] = []
+    for serial in 0..<600 {
+      let command = try Self.randomCommand(&g, serial: serial)
+      store.append(command)
+      commands.append(command)
+    }
+    var (rows, changed) = (0, 0)
+    for (index, command) in commands.enumerated() {
+      for forward in [true, false] {
+        var byCommand = base
+        var byRow = base
+        let wrote = store.writeRow(index, forward: forward, in: &byRow)
+        guard case .edit = command, case .row = store.shape[index] else {
+          #expect(!wrote && byRow.records == base.records && store.rowName(index) == nil)
+          continue
+        }
+        rows += 1
+        if forward { command?.apply(to: &byCommand) } else { command?.revert(in: &byCommand) }
+        #expect(wrote && byRow.records == byCommand.records, "slot \(index), forward \(forward)")
+        if byRow.records != base.records { changed += 1 }
+        #expect(store.rowName(index) == command?.name)
+      }
+    }
+    #expect(rows > 500 && changed > rows / 2, "the writes must change records: \(changed) of \(rows)")
+  }
+
   @Test func oneFieldEditsAreRowsAndTheRestIsKeptWhole() throws {
     let priority = try #require(Self.priority)
     var store = Store(emptySlots: 0)

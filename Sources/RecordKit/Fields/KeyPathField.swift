@@ -46,6 +46,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// arrays are reached by specialized code.
   let appendStepRow: (PropertyUpdate<Root, Codec>, FieldStepColumn<Root, Codec>) -> Int?
   let stepRowUpdate: (FieldStepColumn<Root, Codec>, Int) -> PropertyUpdate<Root, Codec>
+  /// Writes a row's new value (the flag true) or old one into its record (`undo`/`redo`
+  /// of a kept step without making its update again).
+  let writeStepRow: (FieldStepColumn<Root, Codec>, Int, inout Document<Root>, Bool) -> Void
   /// Loading, made in `init` like `encodeValue` and `storeDecoded`: sets the field from the
   /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
   /// so loading builds no `JSONValue` per field. False when the value does not fit.
@@ -73,6 +76,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     writeUpdate = Self.makeUpdateWriter(slot)
     appendStepRow = { update, column in
       column.rows.append(record: update.record, old: update.old, new: update.new, action: update.action)
+    }
+    writeStepRow = { column, row, document, forward in
+      let (record, old, new, _) = column.rows.row(row)
+      document.withMutableRecord(numbered: record) { record in slot.store(forward ? new : old, at: record) }
     }
     stepRowUpdate = { column, row in
       let (record, old, new, action) = column.rows.row(row)

@@ -80,14 +80,22 @@ extension Editor {
     var done = (revert: [Int](), apply: [Int]())
     do throws(HistoryError) {
       for (number, back) in revert.map({ ($0, true) }) + apply.map({ ($0, false) }) {
-        guard let command = history.command(number) else { continue }
-        try Self.take(command, number: number, back: back, checkedBelow: checkedBelow, in: &document)
+        let name: String?
+        // A step made here that is a row of the history's store is written without its
+        // command being made again (one object per step of `undo 100000`).
+        if number >= checkedBelow, history.writeRow(number, forward: !back, in: &document) {
+          name = naming ? history.rowName(number) : nil
+        } else {
+          guard let command = history.command(number) else { continue }
+          try Self.take(command, number: number, back: back, checkedBelow: checkedBelow, in: &document)
+          name = naming ? command.name : nil
+        }
         if back {
           done.revert.append(number)
-          if naming { move.reverted.append(command.name) }
+          if let name { move.reverted.append(name) }
         } else {
           done.apply.append(number)
-          if naming { move.applied.append(command.name) }
+          if let name { move.applied.append(name) }
         }
       }
     } catch {

@@ -362,6 +362,18 @@ public struct History<Root: Record>: Sendable {
     return nil
   }
 
+  /// Applies (`forward`) or reverts kept step `number` in `document` when its command is
+  /// a row of the step store, without making the command (`StepStore.writeRow`); false,
+  /// and nothing done, otherwise.
+  func writeRow(_ number: Int, forward: Bool, in document: inout Document<Root>) -> Bool {
+    isKept(number) && commands.writeRow(number - offset, forward: forward, in: &document)
+  }
+
+  /// The name of kept step `number` when its command is a row, made without the command.
+  func rowName(_ number: Int) -> String? {
+    isKept(number) ? commands.rowName(number - offset) : nil
+  }
+
   /// The command of kept step `number`.
   func command(_ number: Int) -> Command<Root>? { isKept(number) ? commands[number - offset] : nil }
 

@@ -65,6 +65,24 @@ struct StepStore<Root: Record>: Sendable {
     }
   }
 
+  /// When slot `index` holds a kept row: writes its new value (`forward`) or its old one
+  /// into its record, as applying or reverting its edit would, and returns true; makes no
+  /// edit object. False (and nothing written) for any other slot.
+  func writeRow(_ index: Int, forward: Bool, in document: inout Document<Root>) -> Bool {
+    let slot = slots[index]
+    guard slot & 7 == Tag.row.rawValue else { return false }
+    columns[Int((slot >> 3) & 0xFFFF)].write(row: Int(slot >> 19), forward: forward, in: &document)
+    return true
+  }
+
+  /// The name of slot `index`'s command when it is a kept row ("Set priority"), made
+  /// without the edit object; `nil` for any other slot.
+  func rowName(_ index: Int) -> String? {
+    let slot = slots[index]
+    guard slot & 7 == Tag.row.rawValue else { return nil }
+    return columns[Int((slot >> 3) & 0xFFFF)].name(ofRow: Int(slot >> 19))
+  }
+
   /// Appends a slot for `command` (an empty one for `nil`).
   mutating func append(_ command: Command<Root>?) {
     guard let command else {
@@ -183,6 +201,13 @@ class StepColumn<Root: Record>: @unchecked Sendable {
   func append(_ edit: any FieldEdit<Root>) -> Int? { preconditionFailure("StepColumn.append is abstract") }
   /// Row `row`'s edit (`row` as `append` returned it), made again. O(1), one allocation.
   func command(atRow row: Int) -> Command<Root> { preconditionFailure("StepColumn.command is abstract") }
+  /// Writes row `row`'s new value (`forward`) or old one into its record: what applying or
+  /// reverting its edit does, without making the edit.
+  func write(row: Int, forward: Bool, in document: inout Document<Root>) {
+    preconditionFailure("StepColumn.write is abstract")
+  }
+  /// Row `row`'s edit's name, as `Command.name` says it ("Set priority").
+  func name(ofRow row: Int) -> String { preconditionFailure("StepColumn.name is abstract") }
   /// How many rows are held (appended and not removed).
   var rowCount: Int { preconditionFailure("StepColumn.rowCount is abstract") }
   /// Frees the first `k` rows still held; later rows keep their numbers.
@@ -219,6 +244,12 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   }
 
   override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
+
+  override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
+    field.writeStepRow(self, row, &document, forward)
+  }
+
+  override func name(ofRow row: Int) -> String { "\(rows.action(ofRow: row).verb) \(field.name)" }
 
   override var rowCount: Int { rows.count }
 
@@ -267,6 +298,9 @@ struct FieldStepRows<Value> {
       EditAction.allCases[Int(flag >> 2)]
     )
   }
+
+  /// Row `row`'s action.
+  func action(ofRow row: Int) -> EditAction { EditAction.allCases[Int(flags[row - removed] >> 2)] }
 
   /// Frees the first `k` rows held.
   mutating func removeFirst(_ k: Int) {
