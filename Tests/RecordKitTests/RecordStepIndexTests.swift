@@ -73,12 +73,13 @@ import Testing
     index.add(Self.insert(7), step: 1, decodingStored: false)
     // As many records as a narrow step may touch: one entry each.
     let limit = UInt32(Index.wideRecordLimit)
-    index.add(.group(name: nil, (100..<100 + limit).map(Self.insert)), step: 2, decodingStored: false)
+    index.add(
+      .group(name: nil, CommandList((100..<100 + limit).map(Self.insert))), step: 2, decodingStored: false)
     #expect(index.entries.count == 1 + Index.wideRecordLimit)
     #expect(index.wide.isEmpty)
     // One more: its entries are taken back, and record 7's list is as it was.
     index.add(
-      .group(name: nil, [Self.delete(7)] + (200..<200 + limit).map(Self.insert)), step: 3,
+      .group(name: nil, CommandList([Self.delete(7)] + (200..<200 + limit).map(Self.insert))), step: 3,
       decodingStored: false)
     #expect(index.entries.count == 1 + Index.wideRecordLimit)
     #expect(index.wide == [3])

@@ -204,3 +204,58 @@ import Testing
     #expect(snapshot() == snapshots[snapshots.count - 1])
   }
 }
+
+/// `CommandList` against an array of the same commands, on both sides of the size at which
+/// it moves into a `StepStore`.
+@Suite struct CommandListTests {
+  @Test func aListReadsAppliesAndRevertsAsItsArrayWould() throws {
+    var g = SplitMix64(seed: 5)
+    let base = try Document(records: (0..<1_000).map { TaskRecord(id: "t\($0)") })
+    for length in [
+      0, 1, 3, CommandList<TaskRecord>.compactionThreshold, CommandList<TaskRecord>.compactionThreshold + 1,
+      700,
+    ] {
+      var commands: [Command<TaskRecord>] = []
+      while commands.count < length {
+        // (Inserts are left out: applying a list of them would need free positions.)
+        guard let command = try StepStoreTests.randomCommand(&g, serial: commands.count) else { continue }
+        if case .insert = command { continue }
+        commands.append(command)
+      }
+      var list = CommandList<TaskRecord>()
+      for command in commands { list.append(command) }
+      #expect(list.isCompacted == (length > CommandList<TaskRecord>.compactionThreshold))
+      #expect(list.count == length && CommandList(commands).count == length)
+      #expect(list.map { $0.encoded() } == commands.map { $0.encoded() }, "length \(length)")
+      var (byList, byArray) = (base, base)
+      Command.group(name: nil, list).apply(to: &byList)
+      for command in commands { command.apply(to: &byArray) }
+      #expect(byList.records == byArray.records, "apply, length \(length)")
+      Command.group(name: nil, list).revert(in: &byList)
+      for command in commands.reversed() { command.revert(in: &byArray) }
+      #expect(byList.records == byArray.records, "revert, length \(length)")
+    }
+  }
+
+  @Test func aLargeGroupIsUndoneAndRedoneWhole() throws {
+    var editor = Editor<TaskRecord>(
+      document: try Document(records: (0..<20).map { TaskRecord(id: "t\($0)") }))
+    let before = editor.document.records
+    editor.begin("many")
+    for edit in 0..<1_000 {
+      try editor.set(
+        [FieldAssignment(edit % 3 == 0 ? "title" : "priority", .word(String(edit % 6)))], at: edit % 20)
+    }
+    try editor.end()
+    let after = editor.document.records
+    guard case .group(_, let commands)? = editor.history.command(editor.history.current) else {
+      Issue.record("the group is not the current step")
+      return
+    }
+    #expect(commands.isCompacted && commands.count > CommandList<TaskRecord>.compactionThreshold)
+    _ = try editor.undo()
+    #expect(editor.document.records == before)
+    _ = try editor.redo()
+    #expect(editor.document.records == after)
+  }
+}

@@ -96,7 +96,7 @@ extension Command {
   /// `[a, b, …]` as `JSONValue.appendCompact` lays out an array, `body` appending each
   /// element.
   private static func appendArray<Element>(
-    _ elements: [Element], to out: inout [UInt8], _ body: (Element, inout [UInt8]) -> Void
+    _ elements: some Collection<Element>, to out: inout [UInt8], _ body: (Element, inout [UInt8]) -> Void
   ) {
     out.append(UInt8(ascii: "["))
     for (index, element) in elements.enumerated() {
@@ -163,7 +163,7 @@ extension Command {
       }
       var name: String?
       if case .string(let text)? = object["name"] { name = text }
-      var commands: [Command] = []
+      var commands = CommandList<Root>()
       for item in items {
         commands.append(try Command(decoding: item))
       }

@@ -12,7 +12,7 @@ public enum Command<Root: Record>: Sendable {
   indirect case insert(Root, number: RecordNumber, at: Int)
   indirect case delete(Root, number: RecordNumber, at: Int)
   /// A closed `begin`/`end` group; applied in order, reverted in reverse order.
-  indirect case group(name: String?, [Command<Root>])
+  indirect case group(name: String?, CommandList<Root>)
   /// A step read back from the history log, decoded when first needed (`StoredCommand`).
   case stored(StoredCommand<Root>)
   /// A bulk edit (`set … where …`): one edit per field, each of many records; `records`
@@ -28,7 +28,7 @@ public enum Command<Root: Record>: Sendable {
     case .insert(let record, let number, let position):
       document.insert(record, numbered: number, at: position)
     case .delete(_, _, let position): document.remove(at: position)
-    case .group(_, let commands): for command in commands { command.apply(to: &document) }
+    case .group(_, let commands): commands.apply(to: &document)
     case .stored(let stored): stored.command?.apply(to: &document)
     case .bulk(let edits, _): for edit in edits { edit.apply(to: &document) }
     case .deleteAll(let deletion): _ = document.removeAll(at: deletion.positions)
@@ -42,7 +42,7 @@ public enum Command<Root: Record>: Sendable {
     case .insert(_, _, let position): document.remove(at: position)
     case .delete(let record, let number, let position):
       document.insert(record, numbered: number, at: position)
-    case .group(_, let commands): for command in commands.reversed() { command.revert(in: &document) }
+    case .group(_, let commands): commands.revert(in: &document)
     case .stored(let stored): stored.command?.revert(in: &document)
     case .bulk(let edits, _): for edit in edits.reversed() { edit.revert(in: &document) }
     case .deleteAll(let deletion):

@@ -38,7 +38,7 @@ public struct History<Root: Record>: Sendable {
     public let name: String?
     /// Where the group was opened (`script.rsh:3`), for the messages that name it.
     public let origin: String?
-    public internal(set) var commands: [Command<Root>] = []
+    public internal(set) var commands = CommandList<Root>()
 
     /// The name shown for the group: its own, or "unnamed group".
     public var displayName: String { name.map { "'\($0)'" } ?? "unnamed group" }

@@ -25,6 +25,8 @@ struct StepStore<Root: Record>: Sendable {
   private var othersRemoved = 0
   /// One column per field whose edits became rows, in the order first met.
   private var columns: [StepColumn<Root>] = []
+  /// The column the last row went to: asked first, as a run of edits is mostly of one field.
+  private var lastColumn = 0
 
   /// The most columns kept: edits of a field met after that (a custom field is a new
   /// accessor each time it is named) are kept whole.
@@ -100,11 +102,14 @@ struct StepStore<Root: Record>: Sendable {
   /// Appends `edit` as a row of its field's column (made when first needed); the slot that
   /// names it, or `nil` when it cannot be a row (no column left, no value on either side).
   private mutating func appendRow(_ edit: any FieldEdit<Root>) -> UInt64? {
-    let identity = ObjectIdentifier(edit.field)
     var found: Int?
-    for index in columns.indices where columns[index].fieldIdentity == identity {
-      found = index
-      break
+    if lastColumn < columns.count, columns[lastColumn].owns(edit) {
+      found = lastColumn
+    } else {
+      for index in columns.indices where columns[index].owns(edit) {
+        found = index
+        break
+      }
     }
     if found == nil, columns.count < Self.columnLimit, let source = edit as? any StepColumnSource<Root> {
       columns.append(source.makeStepColumn())
@@ -113,6 +118,7 @@ struct StepStore<Root: Record>: Sendable {
     guard let column = found else { return nil }
     // A copy of the store shares its columns; the first to append gets its own.
     if !isKnownUniquelyReferenced(&columns[column]) { columns[column] = columns[column].copy() }
+    lastColumn = column
     guard let row = columns[column].append(edit) else { return nil }
     return UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue
   }
@@ -188,16 +194,13 @@ struct StepStore<Root: Record>: Sendable {
 /// and can tell whether it shares one (`isKnownUniquelyReferenced`: a copy of the store
 /// copies a column before changing it, `copy`). The methods here are abstract.
 class StepColumn<Root: Record>: @unchecked Sendable {
-  /// The field accessor's identity (`ObjectIdentifier(edit.field)`): the column's key.
-  let fieldIdentity: ObjectIdentifier
+  /// Whether `edit` is of the edit type this column holds and of its field (the same
+  /// accessor object): the column's key. A few instructions: no witness table is looked
+  /// up, as making `edit.field` into an existential would.
+  func owns(_ edit: any FieldEdit<Root>) -> Bool { preconditionFailure("StepColumn.owns is abstract") }
 
-  init(fieldIdentity: ObjectIdentifier) {
-    self.fieldIdentity = fieldIdentity
-  }
-
-  /// Appends `edit`, an edit of this column's field, as a row; its number, or `nil` when
-  /// it cannot be one (it is not the edit type the column holds, or has no value on
-  /// either side). Later rows get higher numbers.
+  /// Appends `edit`, an edit this column `owns`, as a row; its number, or `nil` when it
+  /// has no value on either side. Later rows get higher numbers.
   func append(_ edit: any FieldEdit<Root>) -> Int? { preconditionFailure("StepColumn.append is abstract") }
   /// Row `row`'s edit (`row` as `append` returned it), made again. O(1), one allocation.
   func command(atRow row: Int) -> Command<Root> { preconditionFailure("StepColumn.command is abstract") }
@@ -235,11 +238,15 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   init(field: KeyPathField<Root, Codec>, rows: FieldStepRows<Codec.Value> = FieldStepRows()) {
     self.field = field
     self.rows = rows
-    super.init(fieldIdentity: ObjectIdentifier(field))
+  }
+
+  override func owns(_ edit: any FieldEdit<Root>) -> Bool {
+    ObjectIdentifier(type(of: edit)) == updateType
+      && unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self).typedField === field
   }
 
   override func append(_ edit: any FieldEdit<Root>) -> Int? {
-    guard ObjectIdentifier(type(of: edit)) == updateType else { return nil }
+    guard owns(edit) else { return nil }
     return field.appendStepRow(unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self), self)
   }
 

@@ -92,7 +92,7 @@ package enum JournalReplay {
             throw JournalError.badEntry(record: record, reason: "'end' without an open group")
           }
           guard !group.commands.isEmpty else { break }
-          take(.group(name: group.name, group.commands))
+          take(.group(name: group.name, CommandList(group.commands)))
         case .rollback:
           guard groups.popLast() != nil else {
             throw JournalError.badEntry(record: record, reason: "'rollback' without an open group")

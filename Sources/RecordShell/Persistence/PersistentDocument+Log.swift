@@ -426,7 +426,7 @@ extension PersistentDocument {
   {
     let difference = RecordDifference.commands(from: editor.document, to: onDisk)
     if !difference.isEmpty {
-      let command = Command<Root>.group(name: name, difference)
+      let command = Command<Root>.group(name: name, CommandList(difference))
       editor.perform(command)
       logPerform(command)
     }
