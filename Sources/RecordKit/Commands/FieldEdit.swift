@@ -25,7 +25,6 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
   /// Whether the record is there with the new value: the edit's effect is in the
   /// document, so that reverting it restores the state it was made from.
   func isRevertible(in document: Document<Root>) -> Bool
-
 }
 
 /// The one generic property-update command: writes a value through a typed
@@ -77,7 +76,6 @@ final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
     guard let record = document.record(numbered: record) else { return false }
     return record[keyPath: typedField.keyPath] == new
   }
-
 }
 
 extension PropertyUpdate: StepColumnSource {

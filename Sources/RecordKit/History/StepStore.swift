@@ -199,8 +199,9 @@ class StepColumn<Root: Record>: @unchecked Sendable {
   /// up, as making `edit.field` into an existential would.
   func owns(_ edit: any FieldEdit<Root>) -> Bool { preconditionFailure("StepColumn.owns is abstract") }
 
-  /// Appends `edit`, an edit this column `owns`, as a row; its number, or `nil` when it
-  /// has no value on either side. Later rows get higher numbers.
+  /// Appends `edit` as a row; its number, or `nil` when it has no value on either side.
+  /// Later rows get higher numbers. Needs an edit this column `owns` (the store asks
+  /// first; the check is not made twice on every step).
   func append(_ edit: any FieldEdit<Root>) -> Int? { preconditionFailure("StepColumn.append is abstract") }
   /// Row `row`'s edit (`row` as `append` returned it), made again. O(1), one allocation.
   func command(atRow row: Int) -> Command<Root> { preconditionFailure("StepColumn.command is abstract") }
@@ -225,8 +226,9 @@ protocol StepColumnSource<Root>: FieldEdit {
   func makeStepColumn() -> StepColumn<Root>
 }
 
-/// The one-field edits of one field, as rows (`FieldStepRows`). Appending and making a row
-/// again run the field's closures (`KeyPathField.appendStepRow`, `stepRowUpdate`), made
+/// The one-field edits of one field, as rows (`FieldStepRows`). Appending, writing and making
+/// a row again run the field's closures (`KeyPathField.appendStepRow`, `writeStepRow`,
+/// `stepRowUpdate`), made
 /// where the value type is known: the column's own methods are generic code that would
 /// look up the value type's metadata on every call.
 final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, @unchecked Sendable {
@@ -246,8 +248,7 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   }
 
   override func append(_ edit: any FieldEdit<Root>) -> Int? {
-    guard owns(edit) else { return nil }
-    return field.appendStepRow(unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self), self)
+    field.appendStepRow(unsafeDowncast(edit, to: PropertyUpdate<Root, Codec>.self), self)
   }
 
   override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
