@@ -101,6 +101,44 @@ import Testing
     #expect(index.stepCount == 6)
   }
 
+  /// A group past `CommandList.compactionThreshold` keeps its one-field edits as rows:
+  /// the index reads their records from the rows and finds what the same edits as one
+  /// `.edits` step give, goes wide past `wideRecordLimit` records, and still waits for a
+  /// stored command among the rows.
+  @Test func aCompactedGroupIsIndexedByItsRowsRecords() throws {
+    let priority = try #require(StepStoreTests.priority)
+    func edits(_ records: [UInt32]) -> [any FieldEdit<TaskRecord>] {
+      records.enumerated().map { serial, number in
+        PropertyUpdate(record: Self.number(number), field: priority, old: serial % 6, new: 9, action: .set)
+      }
+    }
+    // 200 edits over 40 records: compacted, narrow.
+    let narrow = edits((0..<200).map { UInt32($0 % 40) * 3 })
+    let list = CommandList(narrow.map { Command<TaskRecord>.edit($0) })
+    #expect(list.isCompacted)
+    var byGroup = Index()
+    var byEdits = Index()
+    byGroup.add(.group(name: nil, list), step: 1, decodingStored: false)
+    byEdits.add(.edits(narrow), step: 1, decodingStored: false)
+    #expect(Array(byGroup.entries) == Array(byEdits.entries) && byGroup.heads == byEdits.heads)
+    #expect(byGroup.wide.isEmpty && byGroup.entries.count == 40)
+    #expect(Self.found(byGroup, 117) == [1] && Self.found(byGroup, 118) == [])
+    // One record past the limit: wide, its entries taken back.
+    let limit = UInt32(Index.wideRecordLimit)
+    let wideRecords = Array(0..<limit + 1) + Array(repeating: 0, count: 100)
+    let wide = CommandList(edits(wideRecords).map { Command<TaskRecord>.edit($0) })
+    byGroup.add(.group(name: nil, wide), step: 2, decodingStored: false)
+    #expect(byGroup.wide == [2] && byGroup.entries.count == 40)
+    // A stored command among rows: the step waits, then is indexed with the rows' records.
+    let stored = Self.stored(Self.delete(500))
+    let mixed = CommandList(narrow.map { Command<TaskRecord>.edit($0) } + [.stored(stored)])
+    byGroup.add(.group(name: nil, mixed), step: 3, decodingStored: false)
+    #expect(byGroup.pending == [3] && !stored.isDecoded)
+    var decoded = Index()
+    decoded.add(.group(name: nil, mixed), step: 3, decodingStored: true)
+    #expect(Self.found(decoded, 500) == [3] && Self.found(decoded, 117) == [3] && decoded.entries.count == 41)
+  }
+
   @Test func storedStepsWaitUndecodedUntilAsked() {
     var index = Index()
     let alone = Self.stored(Self.insert(4))

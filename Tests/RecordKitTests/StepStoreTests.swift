@@ -227,6 +227,17 @@ import Testing
       #expect(list.isCompacted == (length > CommandList<TaskRecord>.compactionThreshold))
       #expect(list.count == length && CommandList(commands).count == length)
       #expect(list.map { $0.encoded() } == commands.map { $0.encoded() }, "length \(length)")
+      // A row's record is read without its edit, and is that edit's record.
+      var rows = 0
+      for index in commands.indices {
+        guard let record = list.rowRecord(at: index) else { continue }
+        rows += 1
+        guard case .edit(let edit) = commands[index], edit.record == record else {
+          Issue.record("length \(length): slot \(index) reads as a row of record \(record.value)")
+          continue
+        }
+      }
+      #expect(list.isCompacted ? rows > 0 : rows == 0, "length \(length): \(rows) rows")
       var (byList, byArray) = (base, base)
       Command.group(name: nil, list).apply(to: &byList)
       for command in commands { command.apply(to: &byArray) }

@@ -70,6 +70,18 @@ public struct CommandList<Root: Record>: Sendable {
     }
   }
 
+  /// The record the command at `index` edits when the list keeps it as a row (a one-field
+  /// edit in a large list), read without making the edit; `nil` for any other command,
+  /// which the subscript gives. O(1): what indexing a closed group's records needs for
+  /// each of a million edits, where making each edit again cost an allocation and its
+  /// retains.
+  func rowRecord(at index: Int) -> RecordNumber? {
+    switch storage {
+    case .small: nil
+    case .large(let store): store.rowRecord(index)
+    }
+  }
+
   /// Whether the list is a store (for tests).
   var isCompacted: Bool {
     if case .large = storage { true } else { false }

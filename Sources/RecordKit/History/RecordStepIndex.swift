@@ -109,7 +109,9 @@ struct RecordStepIndex: Sendable {
   private static func holdsUndecoded<Root: Record>(_ command: Command<Root>) -> Bool {
     switch command {
     case .stored(let stored): !stored.isDecoded
-    case .group(_, let commands): commands.contains(where: holdsUndecoded)
+    case .group(_, let commands):
+      // A row is a one-field edit, never a stored command: only the others are asked.
+      commands.indices.contains { commands.rowRecord(at: $0) == nil && holdsUndecoded(commands[$0]) }
     default: false
     }
   }
@@ -149,7 +151,13 @@ struct RecordStepIndex: Sendable {
     case .bulk, .deleteAll:
       return false
     case .group(_, let commands):
-      for inner in commands where !collect(inner, step: step) { return false }
+      for index in commands.indices {
+        if let record = commands.rowRecord(at: index) {
+          guard noted(record) else { return false }
+        } else if !collect(commands[index], step: step) {
+          return false
+        }
+      }
       return true
     case .stored(let stored):
       // A step that does not decode touches nothing.

@@ -77,6 +77,14 @@ struct StepStore<Root: Record>: Sendable {
     return true
   }
 
+  /// The record slot `index`'s command edits when it is a kept row, read from the row
+  /// without making its edit; `nil` for any other slot. O(1).
+  func rowRecord(_ index: Int) -> RecordNumber? {
+    let slot = slots[index]
+    guard slot & 7 == Tag.row.rawValue else { return nil }
+    return columns[Int((slot >> 3) & 0xFFFF)].record(ofRow: Int(slot >> 19))
+  }
+
   /// The name of slot `index`'s command when it is a kept row ("Set priority"), made
   /// without the edit object; `nil` for any other slot.
   func rowName(_ index: Int) -> String? {
@@ -212,6 +220,8 @@ class StepColumn<Root: Record>: @unchecked Sendable {
   }
   /// Row `row`'s edit's name, as `Command.name` says it ("Set priority").
   func name(ofRow row: Int) -> String { preconditionFailure("StepColumn.name is abstract") }
+  /// The record row `row` edits. O(1); makes nothing.
+  func record(ofRow row: Int) -> RecordNumber { preconditionFailure("StepColumn.record is abstract") }
   /// How many rows are held (appended and not removed).
   var rowCount: Int { preconditionFailure("StepColumn.rowCount is abstract") }
   /// Frees the first `k` rows still held; later rows keep their numbers.
@@ -258,6 +268,8 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   }
 
   override func name(ofRow row: Int) -> String { "\(rows.action(ofRow: row).verb) \(field.name)" }
+
+  override func record(ofRow row: Int) -> RecordNumber { rows.record(ofRow: row) }
 
   override var rowCount: Int { rows.count }
 
@@ -306,6 +318,9 @@ struct FieldStepRows<Value> {
       EditAction.allCases[Int(flag >> 2)]
     )
   }
+
+  /// The record row `row` edits.
+  func record(ofRow row: Int) -> RecordNumber { RecordNumber(records[row - removed]) }
 
   /// Row `row`'s action.
   func action(ofRow row: Int) -> EditAction { EditAction.allCases[Int(flags[row - removed] >> 2)] }
