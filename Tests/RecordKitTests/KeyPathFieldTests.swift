@@ -119,3 +119,50 @@ import Testing
     #expect(Suggestion.closest(to: "xyz", among: names) == nil)
   }
 }
+
+/// `FieldAccessor.sameValue(in:and:)`, which a save asks before encoding a changed
+/// record's declared fields: it must answer as the comparison of the fields' JSON does.
+@Suite struct SameValueTests {
+  @Test func eachDeclaredFieldTellsItsOwnChangeOnly() throws {
+    var base = TaskRecord(id: "t1")
+    base.title = "Plan"
+    base.priority = 2
+    base.tags = ["a"]
+    base.due = .value(try #require(ISODate("2026-12-01")))
+    var edits: [String: TaskRecord] = [:]
+    var record = base
+    record.title = "Ship"
+    edits["title"] = record
+    record = base
+    record.detail = "more"
+    edits["detail"] = record
+    record = base
+    record.done = false
+    edits["done"] = record
+    record = base
+    record.priority = nil
+    edits["priority"] = record
+    record = base
+    record.tags = ["a", "b"]
+    edits["tags"] = record
+    record = base
+    record.due = .null
+    edits["due"] = record
+    for field in TaskRecord.fields.fields where field.name != "id" {
+      let edited = try #require(edits[field.name], "\(field.name) has an edit in this test")
+      for other in TaskRecord.fields.fields where other.name != "id" {
+        let same = other.sameValue(in: base, and: edited)
+        #expect(same == (other.json(in: base) == other.json(in: edited)), "\(other.name) after \(field.name)")
+        #expect(same == (other.name != field.name), "\(other.name) after an edit of \(field.name)")
+      }
+      #expect(field.sameValue(in: edited, and: edited))
+    }
+    #expect(edits.count == 6, "every declared field but the key was edited once")
+  }
+
+  @Test func theKeyComparesByItsString() {
+    let id = IDField<TaskRecord>()
+    #expect(id.sameValue(in: TaskRecord(id: "a"), and: TaskRecord(id: "a")))
+    #expect(!id.sameValue(in: TaskRecord(id: "a"), and: TaskRecord(id: "b")))
+  }
+}

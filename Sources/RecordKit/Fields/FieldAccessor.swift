@@ -34,6 +34,12 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
 
   /// The field's value in `record` as JSON; `nil` when absent.
   func json(in record: Root) -> JSONValue?
+  /// Whether the field holds the same value in both records (both absent counts), by the
+  /// comparison that makes two records equal (the field's own values: strings by
+  /// canonical equivalence), without encoding either. A save asks it of every declared
+  /// field of a changed record and encodes only those that differ, so a value equal to
+  /// the file's keeps its bytes, as a whole record equal to the file's does.
+  func sameValue(in first: Root, and second: Root) -> Bool
   /// Writes the field as a member, key and value, when the record has it (saving). The
   /// record is passed by address: passing it by value to a field reached through
   /// `any FieldAccessor` copied it, a retain and release per field of it.
@@ -104,6 +110,10 @@ extension FieldAccessor {
   func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue { try parseJSON(token) }
   var rules: String { "" }
   var about: String? { nil }
+
+  func sameValue(in first: Root, and second: Root) -> Bool {
+    json(in: first) == json(in: second)
+  }
 
   func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
     throws(FieldError) -> (any FieldEdit<Root>)?

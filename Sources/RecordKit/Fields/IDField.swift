@@ -12,6 +12,10 @@ final class IDField<Root: Record>: FieldAccessor {
   var cellReading: CellReading { .text }
 
   func json(in record: Root) -> JSONValue? { .string(record.id) }
+
+  func sameValue(in first: Root, and second: Root) -> Bool {
+    first.id == second.id
+  }
   func display(in record: Root) -> String? { record.id }
 
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {

@@ -28,6 +28,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it (`slot`).
   private let readValue: (Root) -> Value?
+  /// `sameValue(in:and:)`, made in `init` like `readValue`: the two values read
+  /// and compared as the codec's values.
+  private let compareValues: (Root, Root) -> Bool
   /// `makeSet` and `applySet`, made in `init` like the closures above, so that they run
   /// specialized: the methods are reached through the `FieldAccessor` existential and
   /// run as unspecialized generic code. Writes the new value only when the flag is true.
@@ -72,6 +75,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.listEdit = listEdit
     (encodeValue, storeDecoded, storeFromReader, writeMember) = Self.fileAccessors(name, slot, codec)
     readValue = { record in slot.value(in: record) }
+    compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
     setter = Self.makeSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
     appendStepRow = { update, column in
@@ -205,6 +209,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public func json(in record: Root) -> JSONValue? {
     encodeValue(record)
+  }
+
+  public func sameValue(in first: Root, and second: Root) -> Bool {
+    compareValues(first, second)
   }
 
   public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {

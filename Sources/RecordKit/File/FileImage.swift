@@ -397,9 +397,9 @@ public struct FileImage: Sendable {
   /// value, the new), when the edit changed values in place only: the same keys in the
   /// same order among the custom members (all of a run-time kind's), no declared field
   /// removed, every changed member one of the bytes. `nil` otherwise — a member to add or
-  /// remove, nested objects — for the patch of the whole values. Encodes each declared
-  /// field once a side, decodes only the custom values that differ, and builds neither
-  /// whole value.
+  /// remove, nested objects — for the patch of the whole values. Compares each declared
+  /// field in place (`FieldAccessor.sameValue`), encodes only those that differ, once a
+  /// side, decodes only the custom values that differ, and builds neither whole value.
   static func changesInPlace<Root: Record>(from original: Root, to record: Root, over span: JSONSpan)
     -> [(member: Int, old: JSONValue?, new: JSONValue)]?
   {
@@ -411,7 +411,7 @@ public struct FileImage: Sendable {
       // An index loop: `enumerated()` over the existential fields is not specialized here
       // and cost more than the encoding itself.
       let fields = table.fields
-      for index in fields.indices {
+      for index in fields.indices where !fields[index].sameValue(in: original, and: record) {
         let field = fields[index]
         let old = field.json(in: original)
         guard let new = field.json(in: record) else {
