@@ -44,6 +44,10 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// record is passed by address: passing it by value to a field reached through
   /// `any FieldAccessor` copied it, a retain and release per field of it.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter)
+  /// Writes the field's value alone, as `write(_:to:)` writes it after the key; false,
+  /// writing nothing, when the record does not have it. What a save compares with the
+  /// value a file holds (`MemberPatch`).
+  func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool
   /// The field's value as `show` prints it; `nil` when absent.
   func display(in record: Root) -> String?
   /// The JSON value `token` means for this field (for filters), without editing anything.
@@ -113,6 +117,12 @@ extension FieldAccessor {
 
   func sameValue(in first: Root, and second: Root) -> Bool {
     json(in: first) == json(in: second)
+  }
+
+  func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool {
+    guard let value = json(in: record.pointee) else { return false }
+    writer.value(value)
+    return true
   }
 
   func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)

@@ -23,6 +23,11 @@ final class IDField<Root: Record>: FieldAccessor {
     writer.string(record.pointee.id)
   }
 
+  func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool {
+    writer.string(record.pointee.id)
+    return true
+  }
+
   func parseJSON(_ token: ValueToken) throws(FieldError) -> JSONValue {
     guard let text = StringCodec().parse(token) else {
       throw .invalidValue(field: name, expected: "an id", found: token.description)

@@ -59,6 +59,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Writes the field as a member, its key encoded once, straight to the writer
   /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
   private let writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
+  /// `writeValue(_:to:)`, made in `init` like `writeMember`: the value without its key.
+  private let writeBareValue: (UnsafePointer<Root>, inout JSONWriter) -> Bool
   /// Filters, sort and bulk edits, made in `init` like the closures above.
   let queries: FieldQueries<Root, Codec>
 
@@ -74,6 +76,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     self.isCustom = isCustom
     self.listEdit = listEdit
     (encodeValue, storeDecoded, storeFromReader, writeMember) = Self.fileAccessors(name, slot, codec)
+    writeBareValue = { record, writer in
+      guard let value = slot.value(at: record) else { return false }
+      codec.write(value, to: &writer)
+      return true
+    }
     readValue = { record in slot.value(in: record) }
     compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
     setter = Self.makeSetter(slot, codec)
@@ -217,6 +224,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeMember(record, &writer)
+  }
+
+  public func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool {
+    writeBareValue(record, &writer)
   }
 
   public func display(in record: Root) -> String? {

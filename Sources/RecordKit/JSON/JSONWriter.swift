@@ -52,6 +52,11 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: storage, count: byteCount))
   }
 
+  /// The bytes written so far, not copied: valid until the next write or the writer's end.
+  var unsafeBytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: storage, count: byteCount)
+  }
+
   /// The bytes written so far without a final newline (a copy).
   var bytesWithoutFinalNewline: [UInt8] { Array(withoutFinalNewline) }
 

@@ -1,0 +1,211 @@
+/// A changed record written over its original bytes without decoding them: the common
+/// save of a record whose values changed in place (a `set` of a title, a priority, a
+/// run-time kind's member).
+///
+/// Walks the original object's members once. A declared field's value is written
+/// compact and compared with the member's bytes; where they differ the member alone is
+/// read back through the field and compared as the field compares values (so a string
+/// spelled with escapes, or in another normalization, that is the same value keeps its
+/// bytes). A custom member — every member of a run-time kind — is compared with the
+/// record's canonical text, the original made canonical only when it has an escape or is
+/// a list or object. Each member that changed has its value replaced, every other byte
+/// stands: exactly what `FileImage`'s patch of the whole values writes for such a record
+/// (`MemberPatchTests` compares the two on random records and edits).
+///
+/// Answers false, writing nothing, where that patch has more to do: a member to add or
+/// remove, custom members in another order, a key with an escape, a changed value that
+/// is or becomes a list or object, a kind with nested objects. The caller then patches
+/// the whole values. One patch serves a whole save: its writers and member list are
+/// reused from record to record. O(bytes of the record), no allocation per record once
+/// warm.
+final class MemberPatch {
+  /// The record's value of one field, compact.
+  private var value = JSONWriter(compact: true)
+  /// An original custom value made canonical, when its bytes are not already.
+  private var canonical = JSONWriter(compact: true)
+  /// The original object's members: key token (quotes included) and value.
+  private var members: [(key: Range<Int>, value: Range<Int>)] = []
+  /// The members whose values change, in order, with where their new bytes lie in `news`.
+  private var changes: [(value: Range<Int>, new: Range<Int>)] = []
+  private var news: [UInt8] = []
+
+  /// Writes `record` over its original object `bytes[span]` to `out` and answers true, or
+  /// answers false and writes nothing (see the type).
+  func write<Root: Record>(
+    _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
+    into out: inout [UInt8]
+  ) -> Bool {
+    let table = Root.fields
+    guard !table.hasNestedObjects, table.fields.count <= 64, scanMembers(span, in: bytes) else {
+      return false
+    }
+    changes.removeAll(keepingCapacity: true)
+    news.removeAll(keepingCapacity: true)
+    /// The declared fields the original has, a bit each.
+    var seen: UInt64 = 0
+    let custom = record.pointee.custom
+    var matched = true
+    custom.withText { text in
+      /// The next of the record's custom members, by the offset of its key token.
+      var next = text.isEmpty ? 0 : 1
+      let end = max(text.count - 1, 0)
+      table.fields.withUnsafeBufferPointer { fields in
+        for member in members {
+          if !table.keepsAllMembers,
+            let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
+          {
+            seen |= 1 &<< UInt64(index)
+            guard declared(fields[index], of: record, member: member.value, in: bytes) else {
+              matched = false
+              return
+            }
+            continue
+          }
+          guard next < end else {
+            matched = false
+            return
+          }
+          let keyEnd = CanonicalJSON.stringEnd(text, from: next)
+          let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
+          guard
+            CanonicalJSON.sameBytes(
+              UnsafeBufferPointer(rebasing: bytes[member.key]),
+              UnsafeBufferPointer(rebasing: text[next..<keyEnd])),
+            customMember(
+              member.value, in: bytes, record: UnsafeBufferPointer(rebasing: text[(keyEnd + 1)..<valueEnd]))
+          else {
+            matched = false
+            return
+          }
+          next = valueEnd + 1
+        }
+        // A custom member the original lacks, or a declared field it lacks and the record has.
+        if next < end { matched = false }
+        guard matched, !table.keepsAllMembers else { return }
+        for index in fields.indices where seen & (1 &<< UInt64(index)) == 0 {
+          value.reset()
+          if fields[index].writeValue(record, to: &value) {
+            matched = false
+            return
+          }
+        }
+      }
+    }
+    guard matched else { return false }
+    var copied = span.lowerBound
+    for change in changes {
+      out += bytes[copied..<change.value.lowerBound]
+      out += news[change.new]
+      copied = change.value.upperBound
+    }
+    out += bytes[copied..<span.upperBound]
+    return true
+  }
+
+  /// Compares declared field `field` with the original's value `bytes[original]`, noting a
+  /// change; false when the patch cannot go on (the record lacks the field, a list).
+  private func declared<Root: Record>(
+    _ field: any FieldAccessor<Root>, of record: UnsafePointer<Root>, member original: Range<Int>,
+    in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    value.reset()
+    guard field.writeValue(record, to: &value) else { return false }
+    let new = value.unsafeBytes
+    let old = UnsafeBufferPointer(rebasing: bytes[original])
+    if CanonicalJSON.sameBytes(new, old) { return true }
+    // The same value spelled otherwise keeps its bytes: read back through the field.
+    var copy = Root(id: record.pointee.id)
+    var reader = JSONReader(unsafeBytes: old)
+    guard (try? field.read(from: &reader, into: &copy)) == true else { return false }
+    if field.sameValue(in: copy, and: record.pointee) { return true }
+    guard Self.isScalar(old), Self.isScalar(new) else { return false }
+    note(original, new)
+    return true
+  }
+
+  /// Compares the original custom value `bytes[original]` with the record's canonical
+  /// `new`, noting a change; false when the patch cannot go on (a list or object changed).
+  private func customMember(
+    _ original: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, record new: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let old = UnsafeBufferPointer(rebasing: bytes[original])
+    if CanonicalJSON.sameBytes(new, old) { return true }
+    // A scalar without an escape is its own canonical text; anything else is made so.
+    if !Self.isScalar(old) || old.contains(UInt8(ascii: "\\")) {
+      canonical.reset()
+      var reader = JSONReader(unsafeBytes: old)
+      guard (try? reader.peek()) != nil, (try? reader.readCanonical(into: &canonical)) != nil else {
+        return false
+      }
+      if CanonicalJSON.sameBytes(new, canonical.unsafeBytes) { return true }
+    }
+    guard Self.isScalar(old), Self.isScalar(new) else { return false }
+    note(original, new)
+    return true
+  }
+
+  private func note(_ original: Range<Int>, _ new: UnsafeBufferPointer<UInt8>) {
+    let start = news.count
+    news += new
+    changes.append((original, start..<news.count))
+  }
+
+  /// Whether a value's text is a scalar or an empty list or object (which a file's
+  /// style writes as `[]` and `{}`, as the compact writer does).
+  private static func isScalar(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else {
+      return true
+    }
+    return false
+  }
+
+  /// The top-level members of the object at `span` (white space before it skipped) into
+  /// `members`; false when it is no object. The bytes read as JSON (a record of a file
+  /// that loaded), so nothing is checked: strings, numbers and containers are stepped over.
+  private func scanMembers(_ span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    members.removeAll(keepingCapacity: true)
+    var index = span.lowerBound
+    while index < span.upperBound, JSONSpan.isWhitespace(bytes[index]) { index += 1 }
+    guard index < span.upperBound, bytes[index] == UInt8(ascii: "{") else { return false }
+    index += 1
+    while index < span.upperBound {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "}") { return true }
+      if byte == UInt8(ascii: ",") || JSONSpan.isWhitespace(byte) {
+        index += 1
+        continue
+      }
+      let keyStart = index
+      index = CanonicalJSON.stringEnd(bytes, from: index)
+      let key = keyStart..<index
+      while bytes[index] != UInt8(ascii: ":") { index += 1 }
+      index += 1
+      while JSONSpan.isWhitespace(bytes[index]) { index += 1 }
+      let valueStart = index
+      index = Self.valueEnd(bytes, from: index)
+      members.append((key, valueStart..<index))
+    }
+    return false
+  }
+
+  /// Where the value that starts at `start` ends: `CanonicalJSON.valueEnd`, but a number
+  /// or literal also ends at white space.
+  private static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    switch bytes[start] {
+    case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"):
+      return CanonicalJSON.valueEnd(bytes, from: start)
+    default:
+      var cursor = start + 1
+      while cursor < bytes.count {
+        let byte = bytes[cursor]
+        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+          || JSONSpan.isWhitespace(byte)
+        {
+          break
+        }
+        cursor += 1
+      }
+      return cursor
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Testing
+
+@testable import RecordKit
+
+/// `MemberPatch`, the save's patch of a record whose values changed in place, writes
+/// exactly what the patch of the two whole values writes (`ValuePatch.write`, which the
+/// layout tests pin down), or declines; over `FieldPatchTests`' random records in random
+/// spellings and random edits, shipped and run-time, and cases where a value spelled
+/// otherwise is the same value.
+@Suite struct MemberPatchTests {
+  /// What `MemberPatch` writes for `record` over `text` (an object alone in an array);
+  /// `nil` when it declines. When it writes, the whole-value patch must write the same.
+  static func patched<Root: Record>(_ text: String, from original: Root, to record: Root) throws -> String? {
+    let bytes = Array(("[" + text + "]").utf8)
+    let table = Root.fields
+    return try bytes.withUnsafeBufferPointer { buffer in
+      let span = JSONSpan.scan(buffer, at: 1)
+      var out: [UInt8] = []
+      let wrote = withUnsafePointer(to: record) {
+        MemberPatch().write($0, over: span.range, in: buffer, into: &out)
+      }
+      guard wrote else {
+        #expect(out.isEmpty, "a patch that declines writes nothing")
+        return nil
+      }
+      var whole: [UInt8] = []
+      if original == record {
+        whole += buffer[span.range]
+      } else {
+        ValuePatch(bytes: buffer, style: .lines).write(
+          span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
+          multiline: text.contains("\n"), into: &whole)
+      }
+      let written = String(decoding: out, as: UTF8.self)
+      #expect(written == String(decoding: whole, as: UTF8.self), "\(text) edited to \(table.encode(record))")
+      _ = try #require(try? JSONValue.parse(bytes: out), "valid JSON: \(written)")
+      return written
+    }
+  }
+
+  @Test(arguments: [11, 12, 13] as [UInt64])
+  func aTaskWritesWhatTheWholeValuePatchWrites(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    var wrote = 0
+    let cases = 3_000
+    for _ in 0..<cases {
+      let text = FieldPatchTests.recordText(&random)
+      let bytes = Array(("[" + text + "]").utf8)
+      let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
+      var record = original
+      FieldPatchTests.edit(&record, &random)
+      if try Self.patched(text, from: original, to: record) != nil { wrote += 1 }
+      // The record as it was read is written as its own bytes.
+      #expect(try Self.patched(text, from: original, to: original) == text)
+    }
+    #expect(wrote > cases / 4, "\(wrote) of \(cases) patched in place")
+  }
+
+  @Test(arguments: [14, 15] as [UInt64])
+  func aRunTimeRecordWritesWhatTheWholeValuePatchWrites(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+    var wrote = 0
+    let cases = 1_500
+    for _ in 0..<cases {
+      let text = FieldPatchTests.recordText(&random)
+      let bytes = Array(("[" + text + "]").utf8)
+      let loaded = try bytes.withUnsafeBufferPointer {
+        try RunTimeFile.decode($0, layout: .array, schema: nil, name: "things")
+      }
+      try RunTimeKind.$current.withValue(loaded.kind) {
+        let original = try #require(loaded.document.records.first)
+        var record = original
+        let keys = record.custom.keys
+        for _ in 0...(random.next() % 3) {
+          let values: [JSONValue] = [
+            .string("z"), .string("caf\u{e9}\n"), .string("a\"b"), .number("7"), .number("1.50"), .bool(true),
+            .null, .array([]), .array([.string("q")]), .object(JSONObject(["k": .array([])])),
+          ]
+          switch random.next() % 6 {
+          case 0: record.custom["extra"] = pick(values)
+          case 1: record.custom[pick(keys)] = nil
+          default: record.custom[pick(keys)] = pick(values)
+          }
+        }
+        if try Self.patched(text, from: original, to: record) != nil { wrote += 1 }
+        #expect(try Self.patched(text, from: original, to: original) == text)
+      }
+    }
+    #expect(wrote > cases / 6, "\(wrote) of \(cases) patched in place")
+  }
+
+  /// The same value in another spelling keeps its bytes: an escape, another Unicode
+  /// normalization (equal `String`s), a list laid out over lines.
+  @Test func aValueSpelledOtherwiseKeepsItsBytes() throws {
+    let text =
+      "{\"id\": \"a\", \"title\": \"caf\\u00e9\", \"detail\": \"cafe\u{301}\", \"tags\": [ \"p\" ], \"priority\": 1}"
+    let original = try #require(
+      RecordFile<TaskRecord>.decode(Array(("[" + text + "]").utf8)).document.records.first)
+    var record = original
+    record.title = "caf\u{e9}"
+    record.detail = "caf\u{e9}"
+    record.tags = ["p"]
+    record.priority = 4
+    let written = try Self.patched(text, from: original, to: record)
+    #expect(
+      written
+        == "{\"id\": \"a\", \"title\": \"caf\\u00e9\", \"detail\": \"cafe\u{301}\", \"tags\": [ \"p\" ], \"priority\": 4}"
+    )
+  }
+
+  @Test func aCustomValueWithAnEscapeOrWhiteSpaceIsComparedCanonically() throws {
+    let text = #"{"id": "a", "note": "\u0041b", "box": { "k" : [ 1 ] }, "n": 1.50}"#
+    let original = try #require(
+      RecordFile<TaskRecord>.decode(Array(("[" + text + "]").utf8)).document.records.first)
+    var record = original
+    record.custom["n"] = .number("2")
+    #expect(
+      try Self.patched(text, from: original, to: record)
+        == #"{"id": "a", "note": "\u0041b", "box": { "k" : [ 1 ] }, "n": 2}"#)
+    record.custom["note"] = .string("Ab\"")
+    #expect(
+      try Self.patched(text, from: original, to: record)
+        == #"{"id": "a", "note": "Ab\"", "box": { "k" : [ 1 ] }, "n": 2}"#)
+  }
+
+  /// What the whole-value patch must do: a member added or removed, a list or object that
+  /// changed, custom members in another order.
+  @Test func declinesWhatItDoesNotPatch() throws {
+    let text = #"{"id": "a", "title": "x", "tags": ["p"], "color": 1, "size": 2}"#
+    let original = try #require(
+      RecordFile<TaskRecord>.decode(Array(("[" + text + "]").utf8)).document.records.first)
+    var added = original
+    added.priority = 3
+    var removed = original
+    removed.title = nil
+    var listChanged = original
+    listChanged.tags = ["p", "q"]
+    var customRemoved = original
+    customRemoved.custom["color"] = nil
+    var customAdded = original
+    customAdded.custom["shade"] = .string("dark")
+    var becameList = original
+    becameList.custom["size"] = .array([.number("2")])
+    for record in [added, removed, listChanged, customRemoved, customAdded, becameList] {
+      #expect(
+        try Self.patched(text, from: original, to: record) == nil, "\(TaskRecord.fields.encode(record))")
+    }
+    let reordered = #"{"id": "a", "title": "x", "tags": ["p"], "size": 2, "color": 1}"#
+    #expect(
+      try Self.patched(reordered, from: original, to: original) == nil, "custom members in another order")
+  }
+}
