@@ -12,8 +12,10 @@
 /// stands: exactly what `FileImage`'s patch of the whole values writes for such a record
 /// (`MemberPatchTests` compares the two on random records and edits).
 ///
-/// Answers false, writing nothing, where that patch has more to do: a member to add or
-/// remove, custom members in another order, a key with an escape, a changed value that
+/// A declared field the original lacks goes where the whole-value patch puts it.
+///
+/// Answers false, writing nothing, where that patch has more to do: a member to remove, a
+/// custom member to add, custom members in another order, a key with an escape, a changed value that
 /// is or becomes a list or object, a kind with nested objects. The caller then patches
 /// the whole values. One patch serves a whole save: its writers and member list are
 /// reused from record to record. O(bytes of the record), no allocation per record once
@@ -28,6 +30,12 @@ final class MemberPatch {
   /// The members whose values change, in order, with where their new bytes lie in `news`.
   private var changes: [(value: Range<Int>, new: Range<Int>)] = []
   private var news: [UInt8] = []
+  /// Declared fields the original lacks and the record has, each after the member it
+  /// follows (by that member's value end), in the order they go there.
+  private var inserts: [(at: Int, order: Int, new: Range<Int>)] = []
+  /// For each declared field, the original's member that holds it, or where a new one is
+  /// put after (its anchor's member, as a negative number -1 - member); `Int.min`: neither.
+  private var placed: [Int] = []
 
   /// Writes `record` over its original object `bytes[span]` to `out` and answers true, or
   /// answers false and writes nothing (see the type).
@@ -41,8 +49,9 @@ final class MemberPatch {
     }
     changes.removeAll(keepingCapacity: true)
     news.removeAll(keepingCapacity: true)
-    /// The declared fields the original has, a bit each.
-    var seen: UInt64 = 0
+    inserts.removeAll(keepingCapacity: true)
+    placed.removeAll(keepingCapacity: true)
+    placed.append(contentsOf: repeatElement(Int.min, count: table.fields.count))
     let custom = record.pointee.custom
     var matched = true
     custom.withText { text in
@@ -50,11 +59,12 @@ final class MemberPatch {
       var next = text.isEmpty ? 0 : 1
       let end = max(text.count - 1, 0)
       table.fields.withUnsafeBufferPointer { fields in
-        for member in members {
+        for position in members.indices {
+          let member = members[position]
           if !table.keepsAllMembers,
             let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
           {
-            seen |= 1 &<< UInt64(index)
+            placed[index] = position
             guard declared(fields[index], of: record, member: member.value, in: bytes) else {
               matched = false
               return
@@ -82,9 +92,10 @@ final class MemberPatch {
         // A custom member the original lacks, or a declared field it lacks and the record has.
         if next < end { matched = false }
         guard matched, !table.keepsAllMembers else { return }
-        for index in fields.indices where seen & (1 &<< UInt64(index)) == 0 {
+        for index in fields.indices where placed[index] == Int.min {
           value.reset()
-          if fields[index].writeValue(record, to: &value) {
+          guard fields[index].writeValue(record, to: &value) else { continue }
+          guard insert(fields[index].name, at: index, in: bytes) else {
             matched = false
             return
           }
@@ -92,11 +103,24 @@ final class MemberPatch {
       }
     }
     guard matched else { return false }
+    if inserts.count > 1 { inserts.sort { ($0.at, $0.order) < ($1.at, $1.order) } }
     var copied = span.lowerBound
+    var nextInsert = 0
     for change in changes {
+      while nextInsert < inserts.count, inserts[nextInsert].at <= change.value.lowerBound {
+        out += bytes[copied..<inserts[nextInsert].at]
+        out += news[inserts[nextInsert].new]
+        copied = inserts[nextInsert].at
+        nextInsert += 1
+      }
       out += bytes[copied..<change.value.lowerBound]
       out += news[change.new]
       copied = change.value.upperBound
+    }
+    for insert in inserts[nextInsert...] {
+      out += bytes[copied..<insert.at]
+      out += news[insert.new]
+      copied = insert.at
     }
     out += bytes[copied..<span.upperBound]
     return true
@@ -144,14 +168,42 @@ final class MemberPatch {
     return true
   }
 
+  /// Notes declared field `index`, called `name`, whose value is in `value`, as a member
+  /// the original lacks: put after the member that holds the field before it in table
+  /// order (the record's member order), or after the field before that one where that was
+  /// put, with the separators and key separator the whole-value patch takes
+  /// (`SpanSplice`): the one that stood before the member it follows, or between the
+  /// first two members when it follows another new one or the first. False for a list
+  /// or object value, or an original of fewer than two members.
+  private func insert(_ name: String, at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard members.count >= 2, Self.isScalar(value.unsafeBytes) else { return false }
+    var previous = index - 1
+    while previous >= 0, placed[previous] == Int.min { previous -= 1 }
+    guard previous >= 0 else { return false }
+    let chained = placed[previous] < 0
+    let anchor = chained ? -1 - placed[previous] : placed[previous]
+    placed[index] = -1 - anchor
+    let separatorBefore = chained || anchor == 0 ? 1 : anchor
+    let start = news.count
+    news += bytes[members[separatorBefore - 1].value.upperBound..<members[separatorBefore].key.lowerBound]
+    canonical.reset()
+    canonical.string(name)
+    news += canonical.unsafeBytes
+    let last = members[members.count - 1]
+    news += bytes[last.key.upperBound..<last.value.lowerBound]
+    news += value.unsafeBytes
+    inserts.append((members[anchor].value.upperBound, inserts.count, start..<news.count))
+    return true
+  }
+
   private func note(_ original: Range<Int>, _ new: UnsafeBufferPointer<UInt8>) {
     let start = news.count
     news += new
     changes.append((original, start..<news.count))
   }
 
-  /// Whether a value's text is a scalar or an empty list or object (which a file's
-  /// style writes as `[]` and `{}`, as the compact writer does).
+  /// Whether a value's text is a scalar: not a list or object, which the whole-value
+  /// patch lays out or patches element by element.
   private static func isScalar(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else {
       return true

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RecordKit
@@ -38,13 +39,24 @@ import Testing
     }
   }
 
+  /// `text` with each `, ` between members (and list elements) spelled one of three ways,
+  /// so that which separator a new member takes shows.
+  static func unevenlySeparated(_ text: String, _ random: inout SplitMix64) -> String {
+    let pieces = text.components(separatedBy: ", ")
+    var result = pieces[0]
+    for piece in pieces.dropFirst() {
+      result += [", ", ",  ", ","][Int(random.next() % 3)] + piece
+    }
+    return result
+  }
+
   @Test(arguments: [11, 12, 13] as [UInt64])
   func aTaskWritesWhatTheWholeValuePatchWrites(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
     var wrote = 0
     let cases = 3_000
     for _ in 0..<cases {
-      let text = FieldPatchTests.recordText(&random)
+      let text = Self.unevenlySeparated(FieldPatchTests.recordText(&random), &random)
       let bytes = Array(("[" + text + "]").utf8)
       let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
       var record = original
@@ -124,14 +136,33 @@ import Testing
         == #"{"id": "a", "note": "Ab\"", "box": { "k" : [ 1 ] }, "n": 2}"#)
   }
 
-  /// What the whole-value patch must do: a member added or removed, a list or object that
+  /// A declared field the original lacks goes after the field before it, new ones in a row
+  /// one after the other, with the separators the whole-value patch takes.
+  @Test func aNewDeclaredFieldGoesWhereTheWholeValuePatchPutsIt() throws {
+    let text = "{\n    \"id\": \"a\",\n    \"title\": \"x\",\n    \"color\": 1\n  }"
+    let original = try #require(
+      RecordFile<TaskRecord>.decode(Array(("[" + text + "]").utf8)).document.records.first)
+    var record = original
+    record.priority = 3
+    record.done = true
+    record.detail = "d"
+    #expect(
+      try Self.patched(text, from: original, to: record)
+        == "{\n    \"id\": \"a\",\n    \"title\": \"x\",\n    \"detail\": \"d\",\n    \"done\": true,\n"
+        + "    \"priority\": 3,\n    \"color\": 1\n  }")
+    var list = original
+    list.tags = ["q"]
+    #expect(
+      try Self.patched(text, from: original, to: list) == nil,
+      "a new list is laid out by the whole-value patch")
+  }
+
+  /// What the whole-value patch must do: a member removed, a list or object that
   /// changed, custom members in another order.
   @Test func declinesWhatItDoesNotPatch() throws {
     let text = #"{"id": "a", "title": "x", "tags": ["p"], "color": 1, "size": 2}"#
     let original = try #require(
       RecordFile<TaskRecord>.decode(Array(("[" + text + "]").utf8)).document.records.first)
-    var added = original
-    added.priority = 3
     var removed = original
     removed.title = nil
     var listChanged = original
@@ -142,7 +173,7 @@ import Testing
     customAdded.custom["shade"] = .string("dark")
     var becameList = original
     becameList.custom["size"] = .array([.number("2")])
-    for record in [added, removed, listChanged, customRemoved, customAdded, becameList] {
+    for record in [removed, listChanged, customRemoved, customAdded, becameList] {
       #expect(
         try Self.patched(text, from: original, to: record) == nil, "\(TaskRecord.fields.encode(record))")
     }
