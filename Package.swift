@@ -8,8 +8,15 @@ import PackageDescription
 /// Release builds make the libraries' code available for specialization in the
 /// executables: the shell is generic over the record kind, and unspecialized it
 /// looked up generic type metadata at run time dozens of times per edit.
+///
+/// Release builds also leave out the run-time checks of exclusive access to class
+/// properties and globals (`-enforce-exclusivity=unchecked`): on the edit path they were
+/// three million calls into the runtime for 100k edits, a twentieth of the instructions
+/// (docs/PERFORMANCE.md). Debug builds, which every test runs, keep them, so an
+/// overlapping access is still caught there; the compile-time checks stay in both.
 let crossModule: [SwiftSetting] = [
-  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+  .unsafeFlags(
+    ["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
 
 let package = Package(
@@ -42,7 +49,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "RecordShell", dependencies: ["RecordKit", "CZstd"], swiftSettings: crossModule),
     .executableTarget(
-      name: "recsh", dependencies: ["RecordShell", "CEditLine"],
+      name: "recsh", dependencies: ["RecordShell", "CEditLine"], swiftSettings: crossModule,
       // A release recsh carries the Swift runtime inside: it starts without
       // loading six shared libraries, and runs where no toolchain is installed.
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
