@@ -136,7 +136,9 @@ final class MemberPatch {
     guard field.writeValue(record, to: &value) else { return false }
     let new = value.unsafeBytes
     let old = UnsafeBufferPointer(rebasing: bytes[original])
-    if CanonicalJSON.sameBytes(new, old) { return true }
+    if CanonicalJSON.sameBytes(new, old) || (!Self.isScalar(old) && Self.sameOutsideWhiteSpace(old, new)) {
+      return true
+    }
     // The same value spelled otherwise keeps its bytes: read back through the field.
     var copy = Root(id: record.pointee.id)
     var reader = JSONReader(unsafeBytes: old)
@@ -200,6 +202,39 @@ final class MemberPatch {
     let start = news.count
     news += new
     changes.append((original, start..<news.count))
+  }
+
+  /// Whether a list or object's text in a file, `original`, is `compact`'s but for white
+  /// space between its tokens (a list laid out over lines): then they are the same value.
+  /// One pass over both; strings compared byte for byte, escapes and all.
+  static func sameOutsideWhiteSpace(
+    _ original: UnsafeBufferPointer<UInt8>, _ compact: UnsafeBufferPointer<UInt8>
+  )
+    -> Bool
+  {
+    var index = 0
+    var other = 0
+    var inString = false
+    while index < original.count {
+      let byte = original[index]
+      if !inString, JSONSpan.isWhitespace(byte) {
+        index += 1
+        continue
+      }
+      guard other < compact.count, compact[other] == byte else { return false }
+      if byte == UInt8(ascii: "\\") && inString {
+        // The escaped byte, whatever it is, is compared as it stands.
+        guard index + 1 < original.count, other + 1 < compact.count, original[index + 1] == compact[other + 1]
+        else { return false }
+        index += 2
+        other += 2
+        continue
+      }
+      if byte == UInt8(ascii: "\"") { inString.toggle() }
+      index += 1
+      other += 1
+    }
+    return other == compact.count
   }
 
   /// Whether a value's text is a scalar: not a list or object, which the whole-value

@@ -181,4 +181,27 @@ import Testing
     #expect(
       try Self.patched(reordered, from: original, to: original) == nil, "custom members in another order")
   }
+
+  /// A file's list or object against the compact writer's text: the same but for white
+  /// space between tokens, never inside a string.
+  @Test func whiteSpaceOutsideStringsIsTheOnlyDifferenceAllowed() {
+    let cases: [(String, String, Bool)] = [
+      ("[\n  \"a\",\n  \"b\"\n]", #"["a","b"]"#, true),
+      ("[ ]", "[]", true),
+      (#"{"k" : [ 1 , 2 ]}"#, #"{"k":[1,2]}"#, true),
+      (#"["a b"]"#, #"["ab"]"#, false),
+      (#"["a\" ,b"]"#, #"["a\",b"]"#, false),
+      (#"["a\" ,b"]"#, #"["a\" ,b"]"#, true),
+      (#"["a"]"#, #"["a"]]"#, false),
+      (#"["a"] "#, #"["a"]"#, true),
+      (#"["a\u0041"]"#, #"["aA"]"#, false),
+    ]
+    for (original, compact, same) in cases {
+      let answer = Array(original.utf8).withUnsafeBufferPointer { left in
+        Array(compact.utf8).withUnsafeBufferPointer { right in MemberPatch.sameOutsideWhiteSpace(left, right)
+        }
+      }
+      #expect(answer == same, "\(original) against \(compact)")
+    }
+  }
 }
