@@ -99,6 +99,40 @@ import Testing
     Self.check(missing, on: Self.task(), values: [CustomValue(.bool(true)), nil])
   }
 
+  /// A member named by one key (`FieldSlot(customKey:)`) calls the subscript itself: the
+  /// same values and the same whole records as the key path applied, a member put back
+  /// at its place included.
+  @Test func aCustomMemberByKeyIsReachedAsItsKeyPathReachesIt() {
+    let color = FieldSlot<TaskRecord, CustomValue>(customKey: "color")
+    Self.check(
+      color, on: Self.task(), values: [CustomValue(.string("blue")), nil, CustomValue(.number("3"))])
+    let missing = FieldSlot<TaskRecord, CustomValue>(customKey: "size")
+    Self.check(missing, on: Self.task(), values: [CustomValue(.bool(true)), nil])
+    var start = Self.task()
+    start.custom["size"] = .number("1")
+    for value in [
+      CustomValue(.string("green")), CustomValue(.null, position: 0), CustomValue(.null, position: 1), nil,
+    ] {
+      var direct = start
+      color.store(value, in: &direct)
+      var applied = start
+      applied[keyPath: color.keyPath] = value
+      #expect(direct == applied)
+      #expect(direct.custom.keys == applied.custom.keys, "\(String(describing: value))")
+      var removed = start
+      color.store(nil, in: &removed)
+      var putBack = removed
+      withUnsafeMutablePointer(to: &putBack) { color.store(value, at: $0) }
+      var reference = removed
+      reference[keyPath: color.keyPath] = value
+      #expect(
+        putBack.custom.keys == reference.custom.keys, "put back at \(String(describing: value?.position))")
+    }
+    let title = FieldSlot<RunTimeRecord, CustomValue>(customKey: "title")
+    let book = RunTimeRecord(id: "#1", members: [JSONObject.Member(key: "title", value: .string("Dune"))])
+    Self.check(title, on: book, values: [CustomValue(.string("Emma")), nil, CustomValue(.number("3"))])
+  }
+
   /// A run-time kind's field, top-level or composed (`publisher.city`): a subscript key
   /// path into the record's members, including one whose parent object is missing.
   @Test func aRunTimeFieldGoesThroughItsMemberPath() {

@@ -7,7 +7,10 @@
 /// offset, and the value is read and written there directly — what the documentation of
 /// `offset(of:)` allows, and far cheaper than the runtime's generic key-path code (the
 /// figures are in docs/PERFORMANCE.md). Any other key path (a custom field's subscript
-/// `\Root.custom[positioned: name]`, a run-time kind's fields) is applied as usual. That
+/// `\Root.custom[positioned: name]`, a run-time kind's fields) is applied as usual, but
+/// for a member named by one key (`customKey`: a custom field, a run-time kind's
+/// top-level field), whose subscript is called directly: through the runtime's key-path
+/// code an edit of a run-time kind's member cost about 8,000 instructions more. That
 /// choice is made once, here, and every access below honours it.
 ///
 /// Contract of every `at:` method: `record` points to an initialized `Root` for the whole
@@ -16,16 +19,40 @@
 /// costs otherwise. No other file binds, offsets or reinterprets record memory; the
 /// only other bindings in Sources are of plain bytes (a mapped data file as `UInt8`, the C
 /// array libedit frees), and a test lists them.
-struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
+struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
   /// The field's key path; applied when `offset` is `nil`.
   let keyPath: WritableKeyPath<Root, Value?>
   /// The byte offset of the field's `Value?` in `Root`, when the key path is stored.
   let offset: Int?
 
   /// The slot of `keyPath`: stored at an offset when the key path allows it.
+  /// The member's key when the key path is `\Root.custom[positioned: customKey]` (and
+  /// `Value` is `CustomValue`): its subscript is called directly.
+  let customKey: String?
+
   init(_ keyPath: WritableKeyPath<Root, Value?>) {
     self.keyPath = keyPath
     offset = MemoryLayout<Root>.offset(of: keyPath)
+    customKey = nil
+  }
+
+  /// The slot of custom member `key`, `\Root.custom[positioned: key]`.
+  init(customKey key: String) where Value == CustomValue {
+    keyPath = \Root.custom[positioned: key]
+    offset = nil
+    customKey = key
+  }
+
+  /// The member's value, when `customKey` is set (so `Value` is `CustomValue`, which the
+  /// initializer that sets it requires: the cast changes no bits).
+  @inline(__always)
+  private func member(of custom: CustomFields, _ key: String) -> Value? {
+    unsafeBitCast(custom[positioned: key], to: Value?.self)
+  }
+
+  @inline(__always)
+  private func setMember(of custom: inout CustomFields, _ key: String, to value: Value?) {
+    custom[positioned: key] = unsafeBitCast(value, to: CustomValue?.self)
   }
 
   /// Whether the value is reached at a fixed offset rather than through the key path.
@@ -34,7 +61,10 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   /// The field's value in `record`.
   @inline(__always)
   func value(in record: Root) -> Value? {
-    guard let offset else { return record[keyPath: keyPath] }
+    guard let offset else {
+      if let customKey { return member(of: record.custom, customKey) }
+      return record[keyPath: keyPath]
+    }
     return withUnsafeBytes(of: record) { raw in raw.load(fromByteOffset: offset, as: Value?.self) }
   }
 
@@ -42,7 +72,10 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   /// copied (a copy would retain every field of it).
   @inline(__always)
   func value(at record: UnsafePointer<Root>) -> Value? {
-    guard let offset else { return record.pointee[keyPath: keyPath] }
+    guard let offset else {
+      if let customKey { return member(of: record.pointee.custom, customKey) }
+      return record.pointee[keyPath: keyPath]
+    }
     return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee
   }
 
@@ -50,6 +83,10 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   @inline(__always)
   func store(_ value: Value?, in record: inout Root) {
     guard let offset else {
+      if let customKey {
+        setMember(of: &record.custom, customKey, to: value)
+        return
+      }
       record[keyPath: keyPath] = value
       return
     }
@@ -60,6 +97,10 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   @inline(__always)
   func store(_ value: Value?, at record: UnsafeMutablePointer<Root>) {
     guard let offset else {
+      if let customKey {
+        setMember(of: &record.pointee.custom, customKey, to: value)
+        return
+      }
       record.pointee[keyPath: keyPath] = value
       return
     }
@@ -74,9 +115,9 @@ struct FieldSlot<Root, Value: Equatable>: @unchecked Sendable {
   @inline(__always)
   func replace(with value: Value, at record: UnsafeMutablePointer<Root>, writing: Bool) -> Value?? {
     guard let offset else {
-      let old = record.pointee[keyPath: keyPath]
+      let old = self.value(at: UnsafePointer(record))
       guard old != value else { return nil }
-      if writing { record.pointee[keyPath: keyPath] = value }
+      if writing { store(value, at: record) }
       return .some(old)
     }
     let slot = typedPointer(record, offset)

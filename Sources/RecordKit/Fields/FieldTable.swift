@@ -209,8 +209,7 @@ public struct FieldTable<Root: Record>: Sendable {
   /// The accessor for custom key `name`, through the subscript key path `\Root.custom[positioned: name]`.
   public static func custom(_ name: String) -> KeyPathField<Root, CustomFieldCodec> {
     KeyPathField(
-      name: name, keyPath: \Root.custom[positioned: name], codec: CustomFieldCodec(), isCustom: true,
-      listEdit: nil)
+      name: name, slot: FieldSlot(customKey: name), codec: CustomFieldCodec(), isCustom: true, listEdit: nil)
   }
 
   static func isValidCustomName(_ name: String) -> Bool {

@@ -64,12 +64,22 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Filters, sort and bulk edits, made in `init` like the closures above.
   let queries: FieldQueries<Root, Codec>
 
-  init(
+  convenience init(
     name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
     elementTest: FieldQueries<Root, Codec>.ElementTest? = nil,
     listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
   ) {
-    let slot = FieldSlot(keyPath)
+    self.init(
+      name: name, slot: FieldSlot(keyPath), codec: codec, isCustom: isCustom, elementTest: elementTest,
+      listEdit: listEdit)
+  }
+
+  /// A field whose value lives at `slot` (a custom member's slot, `FieldSlot(customKey:)`).
+  init(
+    name: String, slot: FieldSlot<Root, Value>, codec: Codec, isCustom: Bool,
+    elementTest: FieldQueries<Root, Codec>.ElementTest? = nil,
+    listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
+  ) {
     self.name = name
     self.slot = slot
     self.codec = codec
@@ -202,7 +212,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   /// A declared field.
   convenience init(_ name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
-    self.init(name: name, keyPath: keyPath, codec: codec, isCustom: false, listEdit: nil)
+    self.init(name, FieldSlot(keyPath), codec)
+  }
+
+  /// A declared field at `slot`.
+  convenience init(_ name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec) {
+    self.init(name: name, slot: slot, codec: codec, isCustom: false, listEdit: nil)
   }
 
   public var type: FieldType { codec.type }
@@ -361,8 +376,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 extension KeyPathField where Codec: ListFieldCodec {
   /// A list field: one element can also be added or removed, as one edit of the whole list.
   convenience init(list name: String, _ keyPath: WritableKeyPath<Root, Value?>, _ codec: Codec) {
+    self.init(list: name, FieldSlot(keyPath), codec)
+  }
+
+  /// A declared list field at `slot`.
+  convenience init(list name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec) {
     self.init(
-      name: name, keyPath: keyPath, codec: codec, isCustom: false,
+      name: name, slot: slot, codec: codec, isCustom: false,
       elementTest: { token in
         guard let element = codec.parseElement(token) else { return nil }
         return { value in codec.elements(of: value).contains { codec.sameElement($0, element) } }

@@ -65,13 +65,13 @@ public final class RunTimeKind: @unchecked Sendable {
         schema: self.recordSchema.schema, nodes: self.recordSchema.schema.propertyNodes(at: field.path))
       // A top-level field is a member reached by name, as a custom key is; a composed
       // one (`publisher.city`) by its path.
-      let keyPath =
+      let slot =
         field.path.count == 1
-        ? \RunTimeRecord.custom[positioned: field.path[0]] : \RunTimeRecord.custom[member: field.path]
+        ? FieldSlot(customKey: field.path[0]) : FieldSlot(\RunTimeRecord.custom[member: field.path])
       if case .list = field.shape.type {
-        accessors.append(KeyPathField(list: name, keyPath, codec))
+        accessors.append(KeyPathField(list: name, slot, codec))
       } else {
-        accessors.append(KeyPathField(name, keyPath, codec))
+        accessors.append(KeyPathField(name, slot, codec))
       }
       if let value = field.shape.defaultValue { defaults.append((name, value)) }
       if field.isRequired { required.append(name) }
