@@ -168,9 +168,16 @@ struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
     if case .string(let text) = value.json { text } else { value.json.compactText }
   }
 
-  /// The first rule of the schema's nodes for this field that `value` breaks.
+  /// The first rule of the schema's nodes for this field that `value` breaks. Every edit
+  /// of the field asks: the value's canonical text is checked first
+  /// (`JSONSchema.admits(canonical:_:node:)`, the tree checker's answer without a tree),
+  /// and only a refused value goes to the tree checker, which words the rule.
   func brokenRule(_ value: CustomValue) -> String? {
     guard hasRules, let schema else { return nil }
+    let admitted = CanonicalJSON.text(of: value.json).withUnsafeBufferPointer { text in
+      nodes.allSatisfy { schema.admits(canonical: text, 0..<text.count, node: $0) }
+    }
+    if admitted { return nil }
     for node in nodes {
       if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
         return violation.pointer.tokens.isEmpty
