@@ -237,7 +237,7 @@ public struct FileImage: Sendable {
     // A CSV or TSV file's columns: its header's, then those a new or changed record adds.
     let columns = table.map { tableColumns(of: document, header: $0.header, trustMarks: trustMarks) }
     let columnFields = columns.map { names in names.map { Root.fields.field(named: $0) } } ?? []
-    let patch = MemberPatch()
+    let patch = MemberPatch<Root>()
     try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
       let splice = self.splice(bytes)
       var byID: [String: Int]?

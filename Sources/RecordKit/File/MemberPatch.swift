@@ -17,10 +17,15 @@
 /// Answers false, writing nothing, where that patch has more to do: a member to remove, a
 /// custom member to add, custom members in another order, a key with an escape, a changed value that
 /// is or becomes a list or object, a kind with nested objects. The caller then patches
-/// the whole values. One patch serves a whole save: its writers and member list are
-/// reused from record to record. O(bytes of the record), no allocation per record once
-/// warm.
-final class MemberPatch {
+/// the whole values. One patch serves a whole save of one kind: its writers and member
+/// list are reused from record to record, and the kind's field table is read once (each
+/// reach into the table's array of existentials looked up their type's metadata).
+/// O(bytes of the record), no allocation per record once warm.
+final class MemberPatch<Root: Record> {
+  private let table: FieldTable<Root>
+  /// The table's fields, copied once.
+  private let fields: UnsafeMutableBufferPointer<any FieldAccessor<Root>>
+
   /// The record's value of one field, compact.
   private var value = JSONWriter(compact: true)
   /// An original custom value made canonical, when its bytes are not already.
@@ -37,68 +42,77 @@ final class MemberPatch {
   /// put after (its anchor's member, as a negative number -1 - member); `Int.min`: neither.
   private var placed: [Int] = []
 
+  init() {
+    table = Root.fields
+    fields = .allocate(capacity: table.fields.count)
+    _ = fields.initialize(from: table.fields)
+  }
+
+  deinit {
+    fields.deinitialize()
+    fields.deallocate()
+  }
+
   /// Writes `record` over its original object `bytes[span]` to `out` and answers true, or
   /// answers false and writes nothing (see the type).
-  func write<Root: Record>(
+  func write(
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
     into out: inout [UInt8]
   ) -> Bool {
-    let table = Root.fields
-    guard !table.hasNestedObjects, table.fields.count <= 64, scanMembers(span, in: bytes) else {
+    let fields = self.fields
+    guard !table.hasNestedObjects, fields.count <= 64, scanMembers(span, in: bytes) else {
       return false
     }
     changes.removeAll(keepingCapacity: true)
     news.removeAll(keepingCapacity: true)
     inserts.removeAll(keepingCapacity: true)
     placed.removeAll(keepingCapacity: true)
-    placed.append(contentsOf: repeatElement(Int.min, count: table.fields.count))
+    placed.append(contentsOf: repeatElement(Int.min, count: fields.count))
     let custom = record.pointee.custom
     var matched = true
     custom.withText { text in
       /// The next of the record's custom members, by the offset of its key token.
       var next = text.isEmpty ? 0 : 1
       let end = max(text.count - 1, 0)
-      table.fields.withUnsafeBufferPointer { fields in
-        for position in members.indices {
-          let member = members[position]
-          if !table.keepsAllMembers,
-            let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
-          {
-            placed[index] = position
-            guard declared(fields[index], of: record, member: member.value, in: bytes) else {
-              matched = false
-              return
-            }
-            continue
-          }
-          guard next < end else {
+      for position in members.indices {
+        let member = members[position]
+        if !table.keepsAllMembers,
+          let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
+        {
+          placed[index] = position
+          guard declared(fields[index], of: record, member: member.value, in: bytes) else {
             matched = false
             return
           }
-          let keyEnd = CanonicalJSON.stringEnd(text, from: next)
-          let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
-          guard
-            CanonicalJSON.sameBytes(
-              UnsafeBufferPointer(rebasing: bytes[member.key]),
-              UnsafeBufferPointer(rebasing: text[next..<keyEnd])),
-            customMember(
-              member.value, in: bytes, record: UnsafeBufferPointer(rebasing: text[(keyEnd + 1)..<valueEnd]))
-          else {
-            matched = false
-            return
-          }
-          next = valueEnd + 1
+          continue
         }
-        // A custom member the original lacks, or a declared field it lacks and the record has.
-        if next < end { matched = false }
-        guard matched, !table.keepsAllMembers else { return }
-        for index in fields.indices where placed[index] == Int.min {
-          value.reset()
-          guard fields[index].writeValue(record, to: &value) else { continue }
-          guard insert(fields[index].name, at: index, in: bytes) else {
-            matched = false
-            return
-          }
+        guard next < end else {
+          matched = false
+          return
+        }
+        let keyEnd = CanonicalJSON.stringEnd(text, from: next)
+        let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
+        guard
+          CanonicalJSON.sameBytes(
+            UnsafeBufferPointer(rebasing: bytes[member.key]),
+            UnsafeBufferPointer(rebasing: text[next..<keyEnd])),
+          customMember(
+            member.value, in: bytes, record: UnsafeBufferPointer(rebasing: text[(keyEnd + 1)..<valueEnd]))
+        else {
+          matched = false
+          return
+        }
+        next = valueEnd + 1
+      }
+      // A custom member the original lacks, or a declared field it lacks and the record has.
+      if next < end { matched = false }
+      guard matched, !table.keepsAllMembers else { return }
+      for index in fields.indices where placed[index] == Int.min {
+        value.reset()
+        guard fields[index].writeValue(record, to: &value) else { continue }
+        guard insert(fields[index].name, at: index, in: bytes) else {
+          matched = false
+          return
         }
       }
     }
@@ -128,7 +142,7 @@ final class MemberPatch {
 
   /// Compares declared field `field` with the original's value `bytes[original]`, noting a
   /// change; false when the patch cannot go on (the record lacks the field, a list).
-  private func declared<Root: Record>(
+  private func declared(
     _ field: any FieldAccessor<Root>, of record: UnsafePointer<Root>, member original: Range<Int>,
     in bytes: UnsafeBufferPointer<UInt8>
   ) -> Bool {

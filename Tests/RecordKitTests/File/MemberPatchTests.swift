@@ -18,7 +18,7 @@ import Testing
       let span = JSONSpan.scan(buffer, at: 1)
       var out: [UInt8] = []
       let wrote = withUnsafePointer(to: record) {
-        MemberPatch().write($0, over: span.range, in: buffer, into: &out)
+        MemberPatch<Root>().write($0, over: span.range, in: buffer, into: &out)
       }
       guard wrote else {
         #expect(out.isEmpty, "a patch that declines writes nothing")
@@ -198,7 +198,8 @@ import Testing
     ]
     for (original, compact, same) in cases {
       let answer = Array(original.utf8).withUnsafeBufferPointer { left in
-        Array(compact.utf8).withUnsafeBufferPointer { right in MemberPatch.sameOutsideWhiteSpace(left, right)
+        Array(compact.utf8).withUnsafeBufferPointer { right in
+          MemberPatch<TaskRecord>.sameOutsideWhiteSpace(left, right)
         }
       }
       #expect(answer == same, "\(original) against \(compact)")
