@@ -98,34 +98,45 @@ import Testing
     #expect(inPlace > cases / 4, "\(inPlace) of \(cases) in place")
   }
 
+  /// A random run-time record (`recordText`, its kind inferred) and a random edit of it:
+  /// members set to values of every JSON kind, removed, one added. `body` runs with the
+  /// kind current, given the text, the record as read and the record edited.
+  static func withRandomRunTimeEdit(
+    _ random: inout SplitMix64, _ body: (String, RunTimeRecord, RunTimeRecord) throws -> Void
+  ) throws {
+    let text = recordText(&random)
+    let bytes = Array(("[" + text + "]").utf8)
+    let loaded = try bytes.withUnsafeBufferPointer {
+      try RunTimeFile.decode($0, layout: .array, schema: nil, name: "things")
+    }
+    try RunTimeKind.$current.withValue(loaded.kind) {
+      let original = try #require(loaded.document.records.first)
+      var record = original
+      let keys = record.custom.keys
+      func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+      for _ in 0...(random.next() % 3) {
+        let values: [JSONValue] = [
+          .string("z"), .string("caf\u{e9}\n"), .string("a\"b"), .number("7"), .number("1.50"), .bool(true),
+          .null, .array([]), .array([.string("q")]), .object(JSONObject(["k": .array([])])),
+        ]
+        switch random.next() % 6 {
+        case 0: record.custom["extra"] = pick(values)
+        case 1: record.custom[pick(keys)] = nil
+        default: record.custom[pick(keys)] = pick(values)
+        }
+      }
+      try body(text, original, record)
+    }
+  }
+
   /// A run-time kind's record: all its members are custom, compared text against text.
   @Test(arguments: [4, 5] as [UInt64])
   func aRunTimeRecordsChangesInPlaceWriteWhatTheWholeValuePatchWrites(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
-    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
     var inPlace = 0
     let cases = 1_000
     for _ in 0..<cases {
-      let text = Self.recordText(&random)
-      let bytes = Array(("[" + text + "]").utf8)
-      let loaded = try bytes.withUnsafeBufferPointer {
-        try RunTimeFile.decode($0, layout: .array, schema: nil, name: "things")
-      }
-      try RunTimeKind.$current.withValue(loaded.kind) {
-        let original = try #require(loaded.document.records.first)
-        var record = original
-        let keys = record.custom.keys
-        for _ in 0...(random.next() % 3) {
-          let values: [JSONValue] = [
-            .string("z"), .string("caf\u{e9}\n"), .number("7"), .number("1.50"), .bool(true), .null,
-            .array([.string("q")]), .object(JSONObject(["k": .array([])])),
-          ]
-          switch random.next() % 6 {
-          case 0: record.custom["extra"] = pick(values)
-          case 1: record.custom[pick(keys)] = nil
-          default: record.custom[pick(keys)] = pick(values)
-          }
-        }
+      try Self.withRandomRunTimeEdit(&random) { text, original, record in
         if try Self.patchesAgree(text, from: original, to: record) { inPlace += 1 }
       }
     }

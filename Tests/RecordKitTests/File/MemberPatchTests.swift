@@ -71,30 +71,10 @@ import Testing
   @Test(arguments: [14, 15] as [UInt64])
   func aRunTimeRecordWritesWhatTheWholeValuePatchWrites(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
-    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
     var wrote = 0
     let cases = 1_500
     for _ in 0..<cases {
-      let text = FieldPatchTests.recordText(&random)
-      let bytes = Array(("[" + text + "]").utf8)
-      let loaded = try bytes.withUnsafeBufferPointer {
-        try RunTimeFile.decode($0, layout: .array, schema: nil, name: "things")
-      }
-      try RunTimeKind.$current.withValue(loaded.kind) {
-        let original = try #require(loaded.document.records.first)
-        var record = original
-        let keys = record.custom.keys
-        for _ in 0...(random.next() % 3) {
-          let values: [JSONValue] = [
-            .string("z"), .string("caf\u{e9}\n"), .string("a\"b"), .number("7"), .number("1.50"), .bool(true),
-            .null, .array([]), .array([.string("q")]), .object(JSONObject(["k": .array([])])),
-          ]
-          switch random.next() % 6 {
-          case 0: record.custom["extra"] = pick(values)
-          case 1: record.custom[pick(keys)] = nil
-          default: record.custom[pick(keys)] = pick(values)
-          }
-        }
+      try FieldPatchTests.withRandomRunTimeEdit(&random) { text, original, record in
         if try Self.patched(text, from: original, to: record) != nil { wrote += 1 }
         #expect(try Self.patched(text, from: original, to: original) == text)
       }
