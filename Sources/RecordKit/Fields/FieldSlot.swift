@@ -25,11 +25,11 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
   /// The byte offset of the field's `Value?` in `Root`, when the key path is stored.
   let offset: Int?
 
-  /// The slot of `keyPath`: stored at an offset when the key path allows it.
   /// The member's key when the key path is `\Root.custom[positioned: customKey]` (and
   /// `Value` is `CustomValue`): its subscript is called directly.
   let customKey: String?
 
+  /// The slot of `keyPath`: stored at an offset when the key path allows it.
   init(_ keyPath: WritableKeyPath<Root, Value?>) {
     self.keyPath = keyPath
     offset = MemoryLayout<Root>.offset(of: keyPath)

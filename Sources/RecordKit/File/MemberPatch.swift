@@ -15,12 +15,14 @@
 /// A declared field the original lacks goes where the whole-value patch puts it.
 ///
 /// Answers false, writing nothing, where that patch has more to do: a member to remove, a
-/// custom member to add, custom members in another order, a key with an escape, a changed value that
-/// is or becomes a list or object, a kind with nested objects. The caller then patches
-/// the whole values. One patch serves a whole save of one kind: its writers and member
-/// list are reused from record to record, and the kind's field table is read once (each
-/// reach into the table's array of existentials looked up their type's metadata).
-/// O(bytes of the record), no allocation per record once warm.
+/// custom member to add, custom members in another order, a key with an escape, a changed
+/// value that is or becomes a list or object, a kind with nested objects. The caller then
+/// patches the whole values.
+///
+/// One patch serves a whole save of one kind: its writers and member list are reused
+/// from record to record, and the kind's field table is read once (each reach into the
+/// table's array of existentials looked up their type's metadata). O(bytes of the
+/// record), no allocation per record once warm.
 final class MemberPatch<Root: Record> {
   private let table: FieldTable<Root>
   /// The table's fields, copied once.
