@@ -115,16 +115,6 @@ extension FieldAccessor {
   var rules: String { "" }
   var about: String? { nil }
 
-  func sameValue(in first: Root, and second: Root) -> Bool {
-    json(in: first) == json(in: second)
-  }
-
-  func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool {
-    guard let value = json(in: record.pointee) else { return false }
-    writer.value(value)
-    return true
-  }
-
   func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
     throws(FieldError) -> (any FieldEdit<Root>)?
   {
