@@ -41,6 +41,28 @@ struct JSONSpan: Equatable {
     bytes.withUnsafeBufferPointer { scan($0, at: start) }
   }
 
+  /// The top-level members of the object at `start` (white space before it skipped), each
+  /// its key token (quotes included) and its value, into `members` (emptied first),
+  /// without a span for each value: what a save that compares members needs, no more.
+  /// False when the value there is no object.
+  static func members(
+    ofObjectAt start: Int, in bytes: UnsafeBufferPointer<UInt8>,
+    into members: inout [(key: Range<Int>, value: Range<Int>)]
+  ) -> Bool {
+    members.removeAll(keepingCapacity: true)
+    var scanner = Scanner(bytes: bytes, index: start)
+    scanner.skipWhitespace()
+    guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "{") else { return false }
+    _ = scanner.parts(closedBy: UInt8(ascii: "}")) { scanner in
+      let key = scanner.key()
+      scanner.skipWhitespace()
+      let valueStart = scanner.index
+      scanner.skipValue()
+      members.append((key, valueStart..<scanner.index))
+    }
+    return true
+  }
+
   /// The elements' or members' ranges, in order.
   var partRanges: [Range<Int>] {
     switch content {
@@ -73,12 +95,10 @@ struct JSONSpan: Equatable {
       case UInt8(ascii: "{"):
         var members: [Member] = []
         let inner = parts(closedBy: UInt8(ascii: "}")) { scanner in
-          let keyStart = scanner.index
-          scanner.skipString()
-          let key = JSONSpan.text(of: scanner.bytes, keyStart..<scanner.index)
-          scanner.skipWhitespace()
-          scanner.index += 1  // the colon
-          members.append(Member(key: key, keyStart: keyStart, value: scanner.value()))
+          let key = scanner.key()
+          members.append(
+            Member(
+              key: JSONSpan.text(of: scanner.bytes, key), keyStart: key.lowerBound, value: scanner.value()))
         }
         return JSONSpan(start: start, end: index, content: .object(inner: inner, members: members))
       case UInt8(ascii: "["):
@@ -89,16 +109,40 @@ struct JSONSpan: Equatable {
         skipString()
         return JSONSpan(start: start, end: index, content: .scalar)
       default:
-        while index < bytes.count {
-          let byte = bytes[index]
-          if JSONSpan.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
-            || byte == UInt8(ascii: "}")
-          {
-            break
-          }
-          index += 1
-        }
+        skipScalar()
         return JSONSpan(start: start, end: index, content: .scalar)
+      }
+    }
+
+    /// From a member's key to after the colon that follows it; the key token's range.
+    mutating func key() -> Range<Int> {
+      let start = index
+      skipString()
+      let key = start..<index
+      skipWhitespace()
+      index += 1  // the colon
+      return key
+    }
+
+    /// From the first byte of a value to after it, building nothing.
+    mutating func skipValue() {
+      switch bytes[index] {
+      case UInt8(ascii: "\""): skipString()
+      case UInt8(ascii: "["), UInt8(ascii: "{"): index = CanonicalJSON.valueEnd(bytes, from: index)
+      default: skipScalar()
+      }
+    }
+
+    /// A number or literal: to the white space or separator after it.
+    mutating func skipScalar() {
+      while index < bytes.count {
+        let byte = bytes[index]
+        if JSONSpan.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
+          || byte == UInt8(ascii: "}")
+        {
+          return
+        }
+        index += 1
       }
     }
 
@@ -122,18 +166,11 @@ struct JSONSpan: Equatable {
       return inner
     }
 
-    /// From an opening quote to after its closing one.
+    /// From an opening quote to after its closing one, eight bytes at a time where there is
+    /// nothing to stop at (`CanonicalJSON.stringEnd`: a string of a file that loaded has no
+    /// raw control byte either).
     mutating func skipString() {
-      index += 1
-      while index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "\\"): index += 2
-        case UInt8(ascii: "\""):
-          index += 1
-          return
-        default: index += 1
-        }
-      }
+      index = CanonicalJSON.stringEnd(bytes, from: index)
     }
   }
 

@@ -34,15 +34,12 @@ final class MemberPatch<Root: Record> {
   private var canonical = JSONWriter(compact: true)
   /// The original object's members: key token (quotes included) and value.
   private var members: [(key: Range<Int>, value: Range<Int>)] = []
-  /// The members whose values change, in order, with where their new bytes lie in `news`.
-  private var changes: [(value: Range<Int>, new: Range<Int>)] = []
+  /// What changes, in order of `order` where two stand at one place: original bytes
+  /// `replacing` (empty for a member put in) give way to `news[new]`.
+  private var edits: [(replacing: Range<Int>, order: Int, new: Range<Int>)] = []
   private var news: [UInt8] = []
-  /// Declared fields the original lacks and the record has, each after the member it
-  /// follows (by that member's value end), in the order they go there.
-  private var inserts: [(at: Int, order: Int, new: Range<Int>)] = []
-  /// For each declared field, the original's member that holds it, or where a new one is
-  /// put after (its anchor's member, as a negative number -1 - member); `Int.min`: neither.
-  private var placed: [Int] = []
+  /// Where each declared field stands in the original, by the field's index.
+  private var places: [MemberPlace] = []
 
   init() {
     table = Root.fields
@@ -61,84 +58,74 @@ final class MemberPatch<Root: Record> {
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
     into out: inout [UInt8]
   ) -> Bool {
-    let fields = self.fields
-    guard !table.hasNestedObjects, fields.count <= 64, scanMembers(span, in: bytes) else {
-      return false
-    }
-    changes.removeAll(keepingCapacity: true)
+    guard !table.hasNestedObjects, JSONSpan.members(ofObjectAt: span.lowerBound, in: bytes, into: &members)
+    else { return false }
+    edits.removeAll(keepingCapacity: true)
     news.removeAll(keepingCapacity: true)
-    inserts.removeAll(keepingCapacity: true)
-    placed.removeAll(keepingCapacity: true)
-    placed.append(contentsOf: repeatElement(Int.min, count: fields.count))
-    let custom = record.pointee.custom
-    var matched = true
-    custom.withText { text in
-      /// The next of the record's custom members, by the offset of its key token.
-      var next = text.isEmpty ? 0 : 1
-      let end = max(text.count - 1, 0)
-      for position in members.indices {
-        let member = members[position]
-        if !table.keepsAllMembers,
-          let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
-        {
-          placed[index] = position
-          guard declared(fields[index], of: record, member: member.value, in: bytes) else {
-            matched = false
-            return
-          }
-          continue
-        }
-        guard next < end else {
-          matched = false
-          return
-        }
-        let keyEnd = CanonicalJSON.stringEnd(text, from: next)
-        let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
-        guard
-          CanonicalJSON.sameBytes(
-            UnsafeBufferPointer(rebasing: bytes[member.key]),
-            UnsafeBufferPointer(rebasing: text[next..<keyEnd])),
-          customMember(
-            member.value, in: bytes, record: UnsafeBufferPointer(rebasing: text[(keyEnd + 1)..<valueEnd]))
-        else {
-          matched = false
-          return
-        }
-        next = valueEnd + 1
-      }
-      // A custom member the original lacks, or a declared field it lacks and the record has.
-      if next < end { matched = false }
-      guard matched, !table.keepsAllMembers else { return }
-      for index in fields.indices where placed[index] == Int.min {
-        value.reset()
-        guard fields[index].writeValue(record, to: &value) else { continue }
-        guard insert(fields[index].name, at: index, in: bytes) else {
-          matched = false
-          return
-        }
-      }
+    places.removeAll(keepingCapacity: true)
+    places.append(contentsOf: repeatElement(.absent, count: fields.count))
+    let matched = record.pointee.custom.text.withUnsafeBufferPointer { custom in
+      matchMembers(of: record, custom: custom, in: bytes)
+        && (table.keepsAllMembers || insertNew(of: record, in: bytes))
     }
     guard matched else { return false }
-    if inserts.count > 1 { inserts.sort { ($0.at, $0.order) < ($1.at, $1.order) } }
-    var copied = span.lowerBound
-    var nextInsert = 0
-    for change in changes {
-      while nextInsert < inserts.count, inserts[nextInsert].at <= change.value.lowerBound {
-        out += bytes[copied..<inserts[nextInsert].at]
-        out += news[inserts[nextInsert].new]
-        copied = inserts[nextInsert].at
-        nextInsert += 1
-      }
-      out += bytes[copied..<change.value.lowerBound]
-      out += news[change.new]
-      copied = change.value.upperBound
+    // Members put in come after the changes, among which they belong.
+    if edits.contains(where: { $0.replacing.isEmpty }) {
+      edits.sort { ($0.replacing.lowerBound, $0.order) < ($1.replacing.lowerBound, $1.order) }
     }
-    for insert in inserts[nextInsert...] {
-      out += bytes[copied..<insert.at]
-      out += news[insert.new]
-      copied = insert.at
+    var copied = span.lowerBound
+    for edit in edits {
+      out += bytes[copied..<edit.replacing.lowerBound]
+      out += news[edit.new]
+      copied = edit.replacing.upperBound
     }
     out += bytes[copied..<span.upperBound]
+    return true
+  }
+
+  /// Compares each of the original's members with the record's: a declared field with its
+  /// field, the others in order with the record's custom members (`custom`, canonical
+  /// text), noting the changes; false when the patch cannot go on.
+  private func matchMembers(
+    of record: UnsafePointer<Root>, custom: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    /// The next of the record's custom members, by the offset of its key token.
+    var next = custom.isEmpty ? 0 : 1
+    let end = max(custom.count - 1, 0)
+    for position in members.indices {
+      let member = members[position]
+      if !table.keepsAllMembers,
+        let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
+      {
+        places[index] = .member(position)
+        guard declared(fields[index], of: record, member: member.value, in: bytes) else { return false }
+        continue
+      }
+      guard next < end else { return false }
+      let keyEnd = CanonicalJSON.stringEnd(custom, from: next)
+      let valueEnd = CanonicalJSON.valueEnd(custom, from: keyEnd + 1)
+      guard
+        CanonicalJSON.sameBytes(
+          UnsafeBufferPointer(rebasing: bytes[member.key]),
+          UnsafeBufferPointer(rebasing: custom[next..<keyEnd])),
+        customMember(
+          member.value, in: bytes, record: UnsafeBufferPointer(rebasing: custom[(keyEnd + 1)..<valueEnd]))
+      else { return false }
+      next = valueEnd + 1
+    }
+    // No custom member the original lacks.
+    return next >= end
+  }
+
+  /// Puts in each declared field the record has and the original lacks; false when one
+  /// cannot be.
+  private func insertNew(of record: UnsafePointer<Root>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in fields.indices {
+      guard case .absent = places[index] else { continue }
+      value.reset()
+      guard fields[index].writeValue(record, to: &value) else { continue }
+      guard insert(fields[index].name, at: index, in: bytes) else { return false }
+    }
     return true
   }
 
@@ -161,7 +148,7 @@ final class MemberPatch<Root: Record> {
     guard (try? field.read(from: &reader, into: &copy)) == true else { return false }
     if field.sameValue(in: copy, and: record.pointee) { return true }
     guard Self.isScalar(old), Self.isScalar(new) else { return false }
-    note(original, new)
+    note(new, replacing: original)
     return true
   }
 
@@ -182,7 +169,7 @@ final class MemberPatch<Root: Record> {
       if CanonicalJSON.sameBytes(new, canonical.unsafeBytes) { return true }
     }
     guard Self.isScalar(old), Self.isScalar(new) else { return false }
-    note(original, new)
+    note(new, replacing: original)
     return true
   }
 
@@ -196,12 +183,15 @@ final class MemberPatch<Root: Record> {
   private func insert(_ name: String, at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard members.count >= 2, Self.isScalar(value.unsafeBytes) else { return false }
     var previous = index - 1
-    while previous >= 0, placed[previous] == Int.min { previous -= 1 }
-    guard previous >= 0 else { return false }
-    let chained = placed[previous] < 0
-    let anchor = chained ? -1 - placed[previous] : placed[previous]
-    placed[index] = -1 - anchor
-    let separatorBefore = chained || anchor == 0 ? 1 : anchor
+    while previous >= 0, case .absent = places[previous] { previous -= 1 }
+    let anchor: Int
+    let separatorBefore: Int
+    switch previous >= 0 ? places[previous] : .absent {
+    case .absent: return false
+    case .member(let position): (anchor, separatorBefore) = (position, max(position, 1))
+    case .after(let position): (anchor, separatorBefore) = (position, 1)
+    }
+    places[index] = .after(anchor)
     let start = news.count
     news += bytes[members[separatorBefore - 1].value.upperBound..<members[separatorBefore].key.lowerBound]
     canonical.reset()
@@ -210,14 +200,16 @@ final class MemberPatch<Root: Record> {
     let last = members[members.count - 1]
     news += bytes[last.key.upperBound..<last.value.lowerBound]
     news += value.unsafeBytes
-    inserts.append((members[anchor].value.upperBound, inserts.count, start..<news.count))
+    let at = members[anchor].value.upperBound
+    edits.append((at..<at, edits.count, start..<news.count))
     return true
   }
 
-  private func note(_ original: Range<Int>, _ new: UnsafeBufferPointer<UInt8>) {
+  /// Notes that `new` replaces the original's value `bytes[original]`.
+  private func note(_ new: UnsafeBufferPointer<UInt8>, replacing original: Range<Int>) {
     let start = news.count
     news += new
-    changes.append((original, start..<news.count))
+    edits.append((original, edits.count, start..<news.count))
   }
 
   /// Whether a list or object's text in a file, `original`, is `compact`'s but for white
@@ -261,54 +253,15 @@ final class MemberPatch<Root: Record> {
     }
     return false
   }
+}
 
-  /// The top-level members of the object at `span` (white space before it skipped) into
-  /// `members`; false when it is no object. The bytes read as JSON (a record of a file
-  /// that loaded), so nothing is checked: strings, numbers and containers are stepped over.
-  private func scanMembers(_ span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    members.removeAll(keepingCapacity: true)
-    var index = span.lowerBound
-    while index < span.upperBound, JSONSpan.isWhitespace(bytes[index]) { index += 1 }
-    guard index < span.upperBound, bytes[index] == UInt8(ascii: "{") else { return false }
-    index += 1
-    while index < span.upperBound {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "}") { return true }
-      if byte == UInt8(ascii: ",") || JSONSpan.isWhitespace(byte) {
-        index += 1
-        continue
-      }
-      let keyStart = index
-      index = CanonicalJSON.stringEnd(bytes, from: index)
-      let key = keyStart..<index
-      while bytes[index] != UInt8(ascii: ":") { index += 1 }
-      index += 1
-      while JSONSpan.isWhitespace(bytes[index]) { index += 1 }
-      let valueStart = index
-      index = Self.valueEnd(bytes, from: index)
-      members.append((key, valueStart..<index))
-    }
-    return false
-  }
-
-  /// Where the value that starts at `start` ends: `CanonicalJSON.valueEnd`, but a number
-  /// or literal also ends at white space.
-  private static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    switch bytes[start] {
-    case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"):
-      return CanonicalJSON.valueEnd(bytes, from: start)
-    default:
-      var cursor = start + 1
-      while cursor < bytes.count {
-        let byte = bytes[cursor]
-        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
-          || JSONSpan.isWhitespace(byte)
-        {
-          break
-        }
-        cursor += 1
-      }
-      return cursor
-    }
-  }
+/// Where a declared field stands in the original a `MemberPatch` writes over. Not nested
+/// in the generic class: a type nested there is generic too, and each use looked its
+/// metadata up at run time.
+private enum MemberPlace {
+  case absent
+  /// Held by the original's member at this position.
+  case member(Int)
+  /// Put in after the original's member at this position (after any put in there before).
+  case after(Int)
 }

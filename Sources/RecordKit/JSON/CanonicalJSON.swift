@@ -14,7 +14,9 @@
 /// grammar and costs one pass over the bytes it steps over. (Made here rather than taken
 /// from a library: it is the writer's own form, read back; a few dozen lines.)
 package enum CanonicalJSON {
-  /// Where the value that starts at `start` ends.
+  /// Where the value that starts at `start` ends. For a string, list or object this holds
+  /// of any valid JSON text too, white space and all (`JSONSpan` steps over a file's
+  /// values so); a number or literal ends at a separator, not at white space.
   static func valueEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     switch text[start] {
     case UInt8(ascii: "\""):
@@ -53,7 +55,8 @@ package enum CanonicalJSON {
     }
   }
 
-  /// Where the string token whose `"` is at `start` ends (after its closing quote).
+  /// Where the string token whose `"` is at `start` ends (after its closing quote); of any
+  /// valid JSON string too, which has no raw control byte either.
   static func stringEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var cursor = start + 1
     var ignored = false

@@ -174,11 +174,6 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
-  /// Runs `body` with the canonical text (empty when there are no members).
-  func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    text.withUnsafeBufferPointer(body)
-  }
-
   /// Calls `body` with the text and each member's key token and value, in order, until
   /// it returns false.
   func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
