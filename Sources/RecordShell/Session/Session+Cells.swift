@@ -7,12 +7,6 @@ extension Session {
   /// or `remove` on one, an `insert` of a record with a list or an object in it. Other
   /// files, and every other command, pass.
   func refuseWhatNoCellHolds(_ command: ShellCommand) throws(SessionError) {
-    // Every command but these passes at once, before the file's layout is asked (half a
-    // script's lines are `use`).
-    switch command {
-    case .set, .new, .listEdit, .bulk, .insert: break
-    default: return
-    }
     guard let path = filePath, persistence.layout(of: path).isDelimited else { return }
     let table = Root.fields
     func check(_ field: String, _ token: ValueToken?, record: String) throws(SessionError) {
