@@ -52,6 +52,18 @@ import Testing
     }
   }
 
+  /// What the patch of the two whole values writes for `record` over `original`, the
+  /// object `span` of `buffer` (the reference the patches of members are held to).
+  static func wholeValuePatch<Root: Record>(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ span: JSONSpan, from original: Root, to record: Root
+  ) -> [UInt8] {
+    var whole: [UInt8] = []
+    ValuePatch(bytes: buffer, style: .lines).write(
+      span, old: .object(Root.fields.encode(original)), new: .object(Root.fields.encode(record)), indent: [],
+      multiline: buffer[span.range].contains(0x0A), into: &whole)
+    return whole
+  }
+
   /// Whether `record`'s edit of `original` (the object `text`, alone in an array) took the
   /// path of changes in place; if it did, what that path wrote is what the whole-value
   /// patch writes, and is JSON.
@@ -63,10 +75,7 @@ import Testing
     return try bytes.withUnsafeBufferPointer { buffer in
       let span = JSONSpan.scan(buffer, at: 1)
       let patch = ValuePatch(bytes: buffer, style: .lines)
-      var whole: [UInt8] = []
-      patch.write(
-        span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
-        multiline: multiline, into: &whole)
+      let whole = wholeValuePatch(buffer, span, from: original, to: record)
       guard let changes = FileImage.changesInPlace(from: original, to: record, over: span) else {
         return false
       }
@@ -86,16 +95,36 @@ import Testing
     var inPlace = 0
     let cases = 2_000
     for _ in 0..<cases {
-      let text = Self.recordText(&random)
-      let bytes = Array(("[" + text + "]").utf8)
-      let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
-      var record = original
-      Self.edit(&record, &random)
-      if try Self.patchesAgree(text, from: original, to: record) { inPlace += 1 }
+      try Self.withRandomTaskEdit(&random) { text, original, record in
+        if try Self.patchesAgree(text, from: original, to: record) { inPlace += 1 }
+      }
     }
     // Most edits change values in place; the rest (a field added or removed, a custom
     // member changed) take the whole-value patch.
     #expect(inPlace > cases / 4, "\(inPlace) of \(cases) in place")
+  }
+
+  /// A random task record (`recordText`; with `unevenSeparators`, each `, ` between
+  /// members and list elements spelled one of three ways, so that which separator a new
+  /// member takes shows) and a random edit of it (`edit`). `body` is given the text, the
+  /// record as read and the record edited.
+  static func withRandomTaskEdit(
+    _ random: inout SplitMix64, unevenSeparators: Bool = false,
+    _ body: (String, TaskRecord, TaskRecord) throws -> Void
+  ) throws {
+    var text = recordText(&random)
+    if unevenSeparators {
+      let pieces = text.components(separatedBy: ", ")
+      text = pieces[0]
+      for piece in pieces.dropFirst() {
+        text += [", ", ",  ", ","][Int(random.next() % 3)] + piece
+      }
+    }
+    let bytes = Array(("[" + text + "]").utf8)
+    let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
+    var record = original
+    edit(&record, &random)
+    try body(text, original, record)
   }
 
   /// A random run-time record (`recordText`, its kind inferred) and a random edit of it:

@@ -24,30 +24,15 @@ import Testing
         #expect(out.isEmpty, "a patch that declines writes nothing")
         return nil
       }
-      var whole: [UInt8] = []
-      if original == record {
-        whole += buffer[span.range]
-      } else {
-        ValuePatch(bytes: buffer, style: .lines).write(
-          span, old: .object(table.encode(original)), new: .object(table.encode(record)), indent: [],
-          multiline: text.contains("\n"), into: &whole)
-      }
+      let whole =
+        original == record
+        ? Array(buffer[span.range])
+        : FieldPatchTests.wholeValuePatch(buffer, span, from: original, to: record)
       let written = String(decoding: out, as: UTF8.self)
       #expect(written == String(decoding: whole, as: UTF8.self), "\(text) edited to \(table.encode(record))")
       _ = try #require(try? JSONValue.parse(bytes: out), "valid JSON: \(written)")
       return written
     }
-  }
-
-  /// `text` with each `, ` between members (and list elements) spelled one of three ways,
-  /// so that which separator a new member takes shows.
-  static func unevenlySeparated(_ text: String, _ random: inout SplitMix64) -> String {
-    let pieces = text.components(separatedBy: ", ")
-    var result = pieces[0]
-    for piece in pieces.dropFirst() {
-      result += [", ", ",  ", ","][Int(random.next() % 3)] + piece
-    }
-    return result
   }
 
   @Test(arguments: [11, 12, 13] as [UInt64])
@@ -56,14 +41,11 @@ import Testing
     var wrote = 0
     let cases = 3_000
     for _ in 0..<cases {
-      let text = Self.unevenlySeparated(FieldPatchTests.recordText(&random), &random)
-      let bytes = Array(("[" + text + "]").utf8)
-      let original = try #require(RecordFile<TaskRecord>.decode(bytes).document.records.first, "\(text)")
-      var record = original
-      FieldPatchTests.edit(&record, &random)
-      if try Self.patched(text, from: original, to: record) != nil { wrote += 1 }
-      // The record as it was read is written as its own bytes.
-      #expect(try Self.patched(text, from: original, to: original) == text)
+      try FieldPatchTests.withRandomTaskEdit(&random, unevenSeparators: true) { text, original, record in
+        if try Self.patched(text, from: original, to: record) != nil { wrote += 1 }
+        // The record as it was read is written as its own bytes.
+        #expect(try Self.patched(text, from: original, to: original) == text)
+      }
     }
     #expect(wrote > cases / 4, "\(wrote) of \(cases) patched in place")
   }
