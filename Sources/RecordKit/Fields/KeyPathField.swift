@@ -64,17 +64,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Filters, sort and bulk edits, made in `init` like the closures above.
   let queries: FieldQueries<Root, Codec>
 
-  convenience init(
-    name: String, keyPath: WritableKeyPath<Root, Value?>, codec: Codec, isCustom: Bool,
-    elementTest: FieldQueries<Root, Codec>.ElementTest? = nil,
-    listEdit: (@Sendable (Value?, ValueToken, Bool) throws(FieldError) -> Value?)?
-  ) {
-    self.init(
-      name: name, slot: FieldSlot(keyPath), codec: codec, isCustom: isCustom, elementTest: elementTest,
-      listEdit: listEdit)
-  }
-
-  /// A field whose value lives at `slot` (a custom member's slot, `FieldSlot(customKey:)`).
+  /// A field whose value lives at `slot`: at a key path (`FieldSlot(_:)`) or a custom
+  /// member's key (`FieldSlot(customKey:)`).
   init(
     name: String, slot: FieldSlot<Root, Value>, codec: Codec, isCustom: Bool,
     elementTest: FieldQueries<Root, Codec>.ElementTest? = nil,
