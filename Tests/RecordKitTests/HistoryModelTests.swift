@@ -247,7 +247,16 @@ final class TestClock: @unchecked Sendable {
 
   static func randomOps(using generator: inout SplitMix64, variant: Variant = .task) -> [ModelOp] {
     let length = generator.int(40) + 1
-    return (0..<length).map { _ in randomOp(using: &generator, variant: variant) }
+    var ops = (0..<length).map { _ in randomOp(using: &generator, variant: variant) }
+    // Now and then a group of more one-field sets than `CommandList.compactionThreshold`,
+    // whose later edits are written straight into rows of the group's store.
+    if generator.int(25) == 0 {
+      let sets = (0..<CommandList<TaskRecord>.compactionThreshold + 10).map { _ in
+        ModelOp.set(generator.int(5), [randomPair(using: &generator, variant: variant)])
+      }
+      ops.insert(contentsOf: [.begin("many")] + sets, at: generator.int(ops.count + 1))
+    }
+    return ops
   }
 
   static func randomOp(using g: inout SplitMix64, variant: Variant = .task) -> ModelOp {

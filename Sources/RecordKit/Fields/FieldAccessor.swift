@@ -2,8 +2,11 @@
 ///
 /// Every edit a field makes is a `PropertyUpdate` over the field's typed key
 /// path: the accessor only turns input (a token, a JSON value from the file or
-/// the journal) into such an update, after validating it. Nothing changes a
-/// record here; the returned edit does, when the history applies it.
+/// the journal) into such an update, after validating it, and the returned edit changes
+/// the record when the history applies it. Two forms write as they make: `applySet`,
+/// whose update is already applied, and `applySet(_:in:numbered:into:)`, whose update is
+/// kept as a row of the history's store from the start, the same old and new values
+/// with no object (the one-field `set` of the edit path).
 ///
 /// Public, although only recsh's own modules use it, and although its in-place methods
 /// take record pointers: the shell's calls into the editor must stay specializable
@@ -77,6 +80,16 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber)
     throws(FieldError)
     -> (any FieldEdit<Root>)?
+  /// `applySet` whose edit is kept as a row of the field's column in `store` (a history's
+  /// steps or a large group's commands) from the start: no edit object is made, which
+  /// was most of a one-field edit's cost. `.unchanged` when the field already has the
+  /// value (nothing written); `.notRows`, having changed nothing, when the field does not
+  /// keep rows or the store has no column left — then `applySet` makes the edit. Throws
+  /// as `applySet` does, having changed nothing.
+  func applySet(
+    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    into store: inout StepStore<Root>
+  ) throws(FieldError) -> StepRowWrite
   /// The edit that removes the field; `nil` if it is already absent.
   func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (any FieldEdit<Root>)?
   /// The edit that adds (or removes) one list element; `nil` when adding one already there.
@@ -152,4 +165,14 @@ extension FieldError {
     let text = json.compactText
     return text.count <= 40 ? text : json.kindDescription
   }
+}
+
+/// What `FieldAccessor.applySet(_:in:numbered:into:)` did with a `set`.
+public enum StepRowWrite: Sendable {
+  /// The field kept no row (it keeps none, or the store had no column left): nothing changed.
+  case notRows
+  /// The field already held the value: nothing changed.
+  case unchanged
+  /// The value was written and its row and slot appended to the store.
+  case appended
 }

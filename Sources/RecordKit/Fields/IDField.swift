@@ -59,6 +59,13 @@ final class IDField<Root: Record>: FieldAccessor {
     throw .readOnly(name)
   }
 
+  func applySet(
+    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    into store: inout StepStore<Root>
+  ) throws(FieldError) -> StepRowWrite {
+    throw .readOnly(name)
+  }
+
   func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (
     any FieldEdit<Root>
   )? {

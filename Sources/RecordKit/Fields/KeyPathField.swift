@@ -44,6 +44,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
+  /// `applySet(_:in:numbered:into:)`, made here like `setter`: the `set` written straight
+  /// into a row of the store's column for this field.
+  private let rowSetter:
+    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>)
+      throws(FieldError) -> StepRowWrite
+  /// Row `n`'s edit as `encodeUpdate` spells an update (the log's record of it).
+  let encodeStepRow: (FieldStepColumn<Root, Codec>, Int, inout [UInt8]) -> Void
   /// Keeps an update as a row of the field's history column (`FieldStepColumn`), and
   /// makes row `n` into its update again; made here like `writeUpdate`, so the typed
   /// arrays are reached by specialized code.
@@ -85,6 +92,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     readValue = { record in slot.value(in: record) }
     compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
     setter = Self.makeSetter(slot, codec)
+    rowSetter = Self.makeRowSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
     appendStepRow = { update, column in
       column.rows.append(record: update.record, old: update.old, new: update.new, action: update.action)
@@ -97,7 +105,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       let (record, old, new, action) = column.rows.row(row)
       return PropertyUpdate(record: record, field: column.field, old: old, new: new, action: action)
     }
-    encodeUpdate = Self.makeUpdateEncoder(name: name, isCustom: isCustom, codec)
+    let encode = Self.makeEditEncoder(name: name, isCustom: isCustom, codec)
+    encodeUpdate = { update, out in encode(update.action, update.record, update.old, update.new, &out) }
+    encodeStepRow = { column, row, out in
+      let (record, old, new, action) = column.rows.row(row)
+      encode(action, record, old, new, &out)
+    }
     queries = FieldQueries(slot: slot, codec: codec, listEdit: listEdit, elementTest: elementTest)
   }
 
@@ -111,13 +124,49 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     PropertyUpdate<Root, Codec>?
   {
     { (field, token, record, number, writing) throws(FieldError) -> PropertyUpdate<Root, Codec>? in
-      guard !codec.isReadOnly else { throw .readOnly(field.name) }
-      guard let value = codec.parse(token) else {
-        throw .invalidValue(field: field.name, expected: codec.type.expectation, found: token.description)
-      }
-      if let rule = codec.brokenRule(value) { throw .brokenRule(field: field.name, message: rule) }
+      let value = try checkedValue(field.name, token, codec)
       guard let old = slot.replace(with: value, at: record, writing: writing) else { return nil }
       return PropertyUpdate(record: number, field: field, old: old, new: value, action: .set)
+    }
+  }
+
+  /// The value `token` means for the field, checked by its rules; what a `set` writes.
+  @inline(__always)
+  private static func checkedValue(_ name: String, _ token: ValueToken, _ codec: Codec) throws(FieldError)
+    -> Value
+  {
+    guard !codec.isReadOnly else { throw .readOnly(name) }
+    guard let value = codec.parse(token) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
+    }
+    if let rule = codec.brokenRule(value) { throw .brokenRule(field: name, message: rule) }
+    return value
+  }
+
+  /// `makeSetter`'s writing form, whose edit becomes a row of the store's column for the
+  /// field (made when the store has none) instead of an object: the old value moves out
+  /// of the record into the row, the new one is written in its place, and the row's slot
+  /// is appended. Checks the token before anything changes; `.notRows`, having done
+  /// nothing, when the store has no column left.
+  private static func makeRowSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec)
+    -> (
+      KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>
+    )
+    throws(FieldError) -> StepRowWrite
+  {
+    { (field, token, record, number, store) throws(FieldError) -> StepRowWrite in
+      let value = try checkedValue(field.name, token, codec)
+      guard
+        let index = store.columnForRow(of: ObjectIdentifier(field), make: { FieldStepColumn(field: field) })
+      else { return .notRows }
+      guard let old = slot.replace(with: value, at: record, writing: true) else { return .unchanged }
+      let column = unsafeDowncast(store.column(at: index), to: FieldStepColumn<Root, Codec>.self)
+      // A new value is always there, so the row is always made.
+      guard let row = column.rows.append(record: number, old: old, new: value, action: .set) else {
+        preconditionFailure("a set's row has its new value")
+      }
+      store.appendRowSlot(column: index, row: row)
+      return .appended
     }
   }
 
@@ -132,12 +181,12 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// An update as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`):
+  /// An edit as `Command.encoded()` spells it in compact JSON (see `FieldEdit.appendEncoded`):
   /// `["set", 17, "title", ["a"], ["b"]]` — the action, the record's number, the field (a
   /// custom key as `["color"]`), then the old and the new value each in a one-element
   /// list, `[]` when absent. What is the same for every edit of the field is encoded once.
-  private static func makeUpdateEncoder(name: String, isCustom: Bool, _ codec: Codec)
-    -> (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
+  private static func makeEditEncoder(name: String, isCustom: Bool, _ codec: Codec)
+    -> (EditAction, RecordNumber, Value?, Value?, inout [UInt8]) -> Void
   {
     var fieldPart = Array(", ".utf8)
     if isCustom { fieldPart.append(UInt8(ascii: "[")) }
@@ -149,18 +198,18 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       JSONValue.appendQuoted(action.rawValue, to: &bytes)
       return bytes + Array(", ".utf8)
     }
-    return { update, out in
-      out.append(contentsOf: openings[update.action.index])
-      JSONValue.appendDecimal(Int(update.record.value), to: &out)
+    return { action, record, old, new, out in
+      out.append(contentsOf: openings[action.index])
+      JSONValue.appendDecimal(Int(record.value), to: &out)
       out.append(contentsOf: fieldPart)
-      if let old = update.old {
+      if let old {
         out.append(UInt8(ascii: "["))
         codec.appendForCommand(old, to: &out)
         out.append(UInt8(ascii: "]"))
       } else {
         out += "[]".utf8
       }
-      if let new = update.new {
+      if let new {
         out += ", [".utf8
         codec.appendForCommand(new, to: &out)
         out += "]]".utf8
@@ -285,6 +334,13 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     throws(FieldError) -> (any FieldEdit<Root>)?
   {
     try setter(self, token, record, number, true)
+  }
+
+  public func applySet(
+    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    into store: inout StepStore<Root>
+  ) throws(FieldError) -> StepRowWrite {
+    try rowSetter(self, token, record, number, &store)
   }
 
   public func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError)

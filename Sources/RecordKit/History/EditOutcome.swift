@@ -3,15 +3,49 @@ public enum EditOutcome<Root: Record>: Sendable {
   /// Nothing changed (a field set to the value it holds).
   case unchanged
   /// A new step, numbered `step`, is now the current state.
-  case recorded(Command<Root>, step: Int)
+  case recorded(EditChange<Root>, step: Int)
   /// The change went into the innermost open group.
-  case grouped(Command<Root>)
+  case grouped(EditChange<Root>)
 
-  /// The command made, if any.
+  /// The command made, if any (made again from its row when the edit was kept as one:
+  /// one allocation).
   public var command: Command<Root>? {
     switch self {
     case .unchanged: nil
-    case .recorded(let command, _), .grouped(let command): command
+    case .recorded(let change, _), .grouped(let change): change.command
+    }
+  }
+}
+
+/// The change an edit made, as the history keeps it: a command, or a row of a field's
+/// history column when a one-field `set` was written straight into one (no edit object
+/// exists then; `command` makes one). Read at once, while the row is where it was put.
+public struct EditChange<Root: Record>: Sendable {
+  private enum Made: Sendable {
+    case command(Command<Root>)
+    case row(StepColumn<Root>, Int)
+  }
+
+  private let made: Made
+
+  public init(_ command: Command<Root>) { made = .command(command) }
+
+  init(column: StepColumn<Root>, row: Int) { made = .row(column, row) }
+
+  /// The command: the one made, or the row's edit made again (one allocation).
+  public var command: Command<Root> {
+    switch made {
+    case .command(let command): command
+    case .row(let column, let row): column.command(atRow: row)
+    }
+  }
+
+  /// Appends the change as `Command.appendEncoded` spells it (the log's record of it);
+  /// a row is encoded from its typed values, without making its edit.
+  public func appendEncoded(to out: inout [UInt8]) {
+    switch made {
+    case .command(let command): command.appendEncoded(to: &out)
+    case .row(let column, let row): column.appendEncoded(row: row, to: &out)
     }
   }
 }

@@ -51,6 +51,12 @@ public struct Editor<Root: Record>: Sendable {
       let assignment = assignments[0]
       guard position < document.count else { throw .noSuchPosition(position) }
       let number = document.number(at: position)
+      let time = clock()
+      if let outcome = try Self.setRow(
+        assignment, at: position, numbered: number, time: time, document: &document, history: &history)
+      {
+        return outcome
+      }
       let made = try document.withMutableRecord(at: position) { (record) throws(EditError) in
         let field = try Self.resolve(assignment, in: UnsafePointer(record))
         return try Self.wrap { () throws(FieldError) in
@@ -60,7 +66,7 @@ public struct Editor<Root: Record>: Sendable {
       guard let made else { throw .noSuchPosition(position) }
       // Already in the document: `applySet` wrote it as it made it.
       guard let edit = made else { return .unchanged }
-      return record(.edit(edit))
+      return record(.edit(edit), at: time)
     }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
@@ -178,10 +184,35 @@ public struct Editor<Root: Record>: Sendable {
     return record(command)
   }
 
-  /// Records a command the document already holds.
-  mutating func record(_ command: Command<Root>) -> EditOutcome<Root> {
-    if let step = history.record(command, at: clock()) { return .recorded(command, step: step) }
-    return .grouped(command)
+  /// Records a command the document already holds, made at `time` (now when `nil`).
+  mutating func record(_ command: Command<Root>, at time: Double? = nil) -> EditOutcome<Root> {
+    if let step = history.record(command, at: time ?? clock()) {
+      return .recorded(EditChange(command), step: step)
+    }
+    return .grouped(EditChange(command))
+  }
+
+  /// A one-field `set` of the record at `position` written straight into a history row
+  /// (`History.recordRow`): the usual edit, with no edit object made. `nil`, having
+  /// changed nothing, when the edit cannot be a row there (a small open group, a field
+  /// that keeps no rows): `set` then makes it as an object. Throws as `set` does. Takes
+  /// the document and the history apart, as the row is written into both at once.
+  private static func setRow(
+    _ assignment: FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
+    document: inout Document<Root>, history: inout History<Root>
+  ) throws(EditError) -> EditOutcome<Root>? {
+    let token = assignment.value
+    let outcome = try document.withMutableRecord(at: position) {
+      (record) throws(EditError) -> EditOutcome<Root>? in
+      let field = try resolve(assignment, in: UnsafePointer(record))
+      return try wrap { () throws(FieldError) -> EditOutcome<Root>? in
+        try history.recordRow(of: number, at: time) { (store) throws(FieldError) -> StepRowWrite in
+          try field.applySet(token, in: record, numbered: number, into: &store)
+        }
+      }
+    }
+    guard let outcome else { throw .noSuchPosition(position) }
+    return outcome
   }
 
   /// The steps from the start to now that touched the record numbered `number`, newest

@@ -224,10 +224,19 @@ public struct History<Root: Record>: Sendable {
   /// Adds a step from the current state and moves to it.
   private mutating func push(_ command: Command<Root>, at time: Double, enforcingLimit: Bool) -> Int {
     let number = nextNumber
+    commands.append(command)
+    linkStep(number, at: time)
+    stepIndex.add(command, step: number, decodingStored: false)
+    if enforcingLimit { enforceLimit() }
+    return number
+  }
+
+  /// Makes step `number`, whose slot `commands` has just been given, a child of the
+  /// current state and the current state.
+  private mutating func linkStep(_ number: Int, at time: Double) {
     let parent = current
     let second = time.rounded(.down)
     if seconds.last.map({ $0.second < second }) ?? true { seconds.append((number, second)) }
-    commands.append(command)
     parents.append(UInt32(truncatingIfNeeded: parent))
     redoChildren.append(0)
     childCounts.append(0)
@@ -235,9 +244,44 @@ public struct History<Root: Record>: Sendable {
     redoChildren[parent - offset] = UInt32(truncatingIfNeeded: number)
     path.append(UInt32(truncatingIfNeeded: number))
     keptCount += 1
-    stepIndex.add(command, step: number, decodingStored: false)
-    if enforcingLimit { enforceLimit() }
-    return number
+  }
+
+  /// Records a one-field edit of the record numbered `record` that `write` makes straight
+  /// into a row of the store it is given (`FieldAccessor.applySet(_:in:numbered:into:)`):
+  /// the innermost open group's when it keeps rows, else the steps', as a new step from
+  /// the current state. `nil` when `write` made no row (`.notRows`: the group is still
+  /// small, or the field keeps none; the caller makes the edit as an object) — then
+  /// nothing changed, as when `write` throws. O(1) amortized, as `record`.
+  mutating func recordRow<Failure: Error>(
+    of record: RecordNumber, at time: Double, _ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite
+  ) throws(Failure) -> EditOutcome<Root>? {
+    if let group = openGroups.indices.last {
+      return try openGroups[group].commands.appendRow(write).map { written in
+        written.map { .grouped(EditChange(column: $0.column, row: $0.row)) } ?? .unchanged
+      }
+    }
+    // The store is moved out for `write` and back (a swap: nothing is copied).
+    var store = StepStore<Root>(emptySlots: 0)
+    swap(&store, &commands)
+    let written: StepRowWrite
+    do {
+      written = try write(&store)
+    } catch {
+      swap(&store, &commands)
+      throw error
+    }
+    swap(&store, &commands)
+    switch written {
+    case .notRows: return nil
+    case .unchanged: return .unchanged
+    case .appended:
+      guard let (column, row) = commands.lastRow else { preconditionFailure("a row was appended") }
+      let number = nextNumber - 1
+      linkStep(number, at: time)
+      stepIndex.addEdit(of: record, step: number)
+      enforceLimit()
+      return .recorded(EditChange(column: column, row: row), step: number)
+    }
   }
 
   // MARK: Steps by record

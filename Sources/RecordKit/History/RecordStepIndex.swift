@@ -104,6 +104,13 @@ struct RecordStepIndex: Sendable {
     }
   }
 
+  /// `add` for a step that is one edit of the record numbered `number` (a row: no command
+  /// is made to say so). O(1) amortized.
+  mutating func addEdit(of number: RecordNumber, step: Int) {
+    stepCount += 1
+    note(number, step: UInt32(truncatingIfNeeded: step))
+  }
+
   /// Whether `command` is, or a group of it holds, a stored command not decoded yet.
   /// O(the group's commands).
   private static func holdsUndecoded<Root: Record>(_ command: Command<Root>) -> Bool {

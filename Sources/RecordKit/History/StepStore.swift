@@ -13,9 +13,16 @@
 /// Every array here is a `SegmentedArray`: a long history grows without copying what it
 /// keeps, and a copy of the store (a trial run for `preview`) shares the segments.
 ///
+/// A one-field `set` is written into its row from the start (`FieldAccessor.applySet(_:in:numbered:into:)`):
+/// the field finds its column (`columnForRow(of:make:)`), appends the row and its slot
+/// (`appendRowSlot(column:row:)`), and no edit object is made at all.
+///
 /// Costs: `append` O(1) plus a scan of the columns (one per field ever edited, at most
 /// `columnLimit`); reading a slot O(1); `removeFirst(k)` O(k).
-struct StepStore<Root: Record>: Sendable {
+///
+/// Public only because `FieldAccessor`'s row-writing requirement names it; nothing in it
+/// is public.
+public struct StepStore<Root: Record>: Sendable {
   /// A slot: `0` for no step; otherwise its low three bits say what it holds (`Tag`) and
   /// the rest where: a row as `column << 3 | row << 19`, another command as `index << 3`.
   private var slots = SegmentedArray<UInt64>()
@@ -105,6 +112,53 @@ struct StepStore<Root: Record>: Sendable {
     }
     slots.append(UInt64(others.count + othersRemoved) << 3 | Tag.other.rawValue)
     others.append(command)
+  }
+
+  /// The index of the column that keeps the rows of the field `field` (the accessor
+  /// object), made by `make` when the store has none and a column is left; `nil` when none
+  /// is. The column is this store's own (a copy of the store shares columns: the first to
+  /// append gets its own), ready for a row. O(columns) at worst, O(1) for a run of edits
+  /// of one field.
+  mutating func columnForRow(of field: ObjectIdentifier, make: () -> StepColumn<Root>) -> Int? {
+    var found: Int?
+    if lastColumn < columns.count, columns[lastColumn].fieldID == field {
+      found = lastColumn
+    } else {
+      for index in columns.indices where columns[index].fieldID == field {
+        found = index
+        break
+      }
+    }
+    if found == nil, columns.count < Self.columnLimit {
+      columns.append(make())
+      found = columns.count - 1
+    }
+    guard let column = found else { return nil }
+    if !isKnownUniquelyReferenced(&columns[column]) { columns[column] = columns[column].copy() }
+    lastColumn = column
+    return column
+  }
+
+  /// Runs `write` on this store in place (a one-field edit writing its row: see
+  /// `CommandList.appendRow`, which reaches its store through an optional).
+  mutating func write<Failure: Error>(_ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite)
+    throws(Failure) -> StepRowWrite
+  {
+    try write(&self)
+  }
+
+  /// Column `index` (as `columnForRow(of:make:)` gave it), to append a row to.
+  func column(at index: Int) -> StepColumn<Root> { columns[index] }
+
+  /// Appends the slot of row `row` of column `column`, which the caller just appended.
+  mutating func appendRowSlot(column: Int, row: Int) {
+    slots.append(UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue)
+  }
+
+  /// The column and row of the last slot when it is a row: what a row just appended was.
+  var lastRow: (column: StepColumn<Root>, row: Int)? {
+    guard let slot = slots.last, slot & 7 == Tag.row.rawValue else { return nil }
+    return (columns[Int((slot >> 3) & 0xFFFF)], Int(slot >> 19))
   }
 
   /// Appends `edit` as a row of its field's column (made when first needed); the slot that
@@ -202,6 +256,13 @@ struct StepStore<Root: Record>: Sendable {
 /// and can tell whether it shares one (`isKnownUniquelyReferenced`: a copy of the store
 /// copies a column before changing it, `copy`). The methods here are abstract.
 class StepColumn<Root: Record>: @unchecked Sendable {
+  /// The field whose edits the column keeps (its accessor object): the column's key.
+  let fieldID: ObjectIdentifier
+
+  init(fieldID: ObjectIdentifier) {
+    self.fieldID = fieldID
+  }
+
   /// Whether `edit` is of the edit type this column holds and of its field (the same
   /// accessor object): the column's key. A few instructions: no witness table is looked
   /// up, as making `edit.field` into an existential would.
@@ -217,6 +278,11 @@ class StepColumn<Root: Record>: @unchecked Sendable {
   /// reverting its edit does, without making the edit.
   func write(row: Int, forward: Bool, in document: inout Document<Root>) {
     preconditionFailure("StepColumn.write is abstract")
+  }
+  /// Appends row `row`'s edit as `Command.appendEncoded` spells it (the log's record of
+  /// it), without making the edit.
+  func appendEncoded(row: Int, to out: inout [UInt8]) {
+    preconditionFailure("StepColumn.appendEncoded is abstract")
   }
   /// Row `row`'s edit's name, as `Command.name` says it ("Set priority").
   func name(ofRow row: Int) -> String { preconditionFailure("StepColumn.name is abstract") }
@@ -238,7 +304,7 @@ protocol StepColumnSource<Root>: FieldEdit {
 
 /// The one-field edits of one field, as rows (`FieldStepRows`). Appending, writing and making
 /// a row again run the field's closures (`KeyPathField.appendStepRow`, `writeStepRow`,
-/// `stepRowUpdate`), made
+/// `stepRowUpdate`, `encodeStepRow`), made
 /// where the value type is known: the column's own methods are generic code that would
 /// look up the value type's metadata on every call.
 final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, @unchecked Sendable {
@@ -250,6 +316,7 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   init(field: KeyPathField<Root, Codec>, rows: FieldStepRows<Codec.Value> = FieldStepRows()) {
     self.field = field
     self.rows = rows
+    super.init(fieldID: ObjectIdentifier(field))
   }
 
   override func owns(_ edit: any FieldEdit<Root>) -> Bool {
@@ -262,6 +329,8 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   }
 
   override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
+
+  override func appendEncoded(row: Int, to out: inout [UInt8]) { field.encodeStepRow(self, row, &out) }
 
   override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
     field.writeStepRow(self, row, &document, forward)

@@ -543,12 +543,17 @@ extension PersistentDocument {
 
   /// A command was performed: a new step, or part of the open group.
   func logPerform(_ command: Command<Root>) {
+    logPerform(EditChange(command))
+  }
+
+  /// A change was made: a new step, or part of the open group.
+  func logPerform(_ change: EditChange<Root>) {
     guard let journal else { return }
     journal.noteTime(editor.clock())
     // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
     journal.append { out in
       out += JournalEntry.performPrefix
-      command.appendEncoded(to: &out)
+      change.appendEncoded(to: &out)
       out.append(UInt8(ascii: "}"))
     }
   }

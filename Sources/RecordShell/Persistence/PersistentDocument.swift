@@ -113,7 +113,7 @@ public struct PersistentDocument<Root: Record> {
   mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(EditError) {
     switch try body(&editor) {
     case .unchanged: break
-    case .recorded(let command, _), .grouped(let command): logPerform(command)
+    case .recorded(let change, _), .grouped(let change): logPerform(change)
     }
   }
 

@@ -81,8 +81,7 @@ extension Session {
     var recorded: Command<Root>?
     try edit { (editor) throws(EditError) in
       let outcome = try editor.bulkEdit(changes, at: positions)
-      if case .recorded(let command, _) = outcome { recorded = command }
-      if case .grouped(let command) = outcome { recorded = command }
+      recorded = outcome.command
       return outcome
     }
     // Said in scripts too: a bulk edit that did nothing is worth knowing about.
