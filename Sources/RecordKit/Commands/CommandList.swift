@@ -9,13 +9,12 @@
 /// and `revert(in:)` write rows without making them. Small lists stay arrays because a
 /// store costs a dozen allocations of its own, too many for a group of three edits.
 public struct CommandList<Root: Record>: Sendable {
-  /// The commands while the list is small; empty once it moved into `store`.
-  private var small: [Command<Root>] = []
-  /// The commands once the list is large. Two properties rather than an enum with a
-  /// payload each: the store is changed in place (`store?.…`), where taking an enum's payload
-  /// out to change it and putting it back copied the store's references, a retain and a
-  /// release each, on every edit of a long group.
-  private var store: StepStore<Root>?
+  private enum Storage: Sendable {
+    case small([Command<Root>])
+    case large(StepStore<Root>)
+  }
+
+  private var storage: Storage = .small([])
 
   /// How many commands a list holds as an array before it moves into a store.
   static var compactionThreshold: Int { 64 }
@@ -28,16 +27,23 @@ public struct CommandList<Root: Record>: Sendable {
 
   /// Appends `command`. O(1) amortized; the list moves into a store once (O(threshold)).
   public mutating func append(_ command: Command<Root>) {
-    guard store == nil else {
-      store?.append(command)
-      return
+    switch storage {
+    case .small(var commands):
+      // Taken out of `storage` first, so that the array is not shared and grows in place.
+      storage = .small([])
+      commands.append(command)
+      guard commands.count > Self.compactionThreshold else {
+        storage = .small(commands)
+        return
+      }
+      var store = StepStore<Root>(emptySlots: 0)
+      for command in commands { store.append(command) }
+      storage = .large(store)
+    case .large(var store):
+      storage = .small([])
+      store.append(command)
+      storage = .large(store)
     }
-    small.append(command)
-    guard small.count > Self.compactionThreshold else { return }
-    var moved = StepStore<Root>(emptySlots: 0)
-    for command in small { moved.append(command) }
-    small = []
-    store = moved
   }
 
   /// Appends a one-field edit that `write` makes straight into a row of the list's store
@@ -47,35 +53,40 @@ public struct CommandList<Root: Record>: Sendable {
   mutating func appendRow<Failure: Error>(_ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite)
     throws(Failure) -> (column: StepColumn<Root>, row: Int)??
   {
-    guard let written = try store?.write(write) else { return nil }
-    switch written {
+    guard case .large(var store) = storage else { return nil }
+    // Taken out of `storage` first, so that the store is not shared and grows in place.
+    storage = .small([])
+    defer { storage = .large(store) }
+    switch try store.write(write) {
     case .notRows: return nil
     case .unchanged: return .some(nil)
     case .appended:
-      guard let row = store?.lastRow else { preconditionFailure("a row was appended") }
+      guard let row = store.lastRow else { preconditionFailure("a row was appended") }
       return .some(row)
     }
   }
 
   /// Applies every command in order (`Command.apply`).
   func apply(to document: inout Document<Root>) {
-    guard let store else {
-      for command in small { command.apply(to: &document) }
-      return
-    }
-    for index in 0..<store.count where !store.writeRow(index, forward: true, in: &document) {
-      store[index]?.apply(to: &document)
+    switch storage {
+    case .small(let commands):
+      for command in commands { command.apply(to: &document) }
+    case .large(let store):
+      for index in 0..<store.count where !store.writeRow(index, forward: true, in: &document) {
+        store[index]?.apply(to: &document)
+      }
     }
   }
 
   /// Reverts every command, the last first (`Command.revert`).
   func revert(in document: inout Document<Root>) {
-    guard let store else {
-      for command in small.reversed() { command.revert(in: &document) }
-      return
-    }
-    for index in (0..<store.count).reversed() where !store.writeRow(index, forward: false, in: &document) {
-      store[index]?.revert(in: &document)
+    switch storage {
+    case .small(let commands):
+      for command in commands.reversed() { command.revert(in: &document) }
+    case .large(let store):
+      for index in (0..<store.count).reversed() where !store.writeRow(index, forward: false, in: &document) {
+        store[index]?.revert(in: &document)
+      }
     }
   }
 
@@ -85,24 +96,38 @@ public struct CommandList<Root: Record>: Sendable {
   /// each of a million edits, where making each edit again cost an allocation and its
   /// retains.
   func rowRecord(at index: Int) -> RecordNumber? {
-    store?.rowRecord(index)
+    switch storage {
+    case .small: nil
+    case .large(let store): store.rowRecord(index)
+    }
   }
 
   /// Whether the list is a store (for tests).
-  var isCompacted: Bool { store != nil }
+  var isCompacted: Bool {
+    if case .large = storage { true } else { false }
+  }
 }
 
 extension CommandList: RandomAccessCollection {
   public var startIndex: Int { 0 }
 
-  public var endIndex: Int { store?.count ?? small.count }
+  public var endIndex: Int {
+    switch storage {
+    case .small(let commands): commands.count
+    case .large(let store): store.count
+    }
+  }
 
   /// The command at `index`; in a large list a row's edit is made again (one allocation).
   public subscript(index: Int) -> Command<Root> {
-    guard let store else { return small[index] }
-    // A list's store has no empty or dropped slot: every one it appended holds a command.
-    guard let command = store[index] else { preconditionFailure("a CommandList's slot \(index) is empty") }
-    return command
+    switch storage {
+    case .small(let commands):
+      return commands[index]
+    case .large(let store):
+      // A list's store has no empty or dropped slot: every one it appended holds a command.
+      guard let command = store[index] else { preconditionFailure("a CommandList's slot \(index) is empty") }
+      return command
+    }
   }
 }
 
