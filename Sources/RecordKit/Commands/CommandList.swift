@@ -9,12 +9,16 @@
 /// and `revert(in:)` write rows without making them. Small lists stay arrays because a
 /// store costs a dozen allocations of its own, too many for a group of three edits.
 public struct CommandList<Root: Record>: Sendable {
-  private enum Storage: Sendable {
-    case small([Command<Root>])
-    case large(StepStore<Root>)
-  }
-
-  private var storage: Storage = .small([])
+  /// The commands while the list is small; empty once it moved into `store`.
+  private var small: [Command<Root>] = []
+  /// The commands once the list is large (`isLarge`); an empty store, which allocates
+  /// nothing, before. Properties rather than an enum with a payload each: the store is
+  /// changed in place, where taking an enum's payload out to change it and putting it
+  /// back copied the store's references, a retain and a release each, on every edit of a
+  /// long group.
+  private var store = StepStore<Root>(emptySlots: 0)
+  /// Whether the commands are in `store`.
+  private var isLarge = false
 
   /// How many commands a list holds as an array before it moves into a store.
   static var compactionThreshold: Int { 64 }
@@ -27,37 +31,28 @@ public struct CommandList<Root: Record>: Sendable {
 
   /// Appends `command`. O(1) amortized; the list moves into a store once (O(threshold)).
   public mutating func append(_ command: Command<Root>) {
-    switch storage {
-    case .small(var commands):
-      // Taken out of `storage` first, so that the array is not shared and grows in place.
-      storage = .small([])
-      commands.append(command)
-      guard commands.count > Self.compactionThreshold else {
-        storage = .small(commands)
-        return
-      }
-      var store = StepStore<Root>(emptySlots: 0)
-      for command in commands { store.append(command) }
-      storage = .large(store)
-    case .large(var store):
-      storage = .small([])
+    guard !isLarge else {
       store.append(command)
-      storage = .large(store)
+      return
     }
+    small.append(command)
+    guard small.count > Self.compactionThreshold else { return }
+    var moved = StepStore<Root>(emptySlots: 0)
+    for command in small { moved.append(command) }
+    small = []
+    store = moved
+    isLarge = true
   }
 
   /// Appends a one-field edit that `write` makes straight into a row of the list's store
   /// (`History.recordRow`): `nil` when the list is still small (an array of commands) or
   /// `write` made no row, and then nothing changed; else the row appended, or `nil` inside
   /// for an edit that changed nothing. O(1) amortized.
-  mutating func appendRow<Failure: Error>(_ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite)
-    throws(Failure) -> (column: StepColumn<Root>, row: Int)??
+  mutating func appendRow(_ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite)
+    throws(FieldError) -> (column: StepColumn<Root>, row: Int)??
   {
-    guard case .large(var store) = storage else { return nil }
-    // Taken out of `storage` first, so that the store is not shared and grows in place.
-    storage = .small([])
-    defer { storage = .large(store) }
-    switch try store.write(write) {
+    guard isLarge else { return nil }
+    switch try write(&store) {
     case .notRows: return nil
     case .unchanged: return .some(nil)
     case .appended:
@@ -68,25 +63,23 @@ public struct CommandList<Root: Record>: Sendable {
 
   /// Applies every command in order (`Command.apply`).
   func apply(to document: inout Document<Root>) {
-    switch storage {
-    case .small(let commands):
-      for command in commands { command.apply(to: &document) }
-    case .large(let store):
-      for index in 0..<store.count where !store.writeRow(index, forward: true, in: &document) {
-        store[index]?.apply(to: &document)
-      }
+    guard isLarge else {
+      for command in small { command.apply(to: &document) }
+      return
+    }
+    for index in 0..<store.count where !store.writeRow(index, forward: true, in: &document) {
+      store[index]?.apply(to: &document)
     }
   }
 
   /// Reverts every command, the last first (`Command.revert`).
   func revert(in document: inout Document<Root>) {
-    switch storage {
-    case .small(let commands):
-      for command in commands.reversed() { command.revert(in: &document) }
-    case .large(let store):
-      for index in (0..<store.count).reversed() where !store.writeRow(index, forward: false, in: &document) {
-        store[index]?.revert(in: &document)
-      }
+    guard isLarge else {
+      for command in small.reversed() { command.revert(in: &document) }
+      return
+    }
+    for index in (0..<store.count).reversed() where !store.writeRow(index, forward: false, in: &document) {
+      store[index]?.revert(in: &document)
     }
   }
 
@@ -96,38 +89,24 @@ public struct CommandList<Root: Record>: Sendable {
   /// each of a million edits, where making each edit again cost an allocation and its
   /// retains.
   func rowRecord(at index: Int) -> RecordNumber? {
-    switch storage {
-    case .small: nil
-    case .large(let store): store.rowRecord(index)
-    }
+    isLarge ? store.rowRecord(index) : nil
   }
 
   /// Whether the list is a store (for tests).
-  var isCompacted: Bool {
-    if case .large = storage { true } else { false }
-  }
+  var isCompacted: Bool { isLarge }
 }
 
 extension CommandList: RandomAccessCollection {
   public var startIndex: Int { 0 }
 
-  public var endIndex: Int {
-    switch storage {
-    case .small(let commands): commands.count
-    case .large(let store): store.count
-    }
-  }
+  public var endIndex: Int { isLarge ? store.count : small.count }
 
   /// The command at `index`; in a large list a row's edit is made again (one allocation).
   public subscript(index: Int) -> Command<Root> {
-    switch storage {
-    case .small(let commands):
-      return commands[index]
-    case .large(let store):
-      // A list's store has no empty or dropped slot: every one it appended holds a command.
-      guard let command = store[index] else { preconditionFailure("a CommandList's slot \(index) is empty") }
-      return command
-    }
+    guard isLarge else { return small[index] }
+    // A list's store has no empty or dropped slot: every one it appended holds a command.
+    guard let command = store[index] else { preconditionFailure("a CommandList's slot \(index) is empty") }
+    return command
   }
 }
 

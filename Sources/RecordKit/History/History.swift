@@ -252,9 +252,10 @@ public struct History<Root: Record>: Sendable {
   /// the current state. `nil` when `write` made no row (`.notRows`: the group is still
   /// small, or the field keeps none; the caller makes the edit as an object) — then
   /// nothing changed, as when `write` throws. O(1) amortized, as `record`.
-  mutating func recordRow<Failure: Error>(
-    of record: RecordNumber, at time: Double, _ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite
-  ) throws(Failure) -> EditOutcome<Root>? {
+  mutating func recordRow(
+    of record: RecordNumber, at time: Double,
+    _ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite
+  ) throws(FieldError) -> EditOutcome<Root>? {
     if let group = openGroups.indices.last {
       return try openGroups[group].commands.appendRow(write).map { written in
         written.map { .grouped(EditChange(column: $0.column, row: $0.row)) } ?? .unchanged

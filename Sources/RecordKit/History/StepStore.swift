@@ -141,8 +141,8 @@ public struct StepStore<Root: Record>: Sendable {
 
   /// Runs `write` on this store in place (a one-field edit writing its row: see
   /// `CommandList.appendRow`, which reaches its store through an optional).
-  mutating func write<Failure: Error>(_ write: (inout StepStore<Root>) throws(Failure) -> StepRowWrite)
-    throws(Failure) -> StepRowWrite
+  mutating func write(_ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite)
+    throws(FieldError) -> StepRowWrite
   {
     try write(&self)
   }
