@@ -83,6 +83,9 @@ import Testing
         return
       }
       #expect(rowBytes == objectBytes, "edit \(index): \(String(decoding: rowBytes, as: UTF8.self))")
+      // Both are the command's encoding, as the tree encoder spells it (an absent old value
+      // as `[]`: a field the record did not have).
+      #expect(rowBytes == performed.command?.encoded().compactUTF8, "edit \(index)")
       #expect(outcome.command?.encoded() == performed.command?.encoded(), "edit \(index)")
       #expect(byRow.document.records == byObject.document.records, "edit \(index)")
       rowsSeen += 1

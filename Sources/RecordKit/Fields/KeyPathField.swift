@@ -198,24 +198,24 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       JSONValue.appendQuoted(action.rawValue, to: &bytes)
       return bytes + Array(", ".utf8)
     }
+    // Brackets and separators go in a byte at a time: appending a string literal's UTF-8
+    // went through a generic copy of the view (about 170 instructions each, four an edit).
+    let (open, close, comma, space) = (
+      UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: " ")
+    )
     return { action, record, old, new, out in
       out.append(contentsOf: openings[action.index])
       JSONValue.appendDecimal(Int(record.value), to: &out)
       out.append(contentsOf: fieldPart)
-      if let old {
-        out.append(UInt8(ascii: "["))
-        codec.appendForCommand(old, to: &out)
-        out.append(UInt8(ascii: "]"))
-      } else {
-        out += "[]".utf8
-      }
-      if let new {
-        out += ", [".utf8
-        codec.appendForCommand(new, to: &out)
-        out += "]]".utf8
-      } else {
-        out += ", []]".utf8
-      }
+      out.append(open)
+      if let old { codec.appendForCommand(old, to: &out) }
+      out.append(close)
+      out.append(comma)
+      out.append(space)
+      out.append(open)
+      if let new { codec.appendForCommand(new, to: &out) }
+      out.append(close)
+      out.append(close)
     }
   }
 

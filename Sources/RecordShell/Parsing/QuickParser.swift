@@ -40,6 +40,7 @@ package struct QuickParser {
       return .use(ref: String(decoding: ref, as: UTF8.self))
     }
     guard let fieldBytes = scanner.bareWord(), let field = field(named: fieldBytes) else { return nil }
+    let fieldName = fields[field].name
     scanner.skipSpace()
     let value: ValueToken
     if let quoted = scanner.plainQuoted() {
@@ -50,14 +51,16 @@ package struct QuickParser {
       return nil
     }
     guard scanner.atEndAfterSpace() else { return nil }
-    return .set([FieldAssignment(field.name, value)])
+    return .set([FieldAssignment(fieldName, value)])
   }
 
   private static let use = Array("use".utf8)
   private static let set = Array("set".utf8)
 
-  private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> (bytes: [UInt8], name: String)? {
-    for field in fields where Self.equal(bytes, field.bytes) { return field }
+  /// The index in `fields` of the field spelled `bytes` (an index, not the entry: a copy of
+  /// the entry retained its array and its string on every `set`).
+  private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    for index in fields.indices where Self.equal(bytes, fields[index].bytes) { return index }
     return nil
   }
 
