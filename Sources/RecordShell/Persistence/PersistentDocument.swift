@@ -13,7 +13,9 @@ import RecordKit
 public struct PersistentDocument<Root: Record> {
   var editor: Editor<Root>
   /// The data file; `nil` for an unnamed document that `save FILE` names.
-  var filePath: String?
+  var filePath: String? {
+    didSet { fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) } }
+  }
   /// What the file was when read or last saved; `nil` when there was no file.
   var identity: FileIdentity?
   let fileSystem: any FileSystem
@@ -37,7 +39,14 @@ public struct PersistentDocument<Root: Record> {
   var logStart = 0
   /// The layout `--layout` named for the file the session opened (`nil`: its name says);
   /// a file saved as or opened later goes by its own name.
-  var namedLayout: RecordLayout?
+  var namedLayout: RecordLayout? {
+    didSet { fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) } }
+  }
+  /// How `filePath` holds its records (`layout(of:)` of it), kept as the path and
+  /// `namedLayout` change (`open` sets `namedLayout` once made): the check that refuses
+  /// lists in a CSV cell asks on every command, where working it out from the name cost
+  /// about 225 instructions a line. Set by those two only.
+  var fileLayout: RecordLayout?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   var progress: ProgressHandler?
   /// The file's bytes per record when last read or written: a save's progress estimates
@@ -84,7 +93,7 @@ public struct PersistentDocument<Root: Record> {
   /// How `path` holds its records: as `--layout` said for the session's file, else as its
   /// name says.
   func layout(of path: String) -> RecordLayout {
-    path == filePath ? namedLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
+    path == filePath ? fileLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
   }
   /// Whether the log is still to be made ready, at the first change (`prepareToChange`).
   var waitsForFirstChange: Bool { journal?.isActive == false }

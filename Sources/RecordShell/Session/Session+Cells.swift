@@ -7,7 +7,7 @@ extension Session {
   /// or `remove` on one, an `insert` of a record with a list or an object in it. Other
   /// files, and every other command, pass.
   func refuseWhatNoCellHolds(_ command: ShellCommand) throws(SessionError) {
-    guard let path = filePath, persistence.layout(of: path).isDelimited else { return }
+    guard persistence.fileLayout?.isDelimited == true, let path = filePath else { return }
     let table = Root.fields
     func check(_ field: String, _ token: ValueToken?, record: String) throws(SessionError) {
       var isList = table.field(named: field)?.isList ?? false
