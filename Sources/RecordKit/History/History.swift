@@ -261,18 +261,7 @@ public struct History<Root: Record>: Sendable {
         written.map { .grouped(EditChange(column: $0.column, row: $0.row)) } ?? .unchanged
       }
     }
-    // The store is moved out for `write` and back (a swap: nothing is copied).
-    var store = StepStore<Root>(emptySlots: 0)
-    swap(&store, &commands)
-    let written: StepRowWrite
-    do {
-      written = try write(&store)
-    } catch {
-      swap(&store, &commands)
-      throw error
-    }
-    swap(&store, &commands)
-    switch written {
+    switch try write(&commands) {
     case .notRows: return nil
     case .unchanged: return .unchanged
     case .appended:

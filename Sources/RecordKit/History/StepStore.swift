@@ -139,14 +139,6 @@ public struct StepStore<Root: Record>: Sendable {
     return column
   }
 
-  /// Runs `write` on this store in place (a one-field edit writing its row: see
-  /// `CommandList.appendRow`, which reaches its store through an optional).
-  mutating func write(_ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite)
-    throws(FieldError) -> StepRowWrite
-  {
-    try write(&self)
-  }
-
   /// Column `index` (as `columnForRow(of:make:)` gave it), to append a row to.
   func column(at index: Int) -> StepColumn<Root> { columns[index] }
 
