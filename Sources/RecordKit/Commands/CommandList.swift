@@ -45,20 +45,13 @@ public struct CommandList<Root: Record>: Sendable {
   }
 
   /// Appends a one-field edit that `write` makes straight into a row of the list's store
-  /// (`History.recordRow`): `nil` when the list is still small (an array of commands) or
-  /// `write` made no row, and then nothing changed; else the row appended, or `nil` inside
-  /// for an edit that changed nothing. O(1) amortized.
-  mutating func appendRow(_ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite)
-    throws(FieldError) -> (column: StepColumn<Root>, row: Int)??
+  /// (`History.recordRow`), and says what it did; `.notRows`, `write` not asked, while the
+  /// list is still small (an array of commands). O(1) amortized.
+  mutating func appendRow(_ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite<Root>)
+    throws(FieldError) -> StepRowWrite<Root>
   {
-    guard isLarge else { return nil }
-    switch try write(&store) {
-    case .notRows: return nil
-    case .unchanged: return .some(nil)
-    case .appended:
-      guard let row = store.lastRow else { preconditionFailure("a row was appended") }
-      return .some(row)
-    }
+    guard isLarge else { return .notRows }
+    return try write(&store)
   }
 
   /// Applies every command in order (`Command.apply`).

@@ -89,7 +89,7 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   func applySet(
     _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
-  ) throws(FieldError) -> StepRowWrite
+  ) throws(FieldError) -> StepRowWrite<Root>
   /// The edit that removes the field; `nil` if it is already absent.
   func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError) -> (any FieldEdit<Root>)?
   /// The edit that adds (or removes) one list element; `nil` when adding one already there.
@@ -168,11 +168,12 @@ extension FieldError {
 }
 
 /// What `FieldAccessor.applySet(_:in:numbered:into:)` did with a `set`.
-public enum StepRowWrite: Sendable {
+public enum StepRowWrite<Root: Record>: Sendable {
   /// The field kept no row (it keeps none, or the store had no column left): nothing changed.
   case notRows
   /// The field already held the value: nothing changed.
   case unchanged
-  /// The value was written and its row and slot appended to the store.
-  case appended
+  /// The value was written and its row and slot appended to the store: the row, as the
+  /// change the edit made.
+  case appended(EditChange<Root>)
 }

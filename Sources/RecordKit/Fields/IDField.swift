@@ -62,7 +62,7 @@ final class IDField<Root: Record>: FieldAccessor {
   func applySet(
     _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
-  ) throws(FieldError) -> StepRowWrite {
+  ) throws(FieldError) -> StepRowWrite<Root> {
     throw .readOnly(name)
   }
 

@@ -48,7 +48,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// into a row of the store's column for this field.
   private let rowSetter:
     (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>)
-      throws(FieldError) -> StepRowWrite
+      throws(FieldError) -> StepRowWrite<Root>
   /// Row `n`'s edit as `encodeUpdate` spells an update (the log's record of it).
   let encodeStepRow: (FieldStepColumn<Root, Codec>, Int, inout [UInt8]) -> Void
   /// Keeps an update as a row of the field's history column (`FieldStepColumn`), and
@@ -152,21 +152,22 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (
       KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>
     )
-    throws(FieldError) -> StepRowWrite
+    throws(FieldError) -> StepRowWrite<Root>
   {
-    { (field, token, record, number, store) throws(FieldError) -> StepRowWrite in
+    { (field, token, record, number, store) throws(FieldError) -> StepRowWrite<Root> in
       let value = try checkedValue(field.name, token, codec)
       guard
-        let index = store.columnForRow(of: ObjectIdentifier(field), make: { FieldStepColumn(field: field) })
+        let (index, found) = store.columnForRow(
+          of: ObjectIdentifier(field), make: { FieldStepColumn(field: field) })
       else { return .notRows }
       guard let old = slot.replace(with: value, at: record, writing: true) else { return .unchanged }
-      let column = unsafeDowncast(store.column(at: index), to: FieldStepColumn<Root, Codec>.self)
+      let column = unsafeDowncast(found, to: FieldStepColumn<Root, Codec>.self)
       // A new value is always there, so the row is always made.
       guard let row = column.rows.append(record: number, old: old, new: value, action: .set) else {
         preconditionFailure("a set's row has its new value")
       }
       store.appendRowSlot(column: index, row: row)
-      return .appended
+      return .appended(EditChange(column: column, row: row))
     }
   }
 
@@ -339,7 +340,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   public func applySet(
     _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
-  ) throws(FieldError) -> StepRowWrite {
+  ) throws(FieldError) -> StepRowWrite<Root> {
     try rowSetter(self, token, record, number, &store)
   }
 

@@ -51,22 +51,8 @@ public struct Editor<Root: Record>: Sendable {
       let assignment = assignments[0]
       guard position < document.count else { throw .noSuchPosition(position) }
       let number = document.number(at: position)
-      let time = clock()
-      if let outcome = try Self.setRow(
-        assignment, at: position, numbered: number, time: time, document: &document, history: &history)
-      {
-        return outcome
-      }
-      let made = try document.withMutableRecord(at: position) { (record) throws(EditError) in
-        let field = try Self.resolve(assignment, in: UnsafePointer(record))
-        return try Self.wrap { () throws(FieldError) in
-          try field.applySet(assignment.value, in: record, numbered: number)
-        }
-      }
-      guard let made else { throw .noSuchPosition(position) }
-      // Already in the document: `applySet` wrote it as it made it.
-      guard let edit = made else { return .unchanged }
-      return record(.edit(edit), at: time)
+      return try Self.setOne(
+        assignment, at: position, numbered: number, time: clock(), document: &document, history: &history)
     }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
@@ -184,31 +170,43 @@ public struct Editor<Root: Record>: Sendable {
     return record(command)
   }
 
-  /// Records a command the document already holds, made at `time` (now when `nil`).
-  mutating func record(_ command: Command<Root>, at time: Double? = nil) -> EditOutcome<Root> {
-    if let step = history.record(command, at: time ?? clock()) {
-      return .recorded(EditChange(command), step: step)
-    }
+  /// Records a command the document already holds.
+  mutating func record(_ command: Command<Root>) -> EditOutcome<Root> {
+    Self.record(command, in: &history, at: clock())
+  }
+
+  /// Records `command`, made at `time`, in `history` (`record(_:)` for code that holds the
+  /// history apart from the editor).
+  private static func record(_ command: Command<Root>, in history: inout History<Root>, at time: Double)
+    -> EditOutcome<Root>
+  {
+    if let step = history.record(command, at: time) { return .recorded(EditChange(command), step: step) }
     return .grouped(EditChange(command))
   }
 
-  /// A one-field `set` of the record at `position` written straight into a history row
-  /// (`History.recordRow`): the usual edit, with no edit object made. `nil`, having
-  /// changed nothing, when the edit cannot be a row there (a small open group, a field
-  /// that keeps no rows): `set` then makes it as an object. Throws as `set` does. Takes
-  /// the document and the history apart, as the row is written into both at once.
-  private static func setRow(
+  /// A one-field `set` of the record at `position`, read and written in place (a copy of
+  /// the record in generic code retains every field of it). The edit is written straight
+  /// into a history row (`History.recordRow`), with no edit object, wherever the history
+  /// keeps rows; else (a small open group, a field past the columns) it is made as an
+  /// object, already applied (`applySet`), and recorded. Throws as `set` does, having
+  /// changed nothing. Takes the document and the history apart, as the edit is written
+  /// into both at once.
+  private static func setOne(
     _ assignment: FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
     document: inout Document<Root>, history: inout History<Root>
-  ) throws(EditError) -> EditOutcome<Root>? {
+  ) throws(EditError) -> EditOutcome<Root> {
     let token = assignment.value
     let outcome = try document.withMutableRecord(at: position) {
-      (record) throws(EditError) -> EditOutcome<Root>? in
-      let field = try resolve(assignment, in: UnsafePointer(record))
-      return try wrap { () throws(FieldError) -> EditOutcome<Root>? in
-        try history.recordRow(of: number, at: time) { (store) throws(FieldError) -> StepRowWrite in
-          try field.applySet(token, in: record, numbered: number, into: &store)
+      (pointer) throws(EditError) -> EditOutcome<Root> in
+      let field = try resolve(assignment, in: UnsafePointer(pointer))
+      return try wrap { () throws(FieldError) -> EditOutcome<Root> in
+        let written = try history.recordRow(of: number, at: time) {
+          (store) throws(FieldError) -> StepRowWrite<Root> in
+          try field.applySet(token, in: pointer, numbered: number, into: &store)
         }
+        if let written { return written }
+        guard let edit = try field.applySet(token, in: pointer, numbered: number) else { return .unchanged }
+        return record(.edit(edit), in: &history, at: time)
       }
     }
     guard let outcome else { throw .noSuchPosition(position) }

@@ -254,23 +254,24 @@ public struct History<Root: Record>: Sendable {
   /// nothing changed, as when `write` throws. O(1) amortized, as `record`.
   mutating func recordRow(
     of record: RecordNumber, at time: Double,
-    _ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite
+    _ write: (inout StepStore<Root>) throws(FieldError) -> StepRowWrite<Root>
   ) throws(FieldError) -> EditOutcome<Root>? {
     if let group = openGroups.indices.last {
-      return try openGroups[group].commands.appendRow(write).map { written in
-        written.map { .grouped(EditChange(column: $0.column, row: $0.row)) } ?? .unchanged
+      switch try openGroups[group].commands.appendRow(write) {
+      case .notRows: return nil
+      case .unchanged: return .unchanged
+      case .appended(let change): return .grouped(change)
       }
     }
     switch try write(&commands) {
     case .notRows: return nil
     case .unchanged: return .unchanged
-    case .appended:
-      guard let (column, row) = commands.lastRow else { preconditionFailure("a row was appended") }
+    case .appended(let change):
       let number = nextNumber - 1
       linkStep(number, at: time)
       stepIndex.addEdit(of: record, step: number)
       enforceLimit()
-      return .recorded(EditChange(column: column, row: row), step: number)
+      return .recorded(change, step: number)
     }
   }
 

@@ -114,23 +114,50 @@ public struct StepStore<Root: Record>: Sendable {
     others.append(command)
   }
 
-  /// The index of the column that keeps the rows of the field `field` (the accessor
-  /// object), made by `make` when the store has none and a column is left; `nil` when none
-  /// is. The column is this store's own (a copy of the store shares columns: the first to
-  /// append gets its own), ready for a row. O(columns) at worst, O(1) for a run of edits
-  /// of one field.
-  mutating func columnForRow(of field: ObjectIdentifier, make: () -> StepColumn<Root>) -> Int? {
+  /// The column that keeps the rows of the field `field` (the accessor object), and its
+  /// index, made by `make` when the store has none and a column is left; `nil` when none
+  /// is. Ready for a row (`columnIndex(where:make:)`).
+  mutating func columnForRow(of field: ObjectIdentifier, make: () -> StepColumn<Root>)
+    -> (index: Int, column: StepColumn<Root>)?
+  {
+    guard let index = columnIndex(where: { $0.fieldID == field }, make: make) else { return nil }
+    return (index, columns[index])
+  }
+
+  /// Appends the slot of row `row` of column `column`, which the caller just appended.
+  mutating func appendRowSlot(column: Int, row: Int) {
+    slots.append(Self.rowSlot(column: column, row: row))
+  }
+
+  /// Appends `edit` as a row of its field's column (made when first needed); the slot that
+  /// names it, or `nil` when it cannot be a row (no column left, no value on either side).
+  private mutating func appendRow(_ edit: any FieldEdit<Root>) -> UInt64? {
+    guard
+      let column = columnIndex(
+        where: { $0.owns(edit) }, make: { (edit as? any StepColumnSource<Root>)?.makeStepColumn() })
+    else { return nil }
+    guard let row = columns[column].append(edit) else { return nil }
+    return Self.rowSlot(column: column, row: row)
+  }
+
+  /// The index of the column `matches` picks (the one used last is asked first), else of a
+  /// new one from `make` while a column is left; `nil` when there is none. The column is
+  /// this store's own (a copy of the store shares its columns: the first to append gets
+  /// its own), ready for a row. O(columns) at worst, O(1) for a run of edits of one field.
+  private mutating func columnIndex(
+    where matches: (StepColumn<Root>) -> Bool, make: () -> StepColumn<Root>?
+  ) -> Int? {
     var found: Int?
-    if lastColumn < columns.count, columns[lastColumn].fieldID == field {
+    if lastColumn < columns.count, matches(columns[lastColumn]) {
       found = lastColumn
     } else {
-      for index in columns.indices where columns[index].fieldID == field {
+      for index in columns.indices where matches(columns[index]) {
         found = index
         break
       }
     }
-    if found == nil, columns.count < Self.columnLimit {
-      columns.append(make())
+    if found == nil, columns.count < Self.columnLimit, let made = make() {
+      columns.append(made)
       found = columns.count - 1
     }
     guard let column = found else { return nil }
@@ -139,42 +166,9 @@ public struct StepStore<Root: Record>: Sendable {
     return column
   }
 
-  /// Column `index` (as `columnForRow(of:make:)` gave it), to append a row to.
-  func column(at index: Int) -> StepColumn<Root> { columns[index] }
-
-  /// Appends the slot of row `row` of column `column`, which the caller just appended.
-  mutating func appendRowSlot(column: Int, row: Int) {
-    slots.append(UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue)
-  }
-
-  /// The column and row of the last slot when it is a row: what a row just appended was.
-  var lastRow: (column: StepColumn<Root>, row: Int)? {
-    guard let slot = slots.last, slot & 7 == Tag.row.rawValue else { return nil }
-    return (columns[Int((slot >> 3) & 0xFFFF)], Int(slot >> 19))
-  }
-
-  /// Appends `edit` as a row of its field's column (made when first needed); the slot that
-  /// names it, or `nil` when it cannot be a row (no column left, no value on either side).
-  private mutating func appendRow(_ edit: any FieldEdit<Root>) -> UInt64? {
-    var found: Int?
-    if lastColumn < columns.count, columns[lastColumn].owns(edit) {
-      found = lastColumn
-    } else {
-      for index in columns.indices where columns[index].owns(edit) {
-        found = index
-        break
-      }
-    }
-    if found == nil, columns.count < Self.columnLimit, let source = edit as? any StepColumnSource<Root> {
-      columns.append(source.makeStepColumn())
-      found = columns.count - 1
-    }
-    guard let column = found else { return nil }
-    // A copy of the store shares its columns; the first to append gets its own.
-    if !isKnownUniquelyReferenced(&columns[column]) { columns[column] = columns[column].copy() }
-    lastColumn = column
-    guard let row = columns[column].append(edit) else { return nil }
-    return UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue
+  /// The slot that names row `row` of column `column`.
+  private static func rowSlot(column: Int, row: Int) -> UInt64 {
+    UInt64(row) << 19 | UInt64(column) << 3 | Tag.row.rawValue
   }
 
   /// What a slot holds, as `shape` lists it.

@@ -14,7 +14,7 @@ public struct PersistentDocument<Root: Record> {
   var editor: Editor<Root>
   /// The data file; `nil` for an unnamed document that `save FILE` names.
   var filePath: String? {
-    didSet { fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) } }
+    didSet { keepFileLayout() }
   }
   /// What the file was when read or last saved; `nil` when there was no file.
   var identity: FileIdentity?
@@ -40,7 +40,7 @@ public struct PersistentDocument<Root: Record> {
   /// The layout `--layout` named for the file the session opened (`nil`: its name says);
   /// a file saved as or opened later goes by its own name.
   var namedLayout: RecordLayout? {
-    didSet { fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) } }
+    didSet { keepFileLayout() }
   }
   /// How `filePath` holds its records (`layout(of:)` of it), kept as the path and
   /// `namedLayout` change (`open` sets `namedLayout` once made): the check that refuses
@@ -94,6 +94,11 @@ public struct PersistentDocument<Root: Record> {
   /// name says.
   func layout(of path: String) -> RecordLayout {
     path == filePath ? fileLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
+  }
+
+  /// Works `fileLayout` out again, as `filePath` or `namedLayout` changed.
+  private mutating func keepFileLayout() {
+    fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) }
   }
   /// Whether the log is still to be made ready, at the first change (`prepareToChange`).
   var waitsForFirstChange: Bool { journal?.isActive == false }
