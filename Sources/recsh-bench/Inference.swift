@@ -26,7 +26,7 @@ enum Inference {
         }
       }
       do {
-        let (records, _, inference) = try read.get()
+        let (records, _, inference, _) = try read.get()
         return (records, inference)
       } catch {
         throw .file(path: input, error)

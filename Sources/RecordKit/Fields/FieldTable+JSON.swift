@@ -227,8 +227,8 @@ extension FieldTable {
   /// A run-time kind's record is its object's members, all of them, read into that text
   /// (`JSONReader.readCanonical`): no tree, no key strings. Its identity is its key's
   /// value (false, for the tree to word the error, when that is missing or wrong), else
-  /// `identity` when given, else `#N`. While `reading` infers the kind, the record's
-  /// members go to the inference as the reader marked them.
+  /// `identity` when given, else `#N`. While `reading` infers the kind or checks the
+  /// records against a schema, the record's members go to them as the reader marked them.
   func readRecord(
     from reader: inout JSONReader, appendingTo records: inout [Root], reading: inout RecordReading,
     identity given: String? = nil
@@ -236,8 +236,8 @@ extension FieldTable {
     guard !keepsAllMembers else {
       guard try reader.peek() == .object else { return false }
       reading.builder.reset()
-      let inferring = reading.inference != nil
-      if inferring {
+      let marking = reading.marksMembers
+      if marking {
         reading.members.removeAll(keepingCapacity: true)
         try reader.readCanonicalObject(into: &reading.builder, members: &reading.members)
       } else {
@@ -248,7 +248,10 @@ extension FieldTable {
         return false
       }
       records.append(record)
-      if inferring { reading.infer(custom) }
+      if marking {
+        if reading.inference != nil { reading.infer(custom) }
+        reading.check(custom, record: records.count - 1, marked: true)
+      }
       return true
     }
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),

@@ -92,22 +92,28 @@ public enum RecordFile<Root: Record> {
   /// `decodeRecordsAndTable`, and when `inferring`, the kind inferred from a JSON or JSON
   /// Lines file's records as they were read (a run-time kind's: each record's members as
   /// the reader found them, `RecordReading`); `nil` for a CSV or TSV file, whose records
-  /// the caller infers from.
+  /// the caller infers from. With `schema`, a JSON or JSON Lines file's records are
+  /// checked against it as they are read, the same way: `refused` lists (0-based, in
+  /// order) those whose text breaks a rule (`CustomFields.meets`); `nil` when nothing was
+  /// checked (no schema, or a CSV or TSV file), which the caller then checks.
   package static func decodeRecordsAndTable(
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
-    readings: [String: CellReading]?, inferring: Bool, passing passed: (Int) -> Void
-  ) throws(RecordFileError) -> (records: [Root], table: CSVTable?, inference: KindInference?) {
-    if bytes.isEmpty { return ([], nil, inferring ? KindInference() : nil) }
+    readings: [String: CellReading]?, inferring: Bool, checking schema: JSONSchema? = nil,
+    passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> (
+    records: [Root], table: CSVTable?, inference: KindInference?, refused: [Int]?
+  ) {
+    if bytes.isEmpty { return ([], nil, inferring ? KindInference() : nil, schema.map { _ in [] }) }
     guard layout.isDelimited else {
-      var reading = RecordReading(inferring: inferring)
+      var reading = RecordReading(inferring: inferring, checking: schema)
       let records = try decodeJSONRecords(
         bytes, layout: layout, streaming: streaming, reading: &reading, passing: passed)
-      return (records, nil, reading.inference)
+      return (records, nil, reading.inference, reading.schema.map { _ in reading.refused })
     }
     let table = try DelimitedFile<Root>.read(bytes, layout: layout)
     return (
       try DelimitedFile<Root>.decodeRecords(from: table, bytes: bytes, readings: readings, passing: passed),
-      table, nil
+      table, nil, nil
     )
   }
 
@@ -142,8 +148,9 @@ public enum RecordFile<Root: Record> {
         }
         do {
           records.append(try table.decode(object, position: records.count))
-          // Read through a tree: inference walks its text.
+          // Read through a tree: inference and the check walk its text.
           reading.inference?.add(records[records.count - 1].custom)
+          reading.check(records[records.count - 1].custom, record: records.count - 1, marked: false)
         } catch let error as RecordDecodingError {
           var id: String?
           if case .string(let text)? = object["id"] { id = text }

@@ -83,6 +83,23 @@ package enum CanonicalJSON {
     }
   }
 
+  /// Calls `body` with each member of the object that is the whole of `text`, as
+  /// `forEachMember` does, from the marks the reader made as it wrote that object
+  /// (`JSONReader.readCanonicalObject(into:members:)`: per member, where it starts — at
+  /// the comma before its key, after the first — and where its value starts, as
+  /// `start << 32 | valueStart`). Finds the members without scanning a byte of the text.
+  static func forEachMarkedMember(
+    _ text: UnsafeBufferPointer<UInt8>, marks: [Int], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Bool
+  ) {
+    for place in marks.indices {
+      let start = marks[place] >> 32
+      let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
+      let valueStart = marks[place] & 0xFFFF_FFFF
+      let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
+      guard body(keyStart..<(valueStart - 1), valueStart..<valueEnd) else { return }
+    }
+  }
+
   /// Calls `body` with each element of the array `text[range]`, in order; stops when
   /// `body` returns false.
   static func forEachElement(

@@ -115,6 +115,33 @@ import Testing
     #expect(admitted > 30 && admitted < 2970, "\(admitted) of 3000 admitted")
   }
 
+  /// The check as a file is read (each record's members as the reader marked them,
+  /// `RecordReading.check`) against the tree checker, record by record: random files of
+  /// the random records above, both layouts, both reading paths.
+  @Test(arguments: [UInt64(4), 5])
+  func theCheckWhileReadingRefusesWhatTheTreeRefuses(seed: UInt64) throws {
+    let schema = Self.makeSchema()
+    var random = SplitMix64(seed: seed)
+    let records = try (0..<400).map { _ in try Self.randomRecord(&random) }
+    let expected = records.indices.filter { !schema.violations(of: records[$0], limit: 1).isEmpty }
+    #expect(expected.count > 20 && expected.count < 380, "\(expected.count) of 400 refused")
+    for layout in [RecordLayout.array, .lines] {
+      let texts = records.map(\.compactText)
+      let file = layout == .lines ? texts.joined(separator: "\n") : "[" + texts.joined(separator: ",\n") + "]"
+      for streaming in [true, false] {
+        let read = try RunTimeKind.$current.withValue(.unbound) {
+          try Array(file.utf8).withUnsafeBufferPointer { buffer in
+            try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
+              buffer, layout: layout, streaming: streaming, readings: nil, inferring: false, checking: schema,
+              passing: { _ in })
+          }
+        }
+        #expect(read.records.count == records.count)
+        #expect(read.refused == expected, "\(layout), streaming: \(streaming)")
+      }
+    }
+  }
+
   @Test func eachRuleRefusesFromTheText() throws {
     let schema = Self.makeSchema()
     let cases: [(String, Bool)] = [
@@ -171,6 +198,18 @@ import Testing
       (#"{"maximum": 1.5}"#, "2", false),
       (#"{"maxLength": 1}"#, #""\u00e9""#, true),
       (#"{"maxLength": 1}"#, #""\n\n""#, false),
+      // Lengths the bytes alone settle (from a twelfth of them to all), and the edges
+      // where the scalars must be counted.
+      (#"{"minLength": 1}"#, #""""#, false),
+      (#"{"minLength": 1}"#, #""a""#, true),
+      (#"{"minLength": 1}"#, #""\u0001""#, true),
+      (#"{"minLength": 2}"#, #""\u0001""#, false),
+      (#"{"minLength": 2}"#, #""東""#, false),
+      (#"{"minLength": 1, "maxLength": 3}"#, #""東京都""#, true),
+      (#"{"minLength": 1, "maxLength": 2}"#, #""東京都""#, false),
+      (#"{"maxLength": 12}"#, #""abcdefghijkl""#, true),
+      (#"{"maxLength": 12}"#, #""abcdefghijklm""#, false),
+      (#"{"minLength": 2}"#, #""abcdefghijklmnopqrstuvwx""#, true),
     ]
     for (document, value, admitted) in cases {
       let schema = try JSONSchema(reading: JSONValue.parse(bytes: Array(document.utf8)))

@@ -13,10 +13,18 @@ extension JSONSchema {
   /// Whether the value whose canonical text is `text[range]` meets every rule of node
   /// `index` (and what its `$ref` leads to). Costs one pass over the value's text, plus
   /// the decoding above and pattern matches.
-  func admits(canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0) -> Bool {
+  ///
+  /// `marks`: when the value is an object that is the whole of `text`, the marks the
+  /// reader made of its members as it wrote it (`CanonicalJSON.forEachMarkedMember`), so
+  /// that its members are found without a scan: how a record is checked as it is read.
+  func admits(
+    canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0, members marks: [Int]? = nil
+  ) -> Bool {
     // What the check reads of a node is in `canonicalRules`, plain values read in place:
     // a copy of a node, or a read of its arrays, would retain them for every value.
-    if let target = canonicalRules[index].reference, !admits(canonical: text, range, node: target) {
+    if let target = canonicalRules[index].reference,
+      !admits(canonical: text, range, node: target, members: marks)
+    {
       return false
     }
     let first = text[range.lowerBound]
@@ -36,7 +44,7 @@ extension JSONSchema {
     switch first {
     case UInt8(ascii: "\""): return stringAdmitted(text, range, index)
     case UInt8(ascii: "["): return elementsAdmitted(text, range, index)
-    case UInt8(ascii: "{"): return membersAdmitted(text, range, index)
+    case UInt8(ascii: "{"): return membersAdmitted(text, range, index, marks: marks)
     case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"): return true
     default: return numberAdmitted(text, range, index)
     }
@@ -146,20 +154,34 @@ extension JSONSchema {
     let format = nodes[index].constraints.format
     guard lengths != nil || pattern || format != nil else { return true }
     let inner = UnsafeBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)])
+    if let lengths, !Self.length(of: inner, within: lengths, text, range) { return false }
+    guard pattern || format != nil else { return true }
     // Without an escape the token's bytes are the string's UTF-8.
     let escaped = inner.contains(UInt8(ascii: "\\"))
-    if let lengths {
-      // A scalar is a byte that does not continue another.
-      let length =
-        escaped ? CanonicalJSON.string(text, range).unicodeScalars.count : inner.count { $0 & 0xC0 != 0x80 }
-      guard length >= lengths.minimum && length <= lengths.maximum else { return false }
-    }
     if pattern, let compiled = nodes[index].constraints.pattern {
       let found = escaped ? compiled.match(CanonicalJSON.string(text, range)) : compiled.match(utf8: inner)
       guard found == .match else { return false }
     }
     if let format, !format.admits(CanonicalJSON.string(text, range)) { return false }
     return true
+  }
+
+  /// Whether the string whose token is `text[token]`, `inner` between its quotes, has a
+  /// length (in Unicode scalars, as JSON Schema counts) within `lengths`. A scalar takes
+  /// from 1 to 12 bytes of a token (`\uD83D\uDE00`), so bounds that every length from
+  /// a twelfth of the bytes to all of them meets need no count: a `minLength` of 1 on a
+  /// non-empty string costs nothing.
+  private static func length(
+    of inner: UnsafeBufferPointer<UInt8>, within lengths: (minimum: Int, maximum: Int),
+    _ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>
+  ) -> Bool {
+    let bytes = inner.count
+    if lengths.minimum <= (bytes + 11) / 12 && lengths.maximum >= bytes { return true }
+    // A scalar is a byte that does not continue another; an escape is decoded.
+    let length =
+      inner.contains(UInt8(ascii: "\\"))
+      ? CanonicalJSON.string(text, token).unicodeScalars.count : inner.count { $0 & 0xC0 != 0x80 }
+    return length >= lengths.minimum && length <= lengths.maximum
   }
 
   private func elementsAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
@@ -173,8 +195,10 @@ extension JSONSchema {
     return admitted
   }
 
-  private func membersAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
-  {
+  /// `marks`: as `admits(canonical:_:node:members:)` takes them.
+  private func membersAdmitted(
+    _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int, marks: [Int]?
+  ) -> Bool {
     var admitted = true
     // The properties met, by their place in `properties` (the first 64), for `required`.
     var met: UInt64 = 0
@@ -182,7 +206,7 @@ extension JSONSchema {
     canonicalRules[index].names.withUnsafeBufferPointer { names in
       let properties = canonicalRules[index].properties
       var place = 0
-      CanonicalJSON.forEachMember(text, range) { key, value in
+      func visit(_ key: Range<Int>, _ value: Range<Int>) -> Bool {
         defer { place += 1 }
         let token = UnsafeBufferPointer(rebasing: text[key])
         // Tried at the member's own place first, as records mostly keep the schema's order.
@@ -204,6 +228,11 @@ extension JSONSchema {
           admitted = allowsOthers
         }
         return admitted
+      }
+      if let marks {
+        CanonicalJSON.forEachMarkedMember(text, marks: marks, visit)
+      } else {
+        CanonicalJSON.forEachMember(text, range, visit)
       }
     }
     guard admitted else { return false }

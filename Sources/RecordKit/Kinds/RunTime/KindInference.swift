@@ -59,14 +59,11 @@ package struct KindInference {
     var table = root
     root = KeyTable()
     table.objectCount += 1
-    for place in marks.indices {
-      let start = marks[place] >> 32
-      let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-      let valueStart = marks[place] & 0xFFFF_FFFF
-      let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
-      add(
-        text, key: keyStart..<(valueStart - 1), value: valueStart..<valueEnd, place: place, to: &table,
-        depth: 0)
+    var place = 0
+    CanonicalJSON.forEachMarkedMember(text, marks: marks) { key, value in
+      add(text, key: key, value: value, place: place, to: &table, depth: 0)
+      place += 1
+      return true
     }
     root = table
   }
@@ -282,16 +279,39 @@ struct KeyTable {
 
 /// What reading a file's records keeps from one record to the next: the compact writer a
 /// record's members are read into as canonical text, and — while a kind is inferred from
-/// the records — the inference, given each record's members as the reader marked them
-/// (so that inference does not walk the records' text again to find each member).
+/// the records, or they are checked against a schema — the inference and the schema,
+/// given each record's members as the reader marked them (so that neither walks the
+/// records' text again to find each member, and the check reads the text while the read
+/// has just brought it into the cache).
 struct RecordReading: ~Copyable {
   var builder = JSONWriter(compact: true)
   var inference: KindInference?
+  /// The schema each record is checked against as it is read, and the records (0-based)
+  /// whose text it refused.
+  let schema: JSONSchema?
+  var refused: [Int] = []
   /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
   var members: [Int] = []
 
-  init(inferring: Bool = false) {
+  init(inferring: Bool = false, checking schema: JSONSchema? = nil) {
     inference = inferring ? KindInference() : nil
+    self.schema = schema
+  }
+
+  /// Whether the reader is to mark each record's members (`members`).
+  var marksMembers: Bool { inference != nil || schema != nil }
+
+  /// Checks the record just read, number `index` (0-based), whose members are `custom`,
+  /// against `schema` (when there is one), noting it in `refused` when its text breaks a
+  /// rule. `marked`: the reader marked its members in `members`. Never inlined, as `infer`.
+  @inline(never)
+  mutating func check(_ custom: CustomFields, record index: Int, marked: Bool) {
+    guard let schema else { return }
+    let admitted =
+      marked && !custom.text.isEmpty
+      ? custom.text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count, members: members) }
+      : custom.meets(schema)
+    if !admitted { refused.append(index) }
   }
 
   /// Adds the record just read, whose members are `custom`, to the inference (changed in

@@ -34,16 +34,18 @@ package enum RunTimeFile {
         try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
           bytes, layout: layout,
           readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil,
-          inferring: schema == nil, passing: passed)
+          inferring: schema == nil, checking: schema?.schema, passing: passed)
       }
     }
-    let (records, table, inference) = try read.get()
+    let (records, table, inference, refused) = try read.get()
     let (recordSchema, warnings) =
       schema.map { ($0, []) } ?? inferredSchema(from: inference ?? walking(records), name: name)
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
-    if let schema { try check(records, against: schema, key: key, in: bytes, layout: layout) }
+    if let schema {
+      try check(records, against: schema, key: key, in: bytes, layout: layout, refused: refused)
+    }
     let keyed = try rekeyed(records, by: kind, in: bytes, layout: layout)
     return Loaded(kind: kind, document: keyed, warnings: warnings, table: table)
   }
@@ -84,21 +86,24 @@ package enum RunTimeFile {
     }
   }
 
-  /// Refuses records that break the kind's schema, listing the first `violationLimit`.
   /// Refuses records (read from `bytes`) that break `schema`, listing the first
-  /// `violationLimit` violations with their places, and counting them all.
+  /// `violationLimit` violations with their places, and counting them all. `refused`: the
+  /// records (0-based, in order) whose text the read already found to break it, when the
+  /// read checked them (`RecordFile.decodeRecordsAndTable(…checking:…)`); else each
+  /// record's text is checked here.
   static func check(
     _ records: [RunTimeRecord], against schema: RecordSchema, key: RecordKey?,
-    in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout
+    in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, refused: [Int]? = nil
   )
     throws(RecordFileError)
   {
     var found: [(record: Int, violation: SchemaViolation)] = []
     var total = 0
-    for (index, record) in records.enumerated() {
-      // The text says whether the record passes; only one that does not is decoded, for
-      // the tree checker to say what it breaks.
-      guard !record.custom.meets(schema.schema) else { continue }
+    // The text says whether a record passes; only one that does not is decoded, for the
+    // tree checker to say what it breaks.
+    let suspects = refused ?? records.indices.filter { !records[$0].custom.meets(schema.schema) }
+    for index in suspects {
+      let record = records[index]
       let violations = schema.schema.violations(of: .object(record.object))
       guard !violations.isEmpty else { continue }
       total += violations.count
