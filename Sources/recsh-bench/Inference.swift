@@ -26,8 +26,8 @@ enum Inference {
         }
       }
       do {
-        let (records, _, inference, _) = try read.get()
-        return (records, inference)
+        let read = try read.get()
+        return (read.records, read.inference)
       } catch {
         throw .file(path: input, error)
       }

@@ -244,7 +244,8 @@ extension FieldTable {
         try reader.readCanonical(into: &reading.builder)
       }
       let custom = CustomFields(canonical: reading.builder.bytes)
-      guard let record = try? runTimeRecord(custom, position: records.count, identity: given) else {
+      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(custom.text))
+      guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {
         return false
       }
       records.append(record)

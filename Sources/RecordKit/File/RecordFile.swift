@@ -89,32 +89,53 @@ public enum RecordFile<Root: Record> {
     return (read.records, read.table)
   }
 
-  /// `decodeRecordsAndTable`, and when `inferring`, the kind inferred from a JSON or JSON
-  /// Lines file's records as they were read (a run-time kind's: each record's members as
-  /// the reader found them, `RecordReading`); `nil` for a CSV or TSV file, whose records
-  /// the caller infers from. With `schema`, a JSON or JSON Lines file's records are
-  /// checked against it as they are read, the same way: `refused` lists (0-based, in
-  /// order) those whose text breaks a rule (`CustomFields.meets`); `nil` when nothing was
-  /// checked (no schema, or a CSV or TSV file), which the caller then checks.
+  /// What `decodeRecordsAndTable(_:layout:streaming:readings:inferring:checking:keyedBy:passing:)`
+  /// read, and what it found out on the way.
+  package struct RecordsRead {
+    package var records: [Root]
+    /// A CSV or TSV file's table as read.
+    package var table: CSVTable?
+    /// The kind inferred from a JSON or JSON Lines file's records, when asked.
+    package var inference: KindInference?
+    /// The records (0-based, in order) whose text broke the schema given; `nil` when
+    /// none was given or the file is a table (the caller checks).
+    package var refused: [Int]?
+    /// Whether every record's identity is its key member's value, given as it was read.
+    package var keyed = false
+  }
+
+  /// `decodeRecordsAndTable`, with what a run-time kind's read does on the way, each
+  /// record's members taken as the reader marked them (`RecordReading`), for a JSON or JSON
+  /// Lines file (a CSV or TSV file's records are read as they are; the caller does the rest):
+  /// - `inferring`: the kind is inferred from the records (`inference`);
+  /// - `schema`: each record is checked against it (`refused`: those whose text breaks a
+  ///   rule, as `CustomFields.meets` says);
+  /// - `key`: the name of a string key member; each record whose member of that name is a
+  ///   non-empty string without escapes gets that string as identity (`keyed`: all did),
+  ///   as `FieldTable.runTimeRecord` gives it under a kind with that key.
   package static func decodeRecordsAndTable(
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, streaming: Bool = true,
     readings: [String: CellReading]?, inferring: Bool, checking schema: JSONSchema? = nil,
-    passing passed: (Int) -> Void
-  ) throws(RecordFileError) -> (
-    records: [Root], table: CSVTable?, inference: KindInference?, refused: [Int]?
-  ) {
-    if bytes.isEmpty { return ([], nil, inferring ? KindInference() : nil, schema.map { _ in [] }) }
+    keyedBy key: String? = nil, passing passed: (Int) -> Void
+  ) throws(RecordFileError) -> RecordsRead {
+    if bytes.isEmpty {
+      return RecordsRead(
+        records: [], inference: inferring ? KindInference() : nil, refused: schema.map { _ in [] },
+        keyed: true)
+    }
     guard layout.isDelimited else {
-      var reading = RecordReading(inferring: inferring, checking: schema)
+      var reading = RecordReading(inferring: inferring, checking: schema, keyedBy: key)
       let records = try decodeJSONRecords(
         bytes, layout: layout, streaming: streaming, reading: &reading, passing: passed)
-      return (records, nil, reading.inference, reading.schema.map { _ in reading.refused })
+      return RecordsRead(
+        records: records, inference: reading.inference, refused: reading.schema.map { _ in reading.refused },
+        keyed: reading.keyed)
     }
     let table = try DelimitedFile<Root>.read(bytes, layout: layout)
-    return (
-      try DelimitedFile<Root>.decodeRecords(from: table, bytes: bytes, readings: readings, passing: passed),
-      table, nil, nil
-    )
+    return RecordsRead(
+      records: try DelimitedFile<Root>.decodeRecords(
+        from: table, bytes: bytes, readings: readings, passing: passed),
+      table: table)
   }
 
   /// The records of a JSON array or JSON Lines file, in order.
@@ -151,6 +172,7 @@ public enum RecordFile<Root: Record> {
           // Read through a tree: inference and the check walk its text.
           reading.inference?.add(records[records.count - 1].custom)
           reading.check(records[records.count - 1].custom, record: records.count - 1, marked: false)
+          reading.keyed = false
         } catch let error as RecordDecodingError {
           var id: String?
           if case .string(let text)? = object["id"] { id = text }

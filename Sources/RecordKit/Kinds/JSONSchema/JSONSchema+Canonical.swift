@@ -18,7 +18,8 @@ extension JSONSchema {
   /// reader made of its members as it wrote it (`CanonicalJSON.forEachMarkedMember`), so
   /// that its members are found without a scan: how a record is checked as it is read.
   func admits(
-    canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0, members marks: [Int]? = nil
+    canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0,
+    members marks: [Int]? = nil
   ) -> Bool {
     // What the check reads of a node is in `canonicalRules`, plain values read in place:
     // a copy of a node, or a read of its arrays, would retain them for every value.

@@ -290,16 +290,51 @@ struct RecordReading: ~Copyable {
   /// whose text it refused.
   let schema: JSONSchema?
   var refused: [Int] = []
+  /// The key member's name as a canonical string token, when each record is to be given
+  /// its value as identity (`keyIdentity`), and whether every record so far was.
+  let keyToken: [UInt8]?
+  var keyed: Bool
   /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
   var members: [Int] = []
 
-  init(inferring: Bool = false, checking schema: JSONSchema? = nil) {
+  init(inferring: Bool = false, checking schema: JSONSchema? = nil, keyedBy key: String? = nil) {
     inference = inferring ? KindInference() : nil
     self.schema = schema
+    keyToken = key.map(CanonicalJSON.token(of:))
+    keyed = key != nil
   }
 
   /// Whether the reader is to mark each record's members (`members`).
-  var marksMembers: Bool { inference != nil || schema != nil }
+  var marksMembers: Bool { inference != nil || schema != nil || keyToken != nil }
+
+  /// The identity of the record just read, whose canonical text is `text`: its key
+  /// member's string, when that is non-empty and has no escape (what
+  /// `FieldTable.runTimeRecord` gives such a record under a kind with a string key);
+  /// `nil`, noted in `keyed`, for any other record, which is then given its identity
+  /// after the read.
+  mutating func keyIdentity(_ text: [UInt8]) -> String? {
+    guard keyed, let keyToken, !text.isEmpty else {
+      keyed = false
+      return nil
+    }
+    let identity = text.withUnsafeBufferPointer { text -> String? in
+      var found: String?
+      keyToken.withUnsafeBufferPointer { token in
+        CanonicalJSON.forEachMarkedMember(text, marks: members) { key, value in
+          guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { return true }
+          guard text[value.lowerBound] == UInt8(ascii: "\"") else { return false }
+          let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
+          if !inner.isEmpty, !inner.contains(UInt8(ascii: "\\")) {
+            found = UTF8Validation.knownValidString(inner)
+          }
+          return false
+        }
+      }
+      return found
+    }
+    if identity == nil { keyed = false }
+    return identity
+  }
 
   /// Checks the record just read, number `index` (0-based), whose members are `custom`,
   /// against `schema` (when there is one), noting it in `refused` when its text breaks a

@@ -27,6 +27,9 @@ package enum RunTimeFile {
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, schema: RecordSchema?, name: String,
     passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
+    // A key the schema names is known before the read: a string one is given to each
+    // record as it is read.
+    let declaredKey = schema.flatMap(RunTimeKind.declaredKey(of:))
     let read = RunTimeKind.$current.withValue(.unbound) {
       Result { () throws(RecordFileError) in
         // A table's cells are text: a schema's fields say what each column's text is.
@@ -34,20 +37,22 @@ package enum RunTimeFile {
         try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
           bytes, layout: layout,
           readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil,
-          inferring: schema == nil, checking: schema?.schema, passing: passed)
+          inferring: schema == nil, checking: schema?.schema,
+          keyedBy: declaredKey.flatMap { $0.isInteger ? nil : $0.name }, passing: passed)
       }
     }
-    let (records, table, inference, refused) = try read.get()
+    let loaded = try read.get()
+    let records = loaded.records
     let (recordSchema, warnings) =
-      schema.map { ($0, []) } ?? inferredSchema(from: inference ?? walking(records), name: name)
+      schema.map { ($0, []) } ?? inferredSchema(from: loaded.inference ?? walking(records), name: name)
     let key = RunTimeKind.chooseKey(
       schema: recordSchema, ids: records.lazy.map { $0.custom["id"] }, recordCount: records.count)
     let kind = RunTimeKind(name: name, schema: recordSchema, key: key)
     if let schema {
-      try check(records, against: schema, key: key, in: bytes, layout: layout, refused: refused)
+      try check(records, against: schema, key: key, in: bytes, layout: layout, refused: loaded.refused)
     }
-    let keyed = try rekeyed(records, by: kind, in: bytes, layout: layout)
-    return Loaded(kind: kind, document: keyed, warnings: warnings, table: table)
+    let keyed = try rekeyed(records, by: kind, in: bytes, layout: layout, keyedAlready: loaded.keyed)
+    return Loaded(kind: kind, document: keyed, warnings: warnings, table: loaded.table)
   }
 
   /// The kind of a file that has no records yet (none given, or a missing one):
@@ -121,14 +126,15 @@ package enum RunTimeFile {
   }
 
   /// The records with their keys as identities; two with one key are refused.
+  /// `keyedAlready`: each record was given its key's value as identity as it was read.
   private static func rekeyed(
     _ records: [RunTimeRecord], by kind: RunTimeKind, in bytes: UnsafeBufferPointer<UInt8>,
-    layout: RecordLayout
+    layout: RecordLayout, keyedAlready: Bool
   )
     throws(RecordFileError) -> Document<RunTimeRecord>
   {
     var keyed = records
-    if let key = kind.key {
+    if let key = kind.key, !keyedAlready {
       for index in keyed.indices {
         let custom = keyed[index].custom
         do {

@@ -121,15 +121,18 @@ public final class RunTimeKind: @unchecked Sendable {
     return candidates.filter { $0 !== text }.prefix(3).map(\.name) + [text.name]
   }
 
+  /// The key `schema` names (`x-recsh-key`), if it names one.
+  static func declaredKey(of schema: RecordSchema) -> RecordKey? {
+    schema.key.map { RecordKey(name: $0, isInteger: schema.field(named: $0)?.shape.type == .integer) }
+  }
+
   /// The key of a kind's records, by the rules: the schema's `x-recsh-key`; else `id`
   /// when every record has one, all non-empty strings or all integers; else none.
   /// `ids` yields each record's `id` value (`nil` when it has none).
   package static func chooseKey(
     schema: RecordSchema, ids: some Sequence<JSONValue?>, recordCount: Int
   ) -> RecordKey? {
-    if let name = schema.key {
-      return RecordKey(name: name, isInteger: schema.field(named: name)?.shape.type == .integer)
-    }
+    if let key = declaredKey(of: schema) { return key }
     var strings = 0
     var integers = 0
     for id in ids {
