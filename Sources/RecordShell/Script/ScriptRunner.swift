@@ -188,15 +188,6 @@ public struct ScriptRunner<Root: Record> {
     return true
   }
 
-  /// A line as read: a command the fast lane parsed (with its text when `-e` echoes
-  /// it), or the text for the tokenizer.
-  private enum QuickRead {
-    case command(ShellCommand, echoed: String?)
-    case line(String)
-    /// Bytes that are not UTF-8: the line is refused rather than read with U+FFFD in it.
-    case invalid(TokenizerError, echoed: String?)
-  }
-
   /// Where a line came from: `name:line` (`script.rsh:3`), or a name alone. Its text is
   /// made only when something needs it (an error, a group's origin), not for every line.
   private struct Place {
@@ -260,4 +251,15 @@ public struct ScriptRunner<Root: Record> {
     let what = count == 1 ? "1 unsaved change" : "\(count) unsaved changes"
     return "warning: \(what)\(session.filePath.map { " to \"\($0)\"" } ?? "") not saved"
   }
+}
+
+/// A line as `ScriptRunner` read it: a command the fast lane parsed (with its text when
+/// `-e` echoes it), or the text for the tokenizer. Outside the generic runner so that it
+/// is one concrete type: nested in it, each line's read was copied and destroyed through
+/// the generic type's value witnesses (about 500 instructions a line).
+private enum QuickRead {
+  case command(ShellCommand, echoed: String?)
+  case line(String)
+  /// Bytes that are not UTF-8: the line is refused rather than read with U+FFFD in it.
+  case invalid(TokenizerError, echoed: String?)
 }
