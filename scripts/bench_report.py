@@ -9,9 +9,11 @@ RESULTS has one tab-separated line per run:
 (start/end from bash's EPOCHREALTIME, the rest from /usr/bin/time; extra is
 recsh-bench's own `key=value` line, or -),
 one line per goal:
-  goal workload records speedup|memory|atmost|overhead|within|stepmem|stepinfo tool target
-(overhead: tool's median time / recsh's, at most target; within: recsh's median time / tool's,
-at most target; memory: tool's peak RSS / the size of the file that tool's runs read)
+  goal workload records speedup|memory|atmost|overhead|perbyte|within|stepmem|stepinfo tool target
+(overhead: tool's median time / recsh's, at most target; perbyte: the median over the runs
+of tool's time per byte of its file / recsh's in the same run, at most target (paired run by
+run, so that a slow spell of the machine counts against both); within: recsh's median time /
+tool's, at most target; memory: tool's peak RSS / the size of the file that tool's runs read)
 (stepmem and stepinfo: tool is "STEPS|BASE" or "STEPS|BASE|SHARE": peak RSS of STEPS
 minus BASE over SHARE times the unit count; stepinfo is shown, not judged)
 and, for workloads counted in operations rather than bytes:
@@ -166,6 +168,15 @@ def check(kind, tool, target, rows, size, unit):
     if kind == "overhead":
         ratio = rows[tool]["median"] / rows["recsh"]["median"]
         return ratio <= target, f"{tool}/recsh time {ratio:.2f}x (goal <= {target:g}x)"
+    if kind == "perbyte":
+        pairs = list(zip(rows[tool]["runs"], rows["recsh"]["runs"]))
+        ratios = [(mine["seconds"] / (mine["bytes"] or 1)) / (theirs["seconds"] / (theirs["bytes"] or 1))
+                  for mine, theirs in pairs if theirs["seconds"] > 0]
+        if not ratios:
+            return False, f"{kind} {tool}: no paired runs"
+        ratio = statistics.median(ratios)
+        return ratio <= target, (f"{tool}/recsh time per byte {ratio:.2f}x, median of {len(ratios)} "
+                                 f"runs paired (goal <= {target:g}x)")
     if kind == "within":
         ratio = rows["recsh"]["median"] / rows[tool]["median"]
         return ratio <= target, f"recsh/{tool} time {ratio:.2f}x (goal <= {target:g}x)"
