@@ -13,6 +13,9 @@ import RecordKit
 /// - Saved over its own bytes (`FileImage`) after an edit script made from the input
 ///   (sets of the title and of a custom field, deletions, new records), the file loads as
 ///   the edited records; with every edit undone, the save gives back the input's bytes.
+/// - A run-time kind's records, inferred or checked against a schema with a key, as the
+///   reader reads them (members marked, checked and keyed as read) and through a tree
+///   (checked and keyed after the read) load as the same records or fail the same way.
 enum RecordFileCheck {
   static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
     let array = Array(bytes)
@@ -20,7 +23,41 @@ enum RecordFileCheck {
       check(TaskRecord.self, bytes, array, layout)
       check(ContactRecord.self, bytes, array, layout)
       checkInferred(bytes, layout)
+      checkBothReads(bytes, layout, schema: nil)
+      checkBothReads(bytes, layout, schema: keyedSchema())
     }
+  }
+
+  /// A schema with a string key and a rule or two on the kind of records the seeds hold
+  /// (made for each input: a schema is not `Sendable`, so it cannot be a global).
+  static func keyedSchema() -> RecordSchema {
+    let text = #"""
+      {"x-recsh-key": "id", "properties": {"id": {"type": "string", "pattern": "^[a-z0-9]"},
+       "title": {"type": "string", "minLength": 1, "maxLength": 40},
+       "priority": {"type": "integer", "minimum": 1, "maximum": 5}}}
+      """#
+    do {
+      return try RecordSchema(reading: JSONValue.parse(bytes: Array(text.utf8)))
+    } catch {
+      preconditionFailure("the check's schema is refused: \(error)")
+    }
+  }
+
+  /// The read that marks, checks and keys each record as it goes against the read
+  /// through a tree that does all that after it: the same records (identities included)
+  /// or the same error.
+  static func checkBothReads(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ layout: RecordLayout, schema: RecordSchema?
+  ) {
+    func load(streaming: Bool) -> Result<[RunTimeRecord], RecordFileError> {
+      Result { () throws(RecordFileError) in
+        try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: "fuzz", streaming: streaming)
+          .document.records
+      }
+    }
+    let streamed = load(streaming: true)
+    let tree = load(streaming: false)
+    precondition(streamed == tree, "read as it goes: \(streamed); through a tree: \(tree)")
   }
 
   /// A kind inferred from records admits them all: read again with the schema inference

@@ -63,11 +63,19 @@ import Testing
         }
       }
       // The whole open: identities given as read or after, the same document or error.
-      let opened = Result { () throws(RecordFileError) in
-        try file.withUnsafeBufferPointer { buffer throws(RecordFileError) in
-          try RunTimeFile.decode(buffer, layout: layout, schema: schema, name: "books")
+      func open(streaming: Bool) -> Result<RunTimeFile.Loaded, RecordFileError> {
+        Result { () throws(RecordFileError) in
+          try file.withUnsafeBufferPointer { buffer throws(RecordFileError) in
+            try RunTimeFile.decode(
+              buffer, layout: layout, schema: schema, name: "books", streaming: streaming)
+          }
         }
       }
+      let opened = open(streaming: true)
+      let throughATree = open(streaming: false)
+      #expect(
+        opened.map { $0.document.records } == throughATree.map { $0.document.records },
+        "\(layout): read as it goes and through a tree")
       if let refused = records.firstIndex(where: \.refused) {
         // The schema's check comes first.
         guard case .failure(.violations(let listed, _)) = opened else {

@@ -23,9 +23,11 @@ package enum RunTimeFile {
   /// Reads `bytes` as records of `schema`'s kind, or of a kind inferred from them when
   /// `schema` is `nil`; `name` names an inferred kind (a schema's `title` names its own).
   /// `passed` hears the offset reached after each record, as `RecordFile.decode` says.
+  /// With `streaming` false every record is read through a tree, then checked and keyed
+  /// after the read: tests and the fuzz targets hold the two ways together.
   package static func decode(
     _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, schema: RecordSchema?, name: String,
-    passing passed: (Int) -> Void = { _ in }
+    streaming: Bool = true, passing passed: (Int) -> Void = { _ in }
   ) throws(RecordFileError) -> Loaded {
     // A key the schema names is known before the read: a string one is given to each
     // record as it is read.
@@ -35,7 +37,7 @@ package enum RunTimeFile {
         // A table's cells are text: a schema's fields say what each column's text is.
         // Without a schema the kind is inferred as the records are read.
         try RecordFile<RunTimeRecord>.decodeRecordsAndTable(
-          bytes, layout: layout,
+          bytes, layout: layout, streaming: streaming,
           readings: layout.isDelimited ? schema.map(RunTimeKind.cellReadings(of:)) : nil,
           inferring: schema == nil, checking: schema?.schema,
           keyedBy: declaredKey.flatMap { $0.isInteger ? nil : $0.name }, passing: passed)
