@@ -92,12 +92,21 @@ package enum CanonicalJSON {
     _ text: UnsafeBufferPointer<UInt8>, marks: [Int], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Bool
   ) {
     for place in marks.indices {
-      let start = marks[place] >> 32
-      let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-      let valueStart = marks[place] & 0xFFFF_FFFF
-      let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
-      guard body(keyStart..<(valueStart - 1), valueStart..<valueEnd) else { return }
+      let (key, value) = markedMember(place, of: text, marks: marks)
+      guard body(key, value) else { return }
     }
+  }
+
+  /// Member `place`'s key token and value, from the marks (see `forEachMarkedMember`).
+  @inline(__always)
+  static func markedMember(_ place: Int, of text: UnsafeBufferPointer<UInt8>, marks: [Int]) -> (
+    key: Range<Int>, value: Range<Int>
+  ) {
+    let start = marks[place] >> 32
+    let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
+    let valueStart = marks[place] & 0xFFFF_FFFF
+    let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
+    return (keyStart..<(valueStart - 1), valueStart..<valueEnd)
   }
 
   /// Calls `body` with each element of the array `text[range]`, in order; stops when

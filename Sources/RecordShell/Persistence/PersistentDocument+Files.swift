@@ -59,7 +59,7 @@ extension PersistentDocument {
       journal = newJournal
     }
     filePath = target
-    if savedAs { namedLayout = nil }
+    if savedAs { fileLayout = RecordLayout(path: target) }
     identity = outcome.identity
     editor.markSaved()
     if savedAs {
@@ -232,10 +232,10 @@ extension PersistentDocument {
     let loaded = try DataFile<Root>.load(path, using: fileSystem, progress: progress)
     let count = loaded.document.count
     var opened = self
-    opened.namedLayout = nil
     opened.bytesPerRecord = Self.bytesPerRecord(loaded)
     opened.editor = Editor(document: loaded.takeDocument(), undoLimit: undoLimit, clock: editor.clock)
     opened.filePath = path
+    opened.fileLayout = RecordLayout(path: path)
     opened.identity = loaded.identity
     opened.image = loaded.takeImage()
     opened.lastWritten = nil

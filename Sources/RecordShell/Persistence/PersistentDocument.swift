@@ -13,9 +13,7 @@ import RecordKit
 public struct PersistentDocument<Root: Record> {
   var editor: Editor<Root>
   /// The data file; `nil` for an unnamed document that `save FILE` names.
-  var filePath: String? {
-    didSet { keepFileLayout() }
-  }
+  var filePath: String?
   /// What the file was when read or last saved; `nil` when there was no file.
   var identity: FileIdentity?
   let fileSystem: any FileSystem
@@ -37,15 +35,11 @@ public struct PersistentDocument<Root: Record> {
   var compactionSlack = 1000
   /// The number of the state the log starts from (its header's `start`).
   var logStart = 0
-  /// The layout `--layout` named for the file the session opened (`nil`: its name says);
-  /// a file saved as or opened later goes by its own name.
-  var namedLayout: RecordLayout? {
-    didSet { keepFileLayout() }
-  }
-  /// How `filePath` holds its records (`layout(of:)` of it), kept as the path and
-  /// `namedLayout` change (`open` sets `namedLayout` once made): the check that refuses
-  /// lists in a CSV cell asks on every command, where working it out from the name cost
-  /// about 225 instructions a line. Set by those two only.
+  /// How `filePath` holds its records: as `--layout` named it for the file the session
+  /// opened, else as its name says (a file saved as or opened later goes by its name);
+  /// `nil` with no file. Set wherever `filePath` is, once: the check that refuses lists
+  /// in a CSV cell asks on every command, where working it out from the name cost about
+  /// 225 instructions a line.
   var fileLayout: RecordLayout?
   /// Where `open` and `save` report how far they got; `nil`: nowhere (scripts, tests).
   var progress: ProgressHandler?
@@ -82,7 +76,7 @@ public struct PersistentDocument<Root: Record> {
       identity: loaded.identity, fileSystem: fileSystem, undoLimit: undoLimit, stateFolder: stateFolder,
       journal: nil, keepsHistory: keepsHistory, progress: progress,
       bytesPerRecord: perRecord, image: loaded.takeImage())
-    opened.namedLayout = layout
+    opened.fileLayout = path.map { layout ?? RecordLayout(path: $0) }
     let journalWarnings = try opened.attachJournal(hash: loaded.hash, recovery: recovery)
     let conflicts = opened.readConflicts()
     return (opened, loaded.warnings + journalWarnings + conflicts)
@@ -93,12 +87,8 @@ public struct PersistentDocument<Root: Record> {
   /// How `path` holds its records: as `--layout` said for the session's file, else as its
   /// name says.
   func layout(of path: String) -> RecordLayout {
-    path == filePath ? fileLayout ?? RecordLayout(path: path) : RecordLayout(path: path)
-  }
-
-  /// Works `fileLayout` out again, as `filePath` or `namedLayout` changed.
-  private mutating func keepFileLayout() {
-    fileLayout = filePath.map { namedLayout ?? RecordLayout(path: $0) }
+    if path == filePath, let fileLayout { return fileLayout }
+    return RecordLayout(path: path)
   }
   /// Whether the log is still to be made ready, at the first change (`prepareToChange`).
   var waitsForFirstChange: Bool { journal?.isActive == false }

@@ -59,16 +59,11 @@ package struct KindInference {
     var table = root
     root = KeyTable()
     table.objectCount += 1
+    // A loop of its own, not `CanonicalJSON.forEachMarkedMember`: through its closure,
+    // `add` retained the table's arrays on every member (180 instructions a record).
     for place in marks.indices {
-      // `CanonicalJSON.forEachMarkedMember`'s steps, written out: through its closure,
-      // `add` retained the table's arrays on every member (180 instructions a record).
-      let start = marks[place] >> 32
-      let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-      let valueStart = marks[place] & 0xFFFF_FFFF
-      let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
-      add(
-        text, key: keyStart..<(valueStart - 1), value: valueStart..<valueEnd, place: place, to: &table,
-        depth: 0)
+      let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: marks)
+      add(text, key: key, value: value, place: place, to: &table, depth: 0)
     }
     root = table
   }
@@ -318,10 +313,8 @@ struct RecordReading: ~Copyable {
   /// `nil`, noted in `keyed`, for any other record, which is then given its identity
   /// after the read.
   mutating func keyIdentity(_ text: [UInt8]) -> String? {
-    guard keyed, let keyToken, !text.isEmpty else {
-      keyed = false
-      return nil
-    }
+    // Once one record is not keyed so, the read keys none (they are all keyed after it).
+    guard keyed, let keyToken else { return nil }
     let identity = text.withUnsafeBufferPointer { text -> String? in
       var found: String?
       keyToken.withUnsafeBufferPointer { token in
