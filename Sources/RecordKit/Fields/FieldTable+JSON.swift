@@ -244,7 +244,8 @@ extension FieldTable {
         try reader.readCanonical(into: &reading.builder)
       }
       let custom = CustomFields(canonical: reading.builder.bytes)
-      let identity = given ?? reading.keyIdentity(custom.text)
+      // Asked only when there is a key to give (an inferred kind's read makes no call).
+      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(custom.text))
       guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {
         return false
       }
