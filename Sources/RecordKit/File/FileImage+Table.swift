@@ -76,7 +76,7 @@ extension FileImage {
   }
 
   /// Whether row `row` of this table holds `record`'s value in every column.
-  func rowHolds<Root: Record>(_ record: Root, row: Int, _ table: CSVTable) -> Bool {
+  func rowHolds<Root: Record>(_ record: Root, row: Int, _ table: CSVTable, in bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBufferPointer { bytes in
       table.header.enumerated().allSatisfy { column, name in
         Self.cell(

@@ -11,12 +11,17 @@
 /// edit gives back the bytes that were read, and saving after a few edits costs about a
 /// copy of the file.
 ///
-/// The bytes are the session's own copy, made as the file was read: another program
-/// rewriting the file in place changes nothing here. Costs the file's size in memory, plus
-/// a range and an id per record.
+/// The bytes are the session's own: an image holds them (`heldBytes`), or holds only where
+/// each record lies in them, and the caller hands them to `rewrite(_:in:…)` when a save
+/// needs them (the file as read, kept open and checked against the hash of what was read;
+/// see `StoredImage` in RecordShell), so that a session does not keep a second copy of
+/// the file beside its records. Costs a range and an id per record, plus the file's size
+/// in memory when it holds the bytes.
 public struct FileImage: Sendable {
-  /// The file's bytes.
-  public let bytes: [UInt8]
+  /// The file's bytes, when the image holds them; `nil` when the caller keeps them.
+  public let heldBytes: [UInt8]?
+  /// The file's size in bytes.
+  public let byteCount: Int
   public let layout: RecordLayout
   /// Each record's bytes, in file order.
   let spans: [Range<Int>]
@@ -43,22 +48,41 @@ public struct FileImage: Sendable {
       self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
       return
     }
-    let found = bytes.withUnsafeBufferPointer { buffer -> (Range<Int>, [Range<Int>])? in
-      Self.locate(in: buffer, layout: layout, recordEnds: recordEnds)
+    let located = bytes.withUnsafeBufferPointer { buffer -> Locator.Located? in
+      var locator = Locator(layout: layout)
+      for end in recordEnds where !locator.pass(end, in: buffer) { return nil }
+      return locator.finish(in: buffer)
     }
-    guard let (inner, spans) = found else { return nil }
-    let base: JSONLayoutStyle = layout == .lines ? .lines : .recsh
-    let style = bytes.withUnsafeBufferPointer { buffer in
-      spans.first.map { JSONLayoutStyle(of: $0, in: buffer, base: base, layout: layout) } ?? base
-    }
+    guard let located else { return nil }
+    self.init(held: bytes, located: located, layout: layout, ids: ids, lineage: lineage)
+  }
+
+  /// The image of a file whose records `locator` placed as they were read, which loaded
+  /// as records with `ids` (in file order); it does not hold the bytes. `nil` when the
+  /// locator found the bytes no records of `layout`, or the counts differ.
+  public init?(located locator: Locator.Located, layout: RecordLayout, ids: [String], lineage: UInt64) {
+    self.init(held: nil, located: locator, layout: layout, ids: ids, lineage: lineage)
+  }
+
+  private init?(
+    held: [UInt8]?, located: Locator.Located, layout: RecordLayout, ids: [String], lineage: UInt64
+  ) {
+    guard located.spans.count == ids.count, located.layout == layout else { return nil }
     self.init(
-      bytes: bytes, layout: layout, spans: spans, ids: ids, inner: inner, style: style, lineage: lineage)
+      held: held, byteCount: located.byteCount, layout: layout, spans: located.spans, ids: ids,
+      inner: located.inner, style: located.style, lineage: lineage)
   }
 
   /// The image of a CSV or TSV file's `bytes` as `table` read them (its rows loaded as
   /// records with `ids`): the table is not read again. `nil` as above.
   package init?(bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: [String], lineage: UInt64) {
-    self.init(read: table, bytes: bytes, layout: layout, ids: ids, lineage: lineage)
+    self.init(read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
+  }
+
+  /// The image of a CSV or TSV file of `byteCount` bytes as `table` read them (its rows
+  /// loaded as records with `ids`); it does not hold the bytes. `nil` as above.
+  package init?(byteCount: Int, layout: RecordLayout, table: CSVTable, ids: [String], lineage: UInt64) {
+    self.init(read: table, held: nil, byteCount: byteCount, layout: layout, ids: ids, lineage: lineage)
   }
 
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
@@ -82,11 +106,11 @@ public struct FileImage: Sendable {
   }
 
   private init(
-    bytes: [UInt8], layout: RecordLayout, spans: [Range<Int>], ids: [String], inner: Range<Int>,
-    style: JSONLayoutStyle, lineage: UInt64, table: CSVTable? = nil
+    held: [UInt8]?, byteCount: Int, layout: RecordLayout, spans: [Range<Int>], ids: [String],
+    inner: Range<Int>, style: JSONLayoutStyle, lineage: UInt64, table: CSVTable? = nil
   ) {
-    (self.bytes, self.layout, self.spans, self.ids, self.inner) = (bytes, layout, spans, ids, inner)
-    (self.style, self.lineage, self.table) = (style, lineage, table)
+    (heldBytes, self.byteCount, self.layout, self.spans, self.ids) = (held, byteCount, layout, spans, ids)
+    (self.inner, self.style, self.lineage, self.table) = (inner, style, lineage, table)
   }
 
   /// The image of a CSV or TSV file's `bytes` whose rows loaded as records with `ids`: each
@@ -96,58 +120,151 @@ public struct FileImage: Sendable {
   private init?(table bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
     guard let table = bytes.withUnsafeBufferPointer({ try? CSVReader.read($0, tabSeparated: layout == .tsv) })
     else { return nil }
-    self.init(read: table, bytes: bytes, layout: layout, ids: ids, lineage: lineage)
+    self.init(read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
   }
 
-  private init?(read table: CSVTable, bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
-    guard let header = table.headerSpan, table.rowCount == ids.count, table.byteCount == bytes.count else {
+  private init?(
+    read table: CSVTable, held: [UInt8]?, byteCount: Int, layout: RecordLayout, ids: [String], lineage: UInt64
+  ) {
+    guard let header = table.headerSpan, table.rowCount == ids.count, table.byteCount == byteCount else {
       return nil
     }
     let spans = (0..<table.rowCount).map { table.rowSpan($0).content }
     self.init(
-      bytes: bytes, layout: layout, spans: spans, ids: ids, inner: header.contentEnd..<bytes.count,
-      style: .lines, lineage: lineage, table: table)
+      held: held, byteCount: byteCount, layout: layout, spans: spans, ids: ids,
+      inner: header.contentEnd..<byteCount, style: .lines, lineage: lineage, table: table)
   }
 
-  /// The file's size in bytes.
-  public var byteCount: Int { bytes.count }
+  /// This image holding `bytes`, which must be the bytes it describes (the caller has
+  /// checked their hash); `nil` when their count is not the image's.
+  public func holding(_ bytes: [UInt8]) -> FileImage? {
+    guard bytes.count == byteCount else { return nil }
+    return FileImage(
+      held: bytes, byteCount: byteCount, layout: layout, spans: spans, ids: ids, inner: inner, style: style,
+      lineage: lineage, table: table)
+  }
 
-  /// The inside of the records' container and each record's range, from the records' ends.
-  private static func locate(in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, recordEnds: [Int])
-    -> (Range<Int>, [Range<Int>])?
-  {
-    var cursor = 0
-    var innerEnd = bytes.count
-    if layout == .array {
-      cursor = skipSpace(bytes, from: 0)
-      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "[") else { return nil }
-      cursor += 1
-      innerEnd = bytes.count - 1
-      while innerEnd > cursor, bytes[innerEnd] != UInt8(ascii: "]") { innerEnd -= 1 }
-      guard bytes[innerEnd] == UInt8(ascii: "]") else { return nil }
+  /// Where each record of a JSON or JSON Lines file lies, worked out record by record as
+  /// the file is read (`pass` with each record's end, while its bytes are at hand), so
+  /// that an image is made without reading the file again or keeping a copy of it.
+  /// O(the white space between records) a record, plus the first record's bytes for the
+  /// file's style and the bytes after the last for the array's `]`.
+  public struct Locator {
+    /// What a locator found: the inside of the records' container, each record's bytes
+    /// and the file's style.
+    public struct Located: Sendable {
+      let layout: RecordLayout
+      let byteCount: Int
+      let inner: Range<Int>
+      let spans: [Range<Int>]
+      let style: JSONLayoutStyle
     }
-    let innerStart = cursor
-    var spans: [Range<Int>] = []
-    spans.reserveCapacity(recordEnds.count)
-    for rawEnd in recordEnds {
-      var start = skipSpace(bytes, from: cursor)
-      if layout == .array, spans.count > 0 {
-        guard start < bytes.count, bytes[start] == UInt8(ascii: ",") else { return nil }
-        start = skipSpace(bytes, from: start + 1)
+
+    let layout: RecordLayout
+    private var spans: [Range<Int>] = []
+    private var cursor = 0
+    private var innerStart: Int?
+    private var style: JSONLayoutStyle?
+    /// A record whose end is to be settled by the array's `]` (only the last may be).
+    private var unsettled: (start: Int, rawEnd: Int)?
+    private var failed = false
+
+    public init(layout: RecordLayout) { self.layout = layout }
+
+    /// Takes the next record, which ends (after its value, white space allowed) at `rawEnd`
+    /// of `bytes`, the whole file (the bytes before `rawEnd` at least must be at hand).
+    /// False once the bytes are found to be no records of the layout.
+    public mutating func pass(_ rawEnd: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard !failed, unsettled == nil else {
+        failed = true
+        return false
       }
-      var end = min(rawEnd, innerEnd)
+      if innerStart == nil {
+        guard let start = Self.innerStart(in: bytes, layout: layout) else {
+          failed = true
+          return false
+        }
+        innerStart = start
+        cursor = start
+      }
+      var start = FileImage.skipSpace(bytes, from: cursor)
+      if layout == .array, !spans.isEmpty {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: ",") else {
+          failed = true
+          return false
+        }
+        start = FileImage.skipSpace(bytes, from: start + 1)
+      }
+      guard let end = Self.end(from: start, to: rawEnd, in: bytes) else {
+        // Only the last record's end may stand past the array's `]`: `finish` settles it.
+        unsettled = (start, rawEnd)
+        return true
+      }
+      append(start..<end, in: bytes)
+      return true
+    }
+
+    private mutating func append(_ span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+      if spans.isEmpty {
+        spans.reserveCapacity(64)
+        style = JSONLayoutStyle(of: span, in: bytes, base: layout == .lines ? .lines : .recsh, layout: layout)
+      }
+      spans.append(span)
+      cursor = span.upperBound
+    }
+
+    /// What was found once every record has passed, `bytes` being the whole file (only
+    /// what follows the last record is read); `nil` when the bytes are no records of the
+    /// layout.
+    public mutating func finish(in bytes: UnsafeBufferPointer<UInt8>) -> Located? {
+      guard !failed else { return nil }
+      if innerStart == nil {
+        guard let start = Self.innerStart(in: bytes, layout: layout) else { return nil }
+        innerStart = start
+      }
+      guard let innerStart else { return nil }
+      var innerEnd = bytes.count
+      if layout == .array {
+        innerEnd = bytes.count - 1
+        while innerEnd > innerStart, bytes[innerEnd] != UInt8(ascii: "]") { innerEnd -= 1 }
+        guard bytes[innerEnd] == UInt8(ascii: "]") else { return nil }
+      }
+      if let unsettled {
+        guard let end = Self.end(from: unsettled.start, to: min(unsettled.rawEnd, innerEnd), in: bytes) else {
+          return nil
+        }
+        self.unsettled = nil
+        append(unsettled.start..<end, in: bytes)
+      }
+      if let last = spans.last, last.upperBound > innerEnd { return nil }
+      return Located(
+        layout: layout, byteCount: bytes.count, inner: innerStart..<innerEnd, spans: spans,
+        style: style ?? (layout == .lines ? .lines : .recsh))
+    }
+
+    /// After the array's `[` (white space and a byte-order mark before it skipped); the
+    /// start for JSON Lines.
+    private static func innerStart(in bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout) -> Int? {
+      guard layout == .array else { return 0 }
+      let bracket = FileImage.skipSpace(bytes, from: 0)
+      guard bracket < bytes.count, bytes[bracket] == UInt8(ascii: "[") else { return nil }
+      return bracket + 1
+    }
+
+    /// The end of the object that starts at `start` and ends, white space after it allowed,
+    /// at `rawEnd`; `nil` when no object stands there.
+    private static func end(from start: Int, to rawEnd: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+      var end = rawEnd
       while end > start, JSONSpan.isWhitespace(bytes[end - 1]) { end -= 1 }
       guard start < end, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}") else {
         return nil
       }
-      spans.append(start..<end)
-      cursor = end
+      return end
     }
-    return (innerStart..<innerEnd, spans)
   }
 
   /// The first byte at or after `offset` that is not white space or a byte-order mark.
-  private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+  static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
     var index = offset
     while index < bytes.count {
       let byte = bytes[index]
@@ -201,8 +318,18 @@ public struct FileImage: Sendable {
       return
     }
     self.init(
-      bytes: bytes, layout: plan.layout, spans: placement.spans, ids: plan.ids, inner: placement.inner,
-      style: placement.style, lineage: plan.lineage)
+      held: bytes, byteCount: bytes.count, layout: plan.layout, spans: placement.spans, ids: plan.ids,
+      inner: placement.inner, style: placement.style, lineage: plan.lineage)
+  }
+
+  /// The image of the bytes `plan` was made for, which it does not hold; `nil` when the
+  /// plan does not say where each record went (a table's, or a save in recsh's own layout:
+  /// the bytes must then be read to find them).
+  public init?(unheld plan: Plan) {
+    guard let placement = plan.placement else { return nil }
+    self.init(
+      held: nil, byteCount: plan.byteCount, layout: plan.layout, spans: placement.spans, ids: plan.ids,
+      inner: placement.inner, style: placement.style, lineage: plan.lineage)
   }
 
   /// The file for `document`, written over these bytes as the type describes, handed to
@@ -210,15 +337,34 @@ public struct FileImage: Sendable {
   /// file); returns the plan of the new bytes' image, for `lineage` (whose marks the caller
   /// clears once the file is written). `progress` hears the bytes made so far now and then
   /// (every 4,096 records). O(bytes written), plus O(bytes) of each record the document
-  /// may have changed.
+  /// may have changed. The image must hold its bytes (`heldBytes`); else see
+  /// `rewrite(_:in:alternate:chunkSize:progress:passing:into:)`.
   ///
-  /// `alternate`: another file's image (a merge's THEIRS) where a record this one does not
-  /// hold is looked for by id: found, and read there as exactly the record, it is written
-  /// as its bytes there.
+  /// `alternate`: another file's image, holding its bytes (a merge's THEIRS), where a
+  /// record this one does not hold is looked for by id: found, and read there as exactly
+  /// the record, it is written as its bytes there.
   public func rewrite<Root: Record, Failure: Error>(
     _ document: Document<Root>, alternate: FileImage? = nil, chunkSize: Int, progress: ((Int) -> Void)? = nil,
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) -> Plan {
+    guard let heldBytes else { preconditionFailure("an image rewritten from its own bytes holds them") }
+    return try heldBytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
+      try rewrite(
+        document, in: bytes, alternate: alternate, chunkSize: chunkSize, progress: progress, into: sink)
+    }
+  }
+
+  /// `rewrite(_:alternate:chunkSize:progress:into:)` over `bytes`, the bytes this image
+  /// describes (`byteCount` of them), which the caller keeps. `passing` hears, now and then
+  /// (as each piece goes to `sink`), an offset below which the save may not read `bytes`
+  /// again while the document's records stand in file order (a caller may let the pages
+  /// below it go; one that moved records reads back as it needs).
+  public func rewrite<Root: Record, Failure: Error>(
+    _ document: Document<Root>, in bytes: UnsafeBufferPointer<UInt8>, alternate: FileImage? = nil,
+    chunkSize: Int, progress: ((Int) -> Void)? = nil, passing: (Int) -> Void = { _ in },
+    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) -> Plan {
+    precondition(bytes.count == byteCount, "the bytes an image describes")
     let trustMarks = document.lineage == lineage
     var out: [UInt8] = []
     out.reserveCapacity(chunkSize + chunkSize / 4)
@@ -228,17 +374,20 @@ public struct FileImage: Sendable {
     var newIDs: [String] = []
     newSpans.reserveCapacity(document.count)
     newIDs.reserveCapacity(document.count)
+    /// The start of the furthest record read so far, less the record before it.
+    var passed = 0
     var innerEnd = 0
     func flush() throws(Failure) {
       try out.withUnsafeBufferPointer { (chunk) throws(Failure) in try sink(chunk) }
       flushed += out.count
       out.removeAll(keepingCapacity: true)
+      passing(passed)
     }
     // A CSV or TSV file's columns: its header's, then those a new or changed record adds.
     let columns = table.map { tableColumns(of: document, header: $0.header, trustMarks: trustMarks) }
     let columnFields = columns.map { names in names.map { Root.fields.field(named: $0) } } ?? []
     let patch = MemberPatch<Root>()
-    try bytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
+    do {
       let splice = self.splice(bytes)
       var byID: [String: Int]?
       var alternateByID: [String: Int]?
@@ -258,7 +407,10 @@ public struct FileImage: Sendable {
           if byID == nil { byID = ordinalsByID() }
           ordinal = byID?[id]
         }
-        if let ordinal { expected = ordinal + 1 }
+        if let ordinal {
+          expected = ordinal + 1
+          if ordinal > 0 { passed = max(passed, spans[ordinal - 1].lowerBound) }
+        }
         if position == 0 {
           splice.opening(into: &out)
         } else {
@@ -441,20 +593,24 @@ public struct FileImage: Sendable {
     Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first }
   }
 
-  /// The bytes of record `ordinal` here, when they read as exactly `record`. O(bytes of
-  /// the record). A CSV or TSV row is written by another file only when this one has the
-  /// same `columns` and each of its cells holds the record's value.
+  /// The bytes of record `ordinal` here, when they read as exactly `record`; `nil` also
+  /// when the image does not hold its bytes. O(bytes of the record). A CSV or TSV row is
+  /// written by another file only when this one has the same `columns` and each of its
+  /// cells holds the record's value.
   private func bytes<Root: Record>(at ordinal: Int, of record: Root, columns: [String]?) -> ArraySlice<UInt8>?
   {
+    guard let heldBytes else { return nil }
     if let columns {
-      guard let table, table.header == columns, rowHolds(record, row: ordinal, table) else { return nil }
-      return bytes[spans[ordinal]]
+      guard let table, table.header == columns, rowHolds(record, row: ordinal, table, in: heldBytes) else {
+        return nil
+      }
+      return heldBytes[spans[ordinal]]
     }
     let span = spans[ordinal]
-    let read = bytes.withUnsafeBufferPointer { buffer in
+    let read = heldBytes.withUnsafeBufferPointer { buffer in
       Self.decode(Root.self, UnsafeBufferPointer(rebasing: buffer[span]), position: ordinal, id: record.id)
     }
-    return read == record ? bytes[span] : nil
+    return read == record ? heldBytes[span] : nil
   }
 
   /// The record the bytes of one record read as (straight from the bytes where the kind

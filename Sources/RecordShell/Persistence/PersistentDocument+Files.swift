@@ -25,7 +25,7 @@ extension PersistentDocument {
     let hash: String
     let plan: FileImage.Plan
     // The bytes the file held: a "save as" starts the new file's history from them.
-    var startImage: FileImage?
+    var startImage: StoredImage?
     do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
@@ -37,7 +37,8 @@ extension PersistentDocument {
         (outcome, hash, written, plan) = try DataFile<Root>.save(
           editor.document, over: old, exactly: startBytes(for: target), to: target, layout: layout,
           using: fileSystem,
-          progress: progress, estimatedBytes: bytesPerRecord * editor.document.count
+          progress: progress, estimatedBytes: bytesPerRecord * editor.document.count,
+          bytesGone: { old.flatMap(imageFromHistory) }
         ) { hash in logWillSave(hash: hash, in: logged) }
       } catch {
         image = old
@@ -49,7 +50,7 @@ extension PersistentDocument {
       newJournal?.remove()
       throw .storage(error)
     }
-    lastWritten = WrittenFile(path: target, hash: hash, plan: plan)
+    lastWritten = WrittenFile(path: target, hash: hash, identity: outcome.identity, plan: plan)
     editor.markDocumentUnchanged()
     let savedAs = target != filePath
     let oldHash = savedHash
@@ -89,17 +90,19 @@ extension PersistentDocument {
   /// file), else, with no step yet, a new log whose start records are the bytes the old
   /// file held (`startImage`, compressed away from the save), else the kept tree written
   /// whole (`compactLog`: the document encoded). Then the save is noted in it.
-  private mutating func continueHistory(from old: Journal?, startImage: FileImage?, startHash: String?) {
+  private mutating func continueHistory(from old: Journal?, startImage: StoredImage?, startHash: String?) {
     guard let journal else { return }
     let history = editor.history
     do throws(SystemCallError) {
       if let old, old.isActive, old.failure == nil {
         try journal.copy(from: old)
-      } else if history.keptCount == 0, editor.openGroups.isEmpty, let startImage, let startHash {
+      } else if history.keptCount == 0, editor.openGroups.isEmpty, let startHash,
+        let startBytes = startImage?.bytes()
+      {
         try journal.start(
           logHeader(base: startHash, numbers: editor.document.numberRuns, start: history.start))
         logStart = history.start
-        journal.startBase(startImage.bytes, hash: startHash)
+        journal.startBase(startBytes, hash: startHash)
       } else {
         compactLog()
         return
@@ -122,10 +125,24 @@ extension PersistentDocument {
   /// read back now (from the page cache, as a rule) and checked against the hash of what
   /// was written. `nil` with no file, or when the file is no longer those bytes (another
   /// program rewrote it: the save then writes recsh's own layout).
-  func currentImage() -> FileImage? {
+  func currentImage() -> StoredImage? {
     if let image { return image }
     guard let lastWritten else { return nil }
     return DataFile<Root>.image(of: lastWritten, using: fileSystem)
+  }
+
+  /// `stored` holding its bytes as the history keeps them (its log's start records, when
+  /// they are the bytes `stored` was read from, by their hash): what a save writes over
+  /// once another program has changed the file in place. `nil` when the log holds no such
+  /// copy (no edit yet, or the history started elsewhere).
+  func imageFromHistory(_ stored: StoredImage) -> FileImage? {
+    guard let file = stored.file, let journal, journal.isActive else { return nil }
+    journal.appendReadyBase(wait: true)
+    guard let read = try? FileReader.readFile(journal.path, using: fileSystem),
+      let log = try? Journal.leftover(read.bytes, modificationTime: 0), let payload = log.basePayload,
+      let base = try? JournalEntry.baseRecords(payload), base.hash == file.hash
+    else { return nil }
+    return stored.image.holding(base.records)
   }
 
   /// The bytes the history starts from, when the document is back at that state (inside

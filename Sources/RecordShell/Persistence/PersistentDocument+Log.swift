@@ -156,9 +156,9 @@ extension PersistentDocument {
     journal.needsBase = false
     let history = editor.history
     if history.savedState == history.start, let image = currentImage(), let hash = savedHash,
-      image.layout == layout(of: filePath ?? "")
+      image.image.layout == layout(of: filePath ?? ""), let bytes = image.bytes()
     {
-      journal.startBase(image.bytes, hash: hash)
+      journal.startBase(bytes, hash: hash)
       return
     }
     let records = RecordFile<Root>.encode(historyStart().records)

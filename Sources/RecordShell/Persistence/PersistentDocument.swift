@@ -51,7 +51,7 @@ public struct PersistentDocument<Root: Record> {
   var pendingConflicts: PendingConflicts?
   /// The file's bytes as read, which a save writes over (`FileImage`); `nil` with no file,
   /// or once saved (then `lastWritten` says how to read them back).
-  var image: FileImage?
+  var image: StoredImage?
   /// The file as this session last wrote it, read back for its image only when a save or
   /// the log needs it (`currentImage()`).
   var lastWritten: WrittenFile?

@@ -1,3 +1,4 @@
+import Glibc
 import RecordKit
 
 /// A data file on disk: read through the storage seam and decoded, or a new
@@ -20,7 +21,7 @@ public enum DataFile<Root: Record> {
 
     init(
       document: Document<Root>, identity: FileIdentity?, hash: String?, warnings: [String],
-      image: FileImage? = nil
+      image: StoredImage? = nil
     ) {
       (self.identity, self.hash, self.warnings) = (identity, hash, warnings)
       handoff = Handoff(image, document)
@@ -28,7 +29,7 @@ public enum DataFile<Root: Record> {
 
     /// The image of the bytes read (`nil` with no file, or no record in it), to its one
     /// taker: later calls, on any copy, give `nil`.
-    public func takeImage() -> FileImage? {
+    public func takeImage() -> StoredImage? {
       handoff.takeImage()
     }
 
@@ -42,10 +43,12 @@ public enum DataFile<Root: Record> {
   /// What a `Loaded` hands over once. recsh reads and opens a file on one thread; a test
   /// opening files on several threads gives each its own `Loaded`.
   private final class Handoff: @unchecked Sendable {
-    private var image: FileImage?
+    private var image: StoredImage?
     private(set) var document: Document<Root>
-    init(_ image: FileImage?, _ document: Document<Root>) { (self.image, self.document) = (image, document) }
-    func takeImage() -> FileImage? {
+    init(_ image: StoredImage?, _ document: Document<Root>) {
+      (self.image, self.document) = (image, document)
+    }
+    func takeImage() -> StoredImage? {
       defer { image = nil }
       return image
     }
@@ -55,43 +58,51 @@ public enum DataFile<Root: Record> {
     }
   }
 
-  /// Runs `decode` over a file's mapped bytes as `FileReader.scanFile` hands them, keeping
-  /// the session's own copy of the bytes and each record's end as the decoder passes them:
-  /// the copy grows behind the decoder, so the mapping's pages can still go as they pass.
-  static func copying<Decoded>(
-    _ bytes: UnsafeBufferPointer<UInt8>, passing passed: (Int) -> Void,
+  /// Runs `decode` over a file's mapped bytes as `FileReader.scanFile` hands them, placing
+  /// each record as the decoder passes its end (`FileImage.Locator`, for a JSON or JSON
+  /// Lines `layout`), while its bytes are at hand: the image is made without a copy of the
+  /// file or a second read of it, and the mapping's pages can go as they pass.
+  static func locating<Decoded>(
+    _ bytes: UnsafeBufferPointer<UInt8>, layout: RecordLayout, passing passed: (Int) -> Void,
     _ decode: (UnsafeBufferPointer<UInt8>, (Int) -> Void) -> Decoded
-  ) -> (Decoded, copy: [UInt8], ends: [Int]) {
-    var copy: [UInt8] = []
-    copy.reserveCapacity(bytes.count)
-    var ends: [Int] = []
-    var copied = 0
+  ) -> (Decoded, located: FileImage.Locator.Located?) {
+    var locator = FileImage.Locator(layout: layout)
+    // A table places its rows as it reads them (`CSVTable`).
+    var placed = !layout.isDelimited
     let decoded = withoutActuallyEscaping(passed) { passed in
       decode(bytes) { end in
-        if end > copied {
-          copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<end]))
-          copied = end
-        }
-        ends.append(end)
+        if placed { placed = locator.pass(end, in: bytes) }
         passed(end)
       }
     }
-    if copied < bytes.count { copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...])) }
-    return (decoded, copy, ends)
+    return (decoded, placed ? locator.finish(in: bytes) : nil)
   }
 
-  /// The image of a file just read, for `document` (its records in file order).
+  /// The image of a file just read for `document` (its records in file order), from where
+  /// its records lie (`located`, JSON) or its table (CSV, TSV); it does not hold the bytes,
+  /// which stay in `file`. With no `file` (a file that could not be mapped was read whole),
+  /// the bytes are read again, checked against `hash`, and held. `nil` when the image
+  /// cannot be made: a save then writes recsh's own layout.
   static func image(
-    _ copy: [UInt8], ends: [Int], layout: RecordLayout, document: Document<Root>, table: CSVTable? = nil
-  ) -> FileImage? {
+    of path: String, located: FileImage.Locator.Located?, table: CSVTable?, layout: RecordLayout,
+    document: Document<Root>, file: HeldFile?, byteCount: Int, hash: String, using fileSystem: any FileSystem
+  ) -> StoredImage? {
+    let ids = (0..<document.count).map(document.id(at:))
+    let image: FileImage?
     if let table {
-      return FileImage(
-        bytes: copy, layout: layout, table: table, ids: (0..<document.count).map(document.id(at:)),
-        lineage: document.lineage)
+      image = FileImage(
+        byteCount: byteCount, layout: layout, table: table, ids: ids, lineage: document.lineage)
+    } else if let located {
+      image = FileImage(located: located, layout: layout, ids: ids, lineage: document.lineage)
+    } else {
+      image = nil
     }
-    return FileImage(
-      bytes: copy, layout: layout, recordEnds: ends, ids: (0..<document.count).map(document.id(at:)),
-      lineage: document.lineage)
+    guard let image else { return nil }
+    if let file { return StoredImage(image: image, file: file) }
+    guard let read = try? FileReader.readFile(path, using: fileSystem), ContentHash.of(read.bytes) == hash,
+      let held = image.holding(read.bytes)
+    else { return nil }
+    return StoredImage(image: held, file: nil)
   }
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
@@ -104,11 +115,12 @@ public enum DataFile<Root: Record> {
     throws(SessionError) -> Loaded
   {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (Result<RecordFile<Root>.Loaded, RecordFileError>, copy: [UInt8], ends: [Int])
-    let scanned: (result: Read, identity: FileIdentity, hash: String)
+    typealias Read = (Result<RecordFile<Root>.Loaded, RecordFileError>, located: FileImage.Locator.Located?)
+    let scanned: (result: Read, identity: FileIdentity, hash: String, held: HeldFile?)
     do {
-      scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        copying(bytes, passing: passed) { bytes, passed in
+      scanned = try FileReader.scanFileKeepingIt(path, using: fileSystem, progress: progress) {
+        bytes, passed in
+        locating(bytes, layout: layout, passing: passed) { bytes, passed in
           Result { () throws(RecordFileError) in
             try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
           }
@@ -125,8 +137,9 @@ public enum DataFile<Root: Record> {
       return Loaded(
         document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
         image: image(
-          scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document,
-          table: loaded.table))
+          of: path, located: scanned.result.located, table: loaded.table, layout: layout,
+          document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
+          hash: scanned.hash, using: fileSystem))
     } catch {
       throw .file(path: path, error)
     }
@@ -171,14 +184,17 @@ public enum DataFile<Root: Record> {
   /// `alternate`: another file's image whose records' bytes stand for records `image`
   /// does not hold (`FileImage.rewrite`; a merge's THEIRS).
   package static func save(
-    _ document: Document<Root>, over image: FileImage?, alternate: FileImage? = nil,
+    _ document: Document<Root>, over stored: StoredImage?, alternate: StoredImage? = nil,
     exactly exact: [UInt8]? = nil, to path: String,
     layout: RecordLayout? = nil, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
-    estimatedBytes: Int = 0, beforeReplacing: (String) -> Void = { _ in }
+    estimatedBytes: Int = 0, bytesGone: () -> FileImage? = { nil },
+    beforeReplacing: (String) -> Void = { _ in }
   ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int, plan: FileImage.Plan) {
     let layout = layout ?? RecordLayout(path: path)
-    let saved: (SaveOutcome, hash: String, bytes: Int)
+    var saved: (SaveOutcome, hash: String, bytes: Int)?
     var plan: FileImage.Plan?
+    var image = stored?.image.layout == layout ? stored : nil
+    let alternate = image == nil ? nil : alternate?.held()
     if let exact {
       saved = try save(
         to: path, using: fileSystem, progress: progress, estimatedBytes: exact.count,
@@ -186,34 +202,71 @@ public enum DataFile<Root: Record> {
       ) { (sink) throws(SystemCallError) in
         try exact.withUnsafeBufferPointer { (bytes) throws(SystemCallError) in try sink(bytes) }
       }
-    } else if let image, image.layout == layout {
+    } else if let stored = image, let file = stored.file {
+      // The bytes as read, checked first; should another program change them while the
+      // save reads them, the save is not made (nothing is replaced) and says so.
+      var changedWhileSaving = false
+      do throws(StorageError) {
+        saved = try file.withCheckedBytes { (bytes, passing, unchanged) throws(StorageError) in
+          try save(
+            to: path, using: fileSystem, progress: progress, estimatedBytes: stored.image.byteCount,
+            beforeReplacing: beforeReplacing
+          ) { (sink) throws(SystemCallError) in
+            plan = try stored.image.rewrite(
+              document, in: bytes, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize,
+              passing: passing, into: sink)
+            guard unchanged() else {
+              changedWhileSaving = true
+              // Stands for the change until the catch below, which says what happened.
+              throw SystemCallError(.read, code: EIO, path: file.descriptor.path)
+            }
+          }
+        }
+      } catch {
+        throw changedWhileSaving ? .changedWhileSaving(path: path, read: file.descriptor.path) : error
+      }
+      // The bytes are gone: over the copy the history keeps of them, else anew.
+      if saved == nil { image = bytesGone().map { StoredImage(image: $0, file: nil) } }
+    }
+    if saved == nil, let held = image?.image, held.heldBytes != nil {
       saved = try save(
-        to: path, using: fileSystem, progress: progress, estimatedBytes: image.byteCount,
+        to: path, using: fileSystem, progress: progress, estimatedBytes: held.byteCount,
         beforeReplacing: beforeReplacing
       ) { (sink) throws(SystemCallError) in
-        plan = try image.rewrite(
+        plan = try held.rewrite(
           document, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize, into: sink)
       }
+    }
+    let written: (SaveOutcome, hash: String, bytes: Int)
+    if let saved {
+      written = saved
     } else {
-      saved = try save(
+      written = try save(
         document.records, to: path, layout: layout, using: fileSystem, progress: progress,
         estimatedBytes: estimatedBytes, beforeReplacing: beforeReplacing)
     }
     return (
-      saved.0, saved.hash, saved.bytes,
-      plan ?? FileImage.Plan(unplaced: document, layout: layout, byteCount: saved.bytes)
+      written.0, written.hash, written.bytes,
+      plan ?? FileImage.Plan(unplaced: document, layout: layout, byteCount: written.bytes)
     )
   }
 
-  /// The image of the file a save wrote (`written`), read back and checked against the
-  /// hash of the bytes written, its records placed as the save's plan says. `nil` when the
+  /// The image of the file a save wrote (`written`): kept open (its bytes are checked
+  /// against the hash of what was written when a save reads them), or, when the save's
+  /// plan does not say where each record went, read back now and checked. `nil` when the
   /// file is not those bytes any more (another program changed it) or cannot be read: a
   /// save then writes recsh's own layout.
-  static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> FileImage? {
+  static func image(of written: WrittenFile, using fileSystem: any FileSystem) -> StoredImage? {
+    if let image = FileImage(unheld: written.plan),
+      let file = HeldFile.reopen(
+        written.path, identity: written.identity, hash: written.hash, using: fileSystem)
+    {
+      return StoredImage(image: image, file: file)
+    }
     guard let read = try? FileReader.readFile(written.path, using: fileSystem),
-      ContentHash.of(read.bytes) == written.hash
+      ContentHash.of(read.bytes) == written.hash, let image = FileImage(plan: written.plan, bytes: read.bytes)
     else { return nil }
-    return FileImage(plan: written.plan, bytes: read.bytes)
+    return StoredImage(image: image, file: nil)
   }
 
   /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.
@@ -249,11 +302,12 @@ extension DataFile where Root == RunTimeRecord {
     using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (Result<RunTimeFile.Loaded, RecordFileError>, copy: [UInt8], ends: [Int])
-    let scanned: (result: Read, identity: FileIdentity, hash: String)
+    typealias Read = (Result<RunTimeFile.Loaded, RecordFileError>, located: FileImage.Locator.Located?)
+    let scanned: (result: Read, identity: FileIdentity, hash: String, held: HeldFile?)
     do {
-      scanned = try FileReader.scanFile(path, using: fileSystem, progress: progress) { bytes, passed in
-        copying(bytes, passing: passed) { bytes, passed in
+      scanned = try FileReader.scanFileKeepingIt(path, using: fileSystem, progress: progress) {
+        bytes, passed in
+        locating(bytes, layout: layout, passing: passed) { bytes, passed in
           Result { () throws(RecordFileError) in
             try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
           }
@@ -276,8 +330,9 @@ extension DataFile where Root == RunTimeRecord {
           document: loaded.document, identity: scanned.identity, hash: scanned.hash,
           warnings: loaded.warnings,
           image: image(
-            scanned.result.copy, ends: scanned.result.ends, layout: layout, document: loaded.document,
-            table: loaded.table)
+            of: path, located: scanned.result.located, table: loaded.table, layout: layout,
+            document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
+            hash: scanned.hash, using: fileSystem)
         )
       )
     } catch {
@@ -291,5 +346,7 @@ struct WrittenFile {
   var path: String
   /// The content hash of the bytes written.
   var hash: String
+  /// The file's identity once written.
+  var identity: FileIdentity
   var plan: FileImage.Plan
 }

@@ -99,8 +99,27 @@ public enum FileReader {
     _ path: String, using fileSystem: some FileSystem, progress: ProgressHandler? = nil,
     _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
   ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String) {
+    let scanned = try scan(path, keeping: false, using: fileSystem, progress: progress, body)
+    return (scanned.result, scanned.identity, scanned.hash)
+  }
+
+  /// `scanFile`, keeping the file open afterwards when it could be mapped (`held`; `nil`
+  /// when it was read whole, or has no bytes): what an image that does not copy the file
+  /// reads its bytes from again (`HeldFile`).
+  static func scanFileKeepingIt<Result>(
+    _ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
+  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String, held: HeldFile?) {
+    try scan(path, keeping: true, using: fileSystem, progress: progress, body)
+  }
+
+  private static func scan<Result>(
+    _ path: String, keeping: Bool, using fileSystem: any FileSystem, progress: ProgressHandler?,
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
+  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String, held: HeldFile?) {
     let (file, status) = try openRegularFile(path, using: fileSystem)
-    defer { try? fileSystem.close(file) }
+    var kept = false
+    defer { if !kept { try? fileSystem.close(file) } }
     let size = Int(clamping: status.size)
     progress?(.began(.opening, path: path, totalBytes: size))
     defer { progress?(.ended) }
@@ -113,15 +132,13 @@ public enum FileReader {
         try readAll(file, expectedSize: size, using: fileSystem)
       }
       let result = bytes.withUnsafeBufferPointer { body($0, { _ in }) }
-      return (result, FileIdentity(status), ContentHash.of(bytes))
+      return (result, FileIdentity(status), ContentHash.of(bytes), nil)
     }
     defer { try? fileSystem.unmap(mapping, of: file) }
     var hasher = ContentHasher()
     var done = 0
     let (result, faulted) = MappingFaultGuard.run(over: mapping) {
-      // The mapped bytes are read as `UInt8` for the body's call only: the standard
-      // library's scoped rebinding, not a binding that outlives it.
-      let result = mapping.withMemoryRebound(to: UInt8.self) { bytes in
+      let result = asBytes(mapping) { bytes in
         body(bytes) { offset in
           guard offset - done >= dropWindow else { return }
           let end = offset / pageSize * pageSize
@@ -141,7 +158,24 @@ public enum FileReader {
     guard !faulted, FileIdentity(after) == FileIdentity(status) else {
       throw .changedWhileReading(path: path)
     }
-    return (result, FileIdentity(status), hasher.finalize())
+    let hash = hasher.finalize()
+    var held: HeldFile?
+    if keeping {
+      kept = true
+      held = HeldFile(file, identity: FileIdentity(status), hash: hash, byteCount: size, using: fileSystem)
+    }
+    return (result, FileIdentity(status), hash, held)
+  }
+
+  /// Runs `body` with a file's mapped bytes read as `UInt8`: the standard library's scoped
+  /// rebinding, for the call only, not a binding that outlives it. The one place a mapping
+  /// is read as bytes (a scan, and a held file's later uses, `HeldFile`).
+  static func asBytes<Result>(
+    _ mapping: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  )
+    -> Result
+  {
+    mapping.withMemoryRebound(to: UInt8.self, body)
   }
 
   /// How much a scan passes before it drops pages: one `madvise` per 64 pages.

@@ -38,6 +38,10 @@ enum MappingFaultGuard {
     guardedEnd = 0
     return (result, faulted)
   }
+
+  /// Whether a fault has hit the mapping of the `run` going on so far (what its body asks
+  /// before it commits to what it made of the bytes).
+  static var hasFaulted: Bool { faulted }
 }
 
 /// The guarded range and whether a fault hit it: plain globals, because a signal handler

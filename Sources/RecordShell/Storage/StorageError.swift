@@ -22,6 +22,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Another program changed the file while it was being read (truncated or wrote it):
   /// what was read is not one version of the file, so none of it is used.
   case changedWhileReading(path: String)
+  /// Another program changed the file a save was reading its unchanged records from
+  /// (`read`, the file as the session read it) while the save ran: nothing was replaced.
+  case changedWhileSaving(path: String, read: String)
   /// A warning, not a failure: the new content is in place, but flushing the folder
   /// failed, so the rename might not survive a power loss or a crash of the system.
   case folderNotFlushed(path: String, cause: SystemCallError)
@@ -32,7 +35,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .failed(_, _, let cause), .temporaryFileNotCreated(_, _, let cause),
       .folderNotFlushed(_, let cause):
       cause
-    case .notFound, .notRegularFile, .danglingSymbolicLink, .changedWhileReading:
+    case .notFound, .notRegularFile, .danglingSymbolicLink, .changedWhileReading, .changedWhileSaving:
       nil
     }
   }
@@ -49,6 +52,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot save \"\(path)\": \(cause.summary) (creating a temporary file in \"\(folder)\")"
     case .changedWhileReading(let path):
       "\"\(path)\" changed while being read; nothing was opened"
+    case .changedWhileSaving(let path, let read):
+      "cannot save \"\(path)\": \"\(read)\" changed while the save read it; nothing was saved"
     case .danglingSymbolicLink(let path, let target):
       "cannot save \"\(path)\": it is a symbolic link to \"\(target)\", which does not exist"
     case .folderNotFlushed(let path, let cause):

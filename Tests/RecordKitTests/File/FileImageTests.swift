@@ -121,6 +121,6 @@ import Testing
     let document = loaded.document
     let image = try #require(
       FileImage(written: bytes, layout: .array, ids: (0..<document.count).map(document.id(at:)), lineage: 1))
-    #expect(image.rewrite(document).bytes == bytes)
+    #expect(image.rewrite(document).heldBytes == bytes)
   }
 }

@@ -1,0 +1,122 @@
+import Glibc
+
+/// A data file kept open since recsh read it (or wrote it), so that a save can read its
+/// bytes again instead of the session keeping a copy of them beside its records.
+///
+/// The session's bytes never change under it: a rename or removal of the file's path
+/// leaves them readable through the descriptor, and each use first checks them against
+/// the hash of what was read. Another program writing the file in place changes them: the
+/// check then finds them gone, and the use says so (the caller falls back on the copy in
+/// the file's history, else writes the records anew). While a use runs, a fault on the
+/// mapping (the file truncated) reads zeros instead of ending the process
+/// (`MappingFaultGuard`), and `unchanged` reports it, and any change of the file's
+/// identity, before the caller commits to what it made.
+///
+/// Owns the descriptor: it is closed when the last reference goes. Memory: none of the
+/// file's bytes between uses; during one, the pages of the mapping not yet let go (a
+/// window behind the reader, as `FileReader.scanFile` keeps).
+final class HeldFile: @unchecked Sendable {
+  let descriptor: FileDescriptor
+  /// The file's identity and content hash when it was read.
+  let identity: FileIdentity
+  let hash: String
+  let byteCount: Int
+  private let fileSystem: any FileSystem
+
+  /// Takes over `descriptor`, an open regular file of `byteCount` bytes that hashed to `hash`.
+  init(
+    _ descriptor: FileDescriptor, identity: FileIdentity, hash: String, byteCount: Int,
+    using fileSystem: any FileSystem
+  ) {
+    (self.descriptor, self.identity, self.hash, self.byteCount) = (descriptor, identity, hash, byteCount)
+    self.fileSystem = fileSystem
+  }
+
+  deinit { try? fileSystem.close(descriptor) }
+
+  /// The file at `path` opened now, when it is still the file a save wrote (`identity`,
+  /// `hash`); its bytes are checked when used. `nil` when it cannot be opened or is
+  /// another file now.
+  static func reopen(
+    _ path: String, identity: FileIdentity, hash: String, using fileSystem: any FileSystem
+  ) -> HeldFile? {
+    guard
+      let file = try? fileSystem.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0)
+    else { return nil }
+    guard let status = try? fileSystem.fstat(file), status.kind == .regularFile,
+      FileIdentity(status) == identity
+    else {
+      try? fileSystem.close(file)
+      return nil
+    }
+    return HeldFile(
+      file, identity: identity, hash: hash, byteCount: Int(clamping: status.size), using: fileSystem)
+  }
+
+  /// Runs `body` over the file's bytes, mapped, once they are checked to hash to `hash`
+  /// (read front to back first, their pages let go behind). In `body`, `passing(offset)`
+  /// lets the pages below `offset` go (read again from the file should `body` look back),
+  /// and `unchanged()` says whether the bytes are still the ones checked: no fault on the
+  /// mapping and the file's identity as it was. Returns `nil`, without running `body`,
+  /// when the bytes are not those any more or cannot be mapped.
+  func withCheckedBytes<Result, Failure: Error>(
+    _ body: (
+      _ bytes: UnsafeBufferPointer<UInt8>, _ passing: (Int) -> Void, _ unchanged: () -> Bool
+    ) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    guard byteCount > 0 else {
+      guard sameIdentity(), hash == ContentHash.of([]) else { return nil }
+      return try body(UnsafeBufferPointer(start: nil, count: 0), { _ in }, { self.sameIdentity() })
+    }
+    guard sameIdentity(), let mapping = try? fileSystem.map(descriptor, length: byteCount) else { return nil }
+    defer { try? fileSystem.unmap(mapping, of: descriptor) }
+    let (outcome, faulted) = MappingFaultGuard.run(over: mapping) { () -> Swift.Result<Result, Failure>? in
+      FileReader.asBytes(mapping) { bytes in
+        var dropped = 0
+        func letGo(below offset: Int) {
+          let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
+          guard end - dropped >= Self.dropWindow else { return }
+          try? fileSystem.dropPages(UnsafeRawBufferPointer(rebasing: mapping[dropped..<end]), of: descriptor)
+          dropped = end
+        }
+        var hasher = ContentHasher()
+        var offset = 0
+        while offset < bytes.count {
+          let next = min(bytes.count, offset + Self.dropWindow)
+          hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[offset..<next]))
+          offset = next
+          letGo(below: offset)
+        }
+        guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted else { return nil }
+        dropped = 0
+        return Swift.Result { () throws(Failure) in
+          try body(bytes, { letGo(below: $0) }, { !MappingFaultGuard.hasFaulted && self.sameIdentity() })
+        }
+      }
+    }
+    guard let outcome else { return nil }
+    // A fault after `body` last asked is `body`'s caller's to see in what it made; it is
+    // reported through `unchanged`, which `body` asks before committing.
+    _ = faulted
+    return try outcome.get()
+  }
+
+  /// The file's bytes, read into memory and checked against `hash`; `nil` when they are
+  /// not those any more or cannot be read. What needs the bytes whole (a history's start,
+  /// a merge's other side) uses this.
+  func checkedCopy() -> [UInt8]? {
+    withCheckedBytes { bytes, _, unchanged -> [UInt8]? in
+      let copy = Array(bytes)
+      return unchanged() ? copy : nil
+    } ?? nil
+  }
+
+  private func sameIdentity() -> Bool {
+    guard let status = try? fileSystem.fstat(descriptor) else { return false }
+    return FileIdentity(status) == identity
+  }
+
+  /// How much is read or passed before pages are let go: one `madvise` per 64 pages.
+  private static let dropWindow = 1 << 18
+  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+}
