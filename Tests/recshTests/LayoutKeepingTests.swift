@@ -359,3 +359,46 @@ extension PrivateCopyTests {
     #expect(try folder.read("d.json") == text)
   }
 }
+
+extension PrivateCopyTests {
+  /// The session keeps no copy of its file, but keeps it open: another program saving the
+  /// way editors do (a new file renamed over the path) leaves the bytes the session read
+  /// reachable, and `save!` writes the session's records over them, byte for byte where
+  /// nothing changed.
+  @Test(arguments: [false, true])
+  func aRenameOverTheFileLeavesTheBytesTheSessionRead(_ editing: Bool) throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", Self.text)
+    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
+    session.send((editing ? "use a1\nset n 7\n" : "") + "show a1\n")
+    _ = try session.readUntil("caf")
+    try folder.write("other.json", #"[{"id": "a1", "n": 100, "w": "other"}]"# + "\n")
+    try FileManager.default.removeItem(atPath: folder.path("d.json"))
+    try FileManager.default.moveItem(atPath: folder.path("other.json"), toPath: folder.path("d.json"))
+    session.send("save!\nquit\n")
+    let result = session.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let expected = editing ? Self.text.replacingOccurrences(of: "\"n\": 1,", with: "\"n\": 7,") : Self.text
+    #expect(try folder.read("d.json") == expected)
+  }
+
+  /// Rewritten in place before the session changed anything, the file no longer holds the
+  /// bytes the session read, and its history holds no copy yet: `save!` writes the
+  /// session's records (in recsh's own layout), never the other program's.
+  @Test func anInPlaceRewriteBeforeAnyEditLeavesTheSessionsRecords() throws {
+    let folder = try TempFolder()
+    try folder.write("d.json", Self.text)
+    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
+    session.send("show a1\n")
+    _ = try session.readUntil("caf")
+    try Self.rewriteInPlace(folder.path("d.json"), #"[{"id": "zz", "n": 0, "w": "other"}]"# + "\n")
+    session.send("save!\nquit\n")
+    let result = session.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let saved =
+      try JSONSerialization.jsonObject(with: Data(try folder.read("d.json").utf8)) as? [[String: Any]]
+    #expect(saved?.map { $0["id"] as? String } == ["a1", "b2"])
+    #expect(saved?.first?["w"] as? String == "café")
+    #expect(saved?.map { $0["n"] as? Int } == [1, 2])
+  }
+}

@@ -206,8 +206,10 @@ public struct FileImage: Sendable {
 
     private mutating func append(_ span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
       if spans.isEmpty {
-        spans.reserveCapacity(64)
         style = JSONLayoutStyle(of: span, in: bytes, base: layout == .lines ? .lines : .recsh, layout: layout)
+      } else if spans.count == RecordFile<RunTimeRecord>.countForEstimate {
+        spans.reserveCapacity(
+          RecordFile<RunTimeRecord>.estimatedCount(read: spans.count, in: span.lowerBound, of: bytes.count))
       }
       spans.append(span)
       cursor = span.upperBound
@@ -370,10 +372,11 @@ public struct FileImage: Sendable {
     out.reserveCapacity(chunkSize + chunkSize / 4)
     /// Bytes handed to `sink` before `out`'s first.
     var flushed = 0
-    var newSpans: [Range<Int>] = []
-    var newIDs: [String] = []
-    newSpans.reserveCapacity(document.count)
-    newIDs.reserveCapacity(document.count)
+    // Each record's new place and id: made only once they differ from the image's (a
+    // record added, removed, moved or changed in size before it), so that an unedited save
+    // shares the image's arrays instead of holding second copies at its peak.
+    var newSpans: [Range<Int>]?
+    var newIDs: [String]?
     /// The start of the furthest record read so far, less the record before it.
     var passed = 0
     var innerEnd = 0
@@ -447,8 +450,17 @@ public struct FileImage: Sendable {
             write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
           }
         }
-        newSpans.append(start..<(flushed + out.count))
-        newIDs.append(id)
+        let placed = start..<(flushed + out.count)
+        if newIDs == nil, ordinal != position {
+          newIDs = Array(ids[..<position])
+          newIDs?.reserveCapacity(document.count)
+        }
+        newIDs?.append(id)
+        if newSpans == nil, ordinal != position || placed != spans[position] {
+          newSpans = Array(spans[..<position])
+          newSpans?.reserveCapacity(document.count)
+        }
+        newSpans?.append(placed)
         previous = ordinal
         if out.count >= chunkSize { try flush() }
         if position & 4095 == 4095 { progress?(flushed + out.count) }
@@ -466,10 +478,15 @@ public struct FileImage: Sendable {
       try flush()
     }
     // A table's image is read again from the bytes written (`init(plan:bytes:)`).
+    let count = document.count
     return Plan(
-      layout: layout, ids: newIDs, lineage: document.lineage, byteCount: flushed,
+      layout: layout, ids: newIDs ?? (count == ids.count ? ids : Array(ids[..<count])), lineage: document.lineage,
+      byteCount: flushed,
       placement: table != nil
-        ? nil : Plan.Placement(spans: newSpans, inner: inner.lowerBound..<innerEnd, style: style))
+        ? nil
+        : Plan.Placement(
+          spans: newSpans ?? (count == spans.count ? spans : Array(spans[..<count])),
+          inner: inner.lowerBound..<innerEnd, style: style))
   }
 
   /// `rewrite(_:chunkSize:progress:into:)` into memory: the new bytes' image.

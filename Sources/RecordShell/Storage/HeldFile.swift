@@ -64,51 +64,73 @@ final class HeldFile: @unchecked Sendable {
       _ bytes: UnsafeBufferPointer<UInt8>, _ passing: (Int) -> Void, _ unchanged: () -> Bool
     ) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
-    guard byteCount > 0 else {
-      guard sameIdentity(), hash == ContentHash.of([]) else { return nil }
-      return try body(UnsafeBufferPointer(start: nil, count: 0), { _ in }, { self.sameIdentity() })
+    let outcome = withMapping { (bytes, letGo) -> Swift.Result<Result, Failure>? in
+      var hasher = ContentHasher()
+      var offset = 0
+      while offset < bytes.count {
+        let next = min(bytes.count, offset + Self.dropWindow)
+        hasher.combine(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<next])))
+        offset = next
+        letGo(offset)
+      }
+      guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted else { return nil }
+      letGo(0)
+      return withoutActuallyEscaping(letGo) { letGo in
+        Swift.Result { () throws(Failure) in
+          try body(bytes, letGo, { !MappingFaultGuard.hasFaulted && self.sameIdentity() })
+        }
+      }
     }
-    guard sameIdentity(), let mapping = try? fileSystem.map(descriptor, length: byteCount) else { return nil }
+    return try outcome??.get()
+  }
+
+  /// The file's bytes, read into memory and checked against `hash` in the same pass;
+  /// `nil` when they are not those any more or cannot be read. What needs the bytes whole
+  /// (a history's start, a merge's other side) uses this.
+  func checkedCopy() -> [UInt8]? {
+    let copy = withMapping { (bytes, letGo) -> [UInt8]? in
+      var copy: [UInt8] = []
+      copy.reserveCapacity(bytes.count)
+      var hasher = ContentHasher()
+      var offset = 0
+      while offset < bytes.count {
+        let next = min(bytes.count, offset + Self.dropWindow)
+        copy += bytes[offset..<next]
+        offset = next
+        letGo(offset)
+      }
+      copy.withUnsafeBytes { hasher.combine($0) }
+      guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted, sameIdentity() else { return nil }
+      return copy
+    }
+    return copy ?? nil
+  }
+
+  /// Runs `body` over the file's bytes, mapped and guarded (`MappingFaultGuard`), with a
+  /// function that lets the pages below an offset go (`0`: none let go yet, from now on).
+  /// `nil` when the file's identity changed or it cannot be mapped.
+  private func withMapping<Result>(
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ letGo: (Int) -> Void) -> Result
+  ) -> Result? {
+    guard sameIdentity() else { return nil }
+    guard byteCount > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0), { _ in }) }
+    guard let mapping = try? fileSystem.map(descriptor, length: byteCount) else { return nil }
     defer { try? fileSystem.unmap(mapping, of: descriptor) }
-    let (outcome, faulted) = MappingFaultGuard.run(over: mapping) { () -> Swift.Result<Result, Failure>? in
+    return MappingFaultGuard.run(over: mapping) {
       FileReader.asBytes(mapping) { bytes in
         var dropped = 0
-        func letGo(below offset: Int) {
+        return body(bytes) { offset in
+          guard offset > 0 else {
+            dropped = 0
+            return
+          }
           let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
           guard end - dropped >= Self.dropWindow else { return }
           try? fileSystem.dropPages(UnsafeRawBufferPointer(rebasing: mapping[dropped..<end]), of: descriptor)
           dropped = end
         }
-        var hasher = ContentHasher()
-        var offset = 0
-        while offset < bytes.count {
-          let next = min(bytes.count, offset + Self.dropWindow)
-          hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[offset..<next]))
-          offset = next
-          letGo(below: offset)
-        }
-        guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted else { return nil }
-        dropped = 0
-        return Swift.Result { () throws(Failure) in
-          try body(bytes, { letGo(below: $0) }, { !MappingFaultGuard.hasFaulted && self.sameIdentity() })
-        }
       }
-    }
-    guard let outcome else { return nil }
-    // A fault after `body` last asked is `body`'s caller's to see in what it made; it is
-    // reported through `unchanged`, which `body` asks before committing.
-    _ = faulted
-    return try outcome.get()
-  }
-
-  /// The file's bytes, read into memory and checked against `hash`; `nil` when they are
-  /// not those any more or cannot be read. What needs the bytes whole (a history's start,
-  /// a merge's other side) uses this.
-  func checkedCopy() -> [UInt8]? {
-    withCheckedBytes { bytes, _, unchanged -> [UInt8]? in
-      let copy = Array(bytes)
-      return unchanged() ? copy : nil
-    } ?? nil
+    }.result
   }
 
   private func sameIdentity() -> Bool {

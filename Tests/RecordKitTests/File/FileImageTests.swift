@@ -124,3 +124,54 @@ import Testing
     #expect(image.rewrite(document).heldBytes == bytes)
   }
 }
+
+extension FileImageTests {
+  static let locatorFiles = [
+    "\u{FEFF}[\n\n   {\"id\":\"a\",\"title\":\"x\"} ,\n\t{\"id\": \"b\"}\n\n]\n\n",
+    "[{\"id\": \"a\", \"title\": \"x\"},{\"id\":\"b\",\"tags\":[\"p\",\"q\"]}]",
+    "[\r\n  {\r\n    \"id\": \"a\"\r\n  },\r\n  {\r\n    \"id\": \"b\",\r\n    \"done\": true\r\n  }\r\n]",
+    "{\"id\":\"a\"}\n{\"id\":\"b\",\"title\":\"t\"}\r\n\n{\"id\":\"c\"}",
+    "[ ]",
+  ]
+
+  /// A locator fed each record's end as the file is read, with nothing of the file past
+  /// that end to see (those bytes garbled at each step), places the records as the image
+  /// made from the whole file does; the image it makes holds no bytes and rewrites a
+  /// document over bytes handed to it as the holding image does over its own.
+  @Test(arguments: locatorFiles)
+  func aLocatorPlacesRecordsWithoutLookingAhead(_ text: String) throws {
+    let bytes = Self.bytes(text)
+    let layout: RecordLayout = text.hasPrefix("{") ? .lines : .array
+    var ends: [Int] = []
+    var document = try bytes.withUnsafeBufferPointer { buffer in
+      try RecordFile<TaskRecord>.decode(buffer, layout: layout, passing: { ends.append($0) }).document
+    }
+    let ids = (0..<document.count).map(document.id(at:))
+    var locator = FileImage.Locator(layout: layout)
+    for end in ends {
+      var seen = bytes
+      for index in end..<seen.count { seen[index] = UInt8(ascii: "#") }
+      #expect(seen.withUnsafeBufferPointer { locator.pass(end, in: $0) })
+    }
+    let located = try #require(bytes.withUnsafeBufferPointer { locator.finish(in: $0) })
+    let unheld = try #require(FileImage(located: located, layout: layout, ids: ids, lineage: document.lineage))
+    let held = try #require(
+      FileImage(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: document.lineage))
+    #expect(unheld.heldBytes == nil)
+    #expect(unheld.spans == held.spans)
+    #expect(unheld.inner == held.inner)
+    #expect(unheld.style == held.style)
+    var editor = Editor(document: document, undoLimit: 0)
+    if document.count > 0 {
+      _ = try editor.set([FieldAssignment("title", .quoted("changed"))], at: 0)
+      _ = try editor.deleteRecord(at: document.count - 1)
+    }
+    document = editor.document
+    let rewritten = bytes.withUnsafeBufferPointer { buffer in
+      var out: [UInt8] = []
+      _ = unheld.rewrite(document, in: buffer, chunkSize: 7) { out += $0 }
+      return out
+    }
+    #expect(rewritten == held.rewrite(document).heldBytes)
+  }
+}
