@@ -243,9 +243,9 @@ extension FieldTable {
       } else {
         try reader.readCanonical(into: &reading.builder)
       }
-      let custom = CustomFields(canonical: reading.builder.bytes)
+      let custom = CustomFields(canonical: reading.builder.unsafeBytes, in: &reading.texts)
       // Asked only when there is a key to give (an inferred kind's read makes no call).
-      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(custom.text))
+      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(custom))
       guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {
         return false
       }
@@ -320,7 +320,7 @@ extension FieldTable {
     guard complete else { return false }
     if hasCustom {
       builder.endObject()
-      record.custom = CustomFields(canonical: builder.bytes)
+      record.custom = CustomFields(canonical: builder.unsafeBytes)
     }
     return true
   }

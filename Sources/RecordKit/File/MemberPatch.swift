@@ -64,7 +64,7 @@ final class MemberPatch<Root: Record> {
     news.removeAll(keepingCapacity: true)
     places.removeAll(keepingCapacity: true)
     places.append(contentsOf: repeatElement(.absent, count: fields.count))
-    let matched = record.pointee.custom.text.withUnsafeBufferPointer { custom in
+    let matched = record.pointee.custom.withText { custom in
       matchMembers(of: record, custom: custom, in: bytes)
         && (table.keepsAllMembers || insertNew(of: record, in: bytes))
     }

@@ -7,15 +7,41 @@
 /// key back where it was and the file keeps its key order.
 ///
 /// **Storage.** The members are kept as the canonical text of one JSON object
-/// (`{"key":value,…}`, `CanonicalJSON`), one array of bytes, or no bytes at all when there
-/// are none: a member costs its text (a few bytes more than its value's), not a 40-byte
-/// key-and-value pair with a tree of strings and arrays behind it. A value is decoded when
-/// it is read (`self[key]`, `members`), found by a scan of the text; equality is the
-/// texts' (which is `JSONValue`'s, by the bytes written); saving copies the text
-/// (`write(to:)`). Setting a member rewrites the text around it: O(the record's text).
+/// (`{"key":value,…}`, `CanonicalJSON`), or no bytes at all when there are none: a member
+/// costs its text (a few bytes more than its value's), not a 40-byte key-and-value pair
+/// with a tree of strings and arrays behind it. The text lies in a `TextBlock`: a read
+/// puts many records' texts in one (`init(canonical:in:)`), an edit gives the record a
+/// block of its own. A value is decoded when it is read (`self[key]`, `members`), found by
+/// a scan of the text; equality is the texts' (which is `JSONValue`'s, by the bytes
+/// written); saving copies the text (`write(to:)`). Setting a member rewrites the text
+/// around it: O(the record's text). 16 bytes in the record.
 public struct CustomFields: Equatable, Sendable {
-  /// The members' canonical text; empty when there are none (never `{}`).
-  private(set) var text: [UInt8]
+  /// The block holding the members' canonical text; `nil` when there are none (never `{}`).
+  /// Shared across threads safely: a text in a block is never written again (`TextBlock`),
+  /// which the standard library's `ManagedBuffer`, a block's base, cannot declare.
+  nonisolated(unsafe) private var block: TextBlock?
+  /// Where the text starts in `block`, and its length.
+  private var start: UInt32 = 0
+  private var count: UInt32 = 0
+
+  /// The members' canonical text, copied out (empty when there are none); setting it gives
+  /// the record a block of its own. What edits use; reads go through `withText`.
+  private(set) var text: [UInt8] {
+    get { withText { Array($0) } }
+    set { self = CustomFields(canonical: newValue) }
+  }
+
+  /// Calls `body` with the members' canonical text (empty when there are none), in place.
+  func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return try block.withBytes(from: Int(start), count: Int(count), body)
+  }
+
+  public static func == (lhs: CustomFields, rhs: CustomFields) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    if lhs.block === rhs.block && lhs.start == rhs.start { return true }
+    return lhs.withText { left in rhs.withText { right in CanonicalJSON.sameBytes(left, right) } }
+  }
 
   public init(_ members: [JSONObject.Member] = []) {
     guard !members.isEmpty else {
@@ -40,13 +66,28 @@ public struct CustomFields: Equatable, Sendable {
       writer.value(member.value)
     }
     writer.endObject()
-    self.init(canonical: writer.bytes)
+    self.init(canonical: writer.unsafeBytes)
   }
 
   /// Members from their canonical text, as `JSONReader.readCanonical` or a compact
-  /// writer made it (`{}` is taken as no members).
+  /// writer made it (`{}` is taken as no members), in a block of their own.
   init(canonical text: [UInt8]) {
-    self.text = text.count > 2 ? text : []
+    self = text.withUnsafeBufferPointer { CustomFields(canonical: $0) }
+  }
+
+  /// `init(canonical:)` from bytes in place (a writer's, say), copied once.
+  init(canonical text: UnsafeBufferPointer<UInt8>) {
+    guard text.count > 2 else { return }
+    block = TextBlock.make(holding: text)
+    count = UInt32(text.count)
+  }
+
+  /// Members from their canonical text, copied into `arena`'s block (what a read that makes
+  /// many records uses: their texts share blocks).
+  init(canonical text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
+    guard text.count > 2 else { return }
+    let stored = arena.store(text)
+    (block, start, count) = (stored.block, UInt32(stored.start), UInt32(text.count))
   }
 
   /// Every member, decoded: a new array of keys and trees (what code that needs them all
@@ -55,8 +96,8 @@ public struct CustomFields: Equatable, Sendable {
 
   /// The members as one object, decoded in one read of the text.
   var object: JSONObject {
-    guard !text.isEmpty else { return JSONObject() }
-    let value = text.withUnsafeBufferPointer { buffer in CanonicalJSON.value(buffer, 0..<buffer.count) }
+    guard !isEmpty else { return JSONObject() }
+    let value = withText { buffer in CanonicalJSON.value(buffer, 0..<buffer.count) }
     guard case .object(let object) = value else { return JSONObject() }
     return object
   }
@@ -65,7 +106,7 @@ public struct CustomFields: Equatable, Sendable {
   public subscript(key: String) -> JSONValue? {
     get {
       guard let found = find(key) else { return nil }
-      return text.withUnsafeBufferPointer { buffer in CanonicalJSON.value(buffer, found.value) }
+      return withText { buffer in CanonicalJSON.value(buffer, found.value) }
     }
     set { self[positioned: key] = newValue.map { CustomValue($0) } }
   }
@@ -76,7 +117,7 @@ public struct CustomFields: Equatable, Sendable {
   subscript(positioned key: String) -> CustomValue? {
     get {
       guard let found = find(key) else { return nil }
-      let value = text.withUnsafeBufferPointer { buffer in CanonicalJSON.value(buffer, found.value) }
+      let value = withText { buffer in CanonicalJSON.value(buffer, found.value) }
       return CustomValue(value, position: found.index)
     }
     set {
@@ -98,7 +139,7 @@ public struct CustomFields: Equatable, Sendable {
   /// kind, or it has an escape (then `self[key]` decodes it). What a record's key is read by.
   func unescapedString(_ key: String) -> String? {
     guard let found = find(key) else { return nil }
-    return text.withUnsafeBufferPointer { buffer in
+    return withText { buffer in
       guard buffer[found.value.lowerBound] == UInt8(ascii: "\""),
         case let inner = UnsafeBufferPointer(
           rebasing: buffer[(found.value.lowerBound + 1)..<(found.value.upperBound - 1)]),
@@ -122,7 +163,7 @@ public struct CustomFields: Equatable, Sendable {
     var changes: [(key: String, position: Int, old: JSONValue, new: JSONValue)] = []
     var position = 0
     var sameKeys = true
-    other.text.withUnsafeBufferPointer { theirText in
+    other.withText { theirText in
       forEachMember { text, key, value in
         guard position < theirs.count,
           CanonicalJSON.sameBytes(
@@ -162,7 +203,7 @@ public struct CustomFields: Equatable, Sendable {
     return keys
   }
 
-  public var isEmpty: Bool { text.isEmpty }
+  public var isEmpty: Bool { block == nil }
 
   /// Writes every member, key and value, at the writer's place inside an object, in the
   /// writer's layout: the text copied, nothing decoded but nested containers walked.
@@ -177,8 +218,8 @@ public struct CustomFields: Equatable, Sendable {
   /// Calls `body` with the text and each member's key token and value, in order, until
   /// it returns false.
   func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
-    guard !text.isEmpty else { return }
-    text.withUnsafeBufferPointer { buffer in
+    guard !isEmpty else { return }
+    withText { buffer in
       CanonicalJSON.forEachMember(buffer, 0..<buffer.count) { key, value in body(buffer, key, value) }
     }
   }
@@ -186,12 +227,12 @@ public struct CustomFields: Equatable, Sendable {
   /// Whether the members, as one object, meet every rule of `schema`: checked on their
   /// text (`JSONSchema.admits(canonical:_:node:)`), nothing decoded that no rule reads.
   func meets(_ schema: JSONSchema) -> Bool {
-    guard !text.isEmpty else {
+    guard !isEmpty else {
       return [UInt8(ascii: "{"), UInt8(ascii: "}")].withUnsafeBufferPointer {
         schema.admits(canonical: $0, 0..<2)
       }
     }
-    return text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count) }
+    return withText { schema.admits(canonical: $0, 0..<$0.count) }
   }
 
   /// The member called `key`: its index among the members, and where its key token and
@@ -212,6 +253,7 @@ public struct CustomFields: Equatable, Sendable {
 
   /// Removes the member `found`, with the comma before it (after it, when it is first).
   private mutating func remove(_ found: (index: Int, key: Range<Int>, value: Range<Int>)) {
+    var text = self.text
     var cut = found.key.lowerBound..<found.value.upperBound
     if text[cut.upperBound] == UInt8(ascii: ",") {
       cut = cut.lowerBound..<(cut.upperBound + 1)
@@ -219,7 +261,7 @@ public struct CustomFields: Equatable, Sendable {
       cut = (cut.lowerBound - 1)..<cut.upperBound
     }
     text.removeSubrange(cut)
-    if text.count <= 2 { text = [] }
+    self.text = text
   }
 
   /// Inserts `key` with `value` before the member at `position` (at the end when there is
@@ -228,10 +270,12 @@ public struct CustomFields: Equatable, Sendable {
     var member = CanonicalJSON.token(of: key)
     member.append(UInt8(ascii: ":"))
     member += CanonicalJSON.text(of: value)
-    guard !text.isEmpty else {
+    guard !isEmpty else {
       text = [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")]
       return
     }
+    var text = self.text
+    defer { self.text = text }
     var place = text.count - 1
     var index = 0
     forEachMember { _, token, _ in

@@ -14,8 +14,10 @@ import Glibc
 /// owned memory would hold the whole file beside the records made from it (a third more
 /// memory at the peak of a load), so the few lines here do it.
 ///
-/// One guard at a time, on the thread that runs `run` (the shell has one thread); the
-/// state the handler reads is set before the handler is installed.
+/// One guard at a time in the process: a `run` on another thread (a test's, say) waits for
+/// the one going on to end, since the handler knows one range; the state the handler
+/// reads is set before the handler is installed. A `run` must not start another inside
+/// its body.
 enum MappingFaultGuard {
   /// Runs `body` with faults on `mapping` turned into pages of zeros; returns what `body`
   /// returned and whether any fault happened (then the bytes it saw are not the file's).
@@ -23,6 +25,8 @@ enum MappingFaultGuard {
     result: Result, faulted: Bool
   ) {
     guard let base = mapping.baseAddress, !mapping.isEmpty else { return (body(), false) }
+    pthread_mutex_lock(oneAtATime)
+    defer { pthread_mutex_unlock(oneAtATime) }
     guardedStart = UInt(bitPattern: base)
     guardedEnd = guardedStart + UInt(mapping.count)
     faulted = false
@@ -49,6 +53,12 @@ enum MappingFaultGuard {
 nonisolated(unsafe) private var guardedStart: UInt = 0
 nonisolated(unsafe) private var guardedEnd: UInt = 0
 nonisolated(unsafe) private var faulted = false
+/// Held by the `run` going on.
+nonisolated(unsafe) private let oneAtATime: UnsafeMutablePointer<pthread_mutex_t> = {
+  let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  pthread_mutex_init(lock, nil)
+  return lock
+}()
 private let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
 
 /// The `SIGBUS` handler: only async-signal-safe calls (`mmap`, `signal` are system calls).

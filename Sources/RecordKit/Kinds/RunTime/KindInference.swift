@@ -285,6 +285,8 @@ struct KeyTable {
 /// has just brought it into the cache).
 struct RecordReading: ~Copyable {
   var builder = JSONWriter(compact: true)
+  /// Where the records' canonical texts go: many to a block (`TextArena`).
+  var texts = TextArena()
   var inference: KindInference?
   /// The schema each record is checked against as it is read, and the records (0-based)
   /// whose text it refused.
@@ -312,10 +314,10 @@ struct RecordReading: ~Copyable {
   /// `FieldTable.runTimeRecord` gives such a record under a kind with a string key);
   /// `nil`, noted in `keyed`, for any other record, which is then given its identity
   /// after the read.
-  mutating func keyIdentity(_ text: [UInt8]) -> String? {
+  mutating func keyIdentity(_ custom: CustomFields) -> String? {
     // Once one record is not keyed so, the read keys none (they are all keyed after it).
     guard keyed, let keyToken else { return nil }
-    let identity = text.withUnsafeBufferPointer { text -> String? in
+    let identity = custom.withText { text -> String? in
       var found: String?
       keyToken.withUnsafeBufferPointer { token in
         CanonicalJSON.forEachMarkedMember(text, marks: members) { key, value in
@@ -341,8 +343,8 @@ struct RecordReading: ~Copyable {
   mutating func check(_ custom: CustomFields, record index: Int, marked: Bool) {
     guard let schema else { return }
     let admitted =
-      marked && !custom.text.isEmpty
-      ? custom.text.withUnsafeBufferPointer { schema.admits(canonical: $0, 0..<$0.count, members: members) }
+      marked && !custom.isEmpty
+      ? custom.withText { schema.admits(canonical: $0, 0..<$0.count, members: members) }
       : custom.meets(schema)
     if !admitted { refused.append(index) }
   }
@@ -354,6 +356,6 @@ struct RecordReading: ~Copyable {
   @inline(never)
   mutating func infer(_ custom: CustomFields) {
     let marks = members
-    custom.text.withUnsafeBufferPointer { inference?.add($0, members: marks) }
+    custom.withText { inference?.add($0, members: marks) }
   }
 }
