@@ -480,7 +480,8 @@ public struct FileImage: Sendable {
     // A table's image is read again from the bytes written (`init(plan:bytes:)`).
     let count = document.count
     return Plan(
-      layout: layout, ids: newIDs ?? (count == ids.count ? ids : Array(ids[..<count])), lineage: document.lineage,
+      layout: layout, ids: newIDs ?? (count == ids.count ? ids : Array(ids[..<count])),
+      lineage: document.lineage,
       byteCount: flushed,
       placement: table != nil
         ? nil

@@ -156,7 +156,8 @@ public enum RecordFile<Root: Record> {
       try reader.readRecords(layout) { element in
         defer { passed(element.index) }
         if records.count == Self.countForEstimate {
-          records.reserveCapacity(Self.estimatedCount(read: records.count, in: element.index, of: bytes.count))
+          records.reserveCapacity(
+            Self.estimatedCount(read: records.count, in: element.index, of: bytes.count))
         }
         let start = element.tokenStart
         let mark = element.mark

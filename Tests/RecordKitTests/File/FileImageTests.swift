@@ -154,7 +154,8 @@ extension FileImageTests {
       #expect(seen.withUnsafeBufferPointer { locator.pass(end, in: $0) })
     }
     let located = try #require(bytes.withUnsafeBufferPointer { locator.finish(in: $0) })
-    let unheld = try #require(FileImage(located: located, layout: layout, ids: ids, lineage: document.lineage))
+    let unheld = try #require(
+      FileImage(located: located, layout: layout, ids: ids, lineage: document.lineage))
     let held = try #require(
       FileImage(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: document.lineage))
     #expect(unheld.heldBytes == nil)
