@@ -24,12 +24,9 @@ public struct CustomFields: Equatable, Sendable {
   private var start: UInt32 = 0
   private var count: UInt32 = 0
 
-  /// The members' canonical text, copied out (empty when there are none); setting it gives
-  /// the record a block of its own. What edits use; reads go through `withText`.
-  private(set) var text: [UInt8] {
-    get { withText { Array($0) } }
-    set { self = CustomFields(canonical: newValue) }
-  }
+  /// The members' canonical text, copied out (empty when there are none); reads in place
+  /// go through `withText`.
+  var text: [UInt8] { withText { Array($0) } }
 
   /// Calls `body` with the members' canonical text (empty when there are none), in place.
   func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
@@ -124,7 +121,7 @@ public struct CustomFields: Equatable, Sendable {
       let found = find(key)
       switch (found, newValue) {
       case (let found?, let value?):
-        text.replaceSubrange(found.value, with: CanonicalJSON.text(of: value.json))
+        replace(found.value, with: CanonicalJSON.text(of: value.json))
       case (let found?, nil):
         remove(found)
       case (nil, let value?):
@@ -253,16 +250,34 @@ public struct CustomFields: Equatable, Sendable {
 
   /// Removes the member `found`, with the comma before it (after it, when it is first).
   private mutating func remove(_ found: (index: Int, key: Range<Int>, value: Range<Int>)) {
-    var text = self.text
     var cut = found.key.lowerBound..<found.value.upperBound
-    if text[cut.upperBound] == UInt8(ascii: ",") {
-      cut = cut.lowerBound..<(cut.upperBound + 1)
-    } else if text[cut.lowerBound - 1] == UInt8(ascii: ",") {
-      cut = (cut.lowerBound - 1)..<cut.upperBound
+    withText { text in
+      if text[cut.upperBound] == UInt8(ascii: ",") {
+        cut = cut.lowerBound..<(cut.upperBound + 1)
+      } else if text[cut.lowerBound - 1] == UInt8(ascii: ",") {
+        cut = (cut.lowerBound - 1)..<cut.upperBound
+      }
     }
-    text.removeSubrange(cut)
-    self.text = text
+    replace(cut, with: [])
   }
+
+  /// The text with `range` replaced by `bytes`, made straight into a block of its own (the
+  /// text is never copied out first); no members when only `{}` would be left.
+  private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+    let newCount = Int(count) - range.count + bytes.count
+    guard newCount > 2 else {
+      self = CustomFields()
+      return
+    }
+    let made = TextBlock.make(capacity: newCount)
+    withText { old in
+      _ = made.append(UnsafeBufferPointer(rebasing: old[..<range.lowerBound]))
+      _ = bytes.withUnsafeBufferPointer { made.append($0) }
+      _ = made.append(UnsafeBufferPointer(rebasing: old[range.upperBound...]))
+    }
+    (block, start, count) = (made, 0, UInt32(newCount))
+  }
+
 
   /// Inserts `key` with `value` before the member at `position` (at the end when there is
   /// none).
@@ -271,12 +286,10 @@ public struct CustomFields: Equatable, Sendable {
     member.append(UInt8(ascii: ":"))
     member += CanonicalJSON.text(of: value)
     guard !isEmpty else {
-      text = [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")]
+      self = CustomFields(canonical: [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")])
       return
     }
-    var text = self.text
-    defer { self.text = text }
-    var place = text.count - 1
+    var place = Int(count) - 1
     var index = 0
     forEachMember { _, token, _ in
       if index == position {
@@ -286,12 +299,13 @@ public struct CustomFields: Equatable, Sendable {
       index += 1
       return true
     }
-    if place == text.count - 1 {
-      text.insert(contentsOf: [UInt8(ascii: ",")] + member, at: place)
+    if place == Int(count) - 1 {
+      replace(place..<place, with: [UInt8(ascii: ",")] + member)
     } else {
-      text.insert(contentsOf: member + [UInt8(ascii: ",")], at: place)
+      replace(place..<place, with: member + [UInt8(ascii: ",")])
     }
   }
+
 }
 
 /// A custom field's value and its place among the record's custom keys.
