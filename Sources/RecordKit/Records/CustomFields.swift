@@ -278,7 +278,6 @@ public struct CustomFields: Equatable, Sendable {
     (block, start, count) = (made, 0, UInt32(newCount))
   }
 
-
   /// Inserts `key` with `value` before the member at `position` (at the end when there is
   /// none).
   private mutating func insert(_ key: String, _ value: JSONValue, at position: Int) {
