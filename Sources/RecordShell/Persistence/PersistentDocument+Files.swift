@@ -122,9 +122,10 @@ extension PersistentDocument {
   }
 
   /// The bytes a save writes over: the file as read, or as this session last wrote it,
-  /// read back now (from the page cache, as a rule) and checked against the hash of what
-  /// was written. `nil` with no file, or when the file is no longer those bytes (another
-  /// program rewrote it: the save then writes recsh's own layout).
+  /// opened again now (`DataFile.image(of:using:)`; its bytes are checked against the hash
+  /// of what was written when a save reads them). `nil` with no file, or when the file is
+  /// no longer the one written (another program replaced it: the save then writes recsh's
+  /// own layout).
   func currentImage() -> StoredImage? {
     if let image { return image }
     guard let lastWritten else { return nil }
@@ -134,7 +135,8 @@ extension PersistentDocument {
   /// `stored` holding its bytes as the history keeps them (its log's start records, when
   /// they are the bytes `stored` was read from, by their hash): what a save writes over
   /// once another program has changed the file in place. `nil` when the log holds no such
-  /// copy (no edit yet, or the history started elsewhere).
+  /// copy (no edit yet, or the history started elsewhere). Reads the whole log: a rare
+  /// path, taken only once the file's own bytes are gone.
   func imageFromHistory(_ stored: StoredImage) -> FileImage? {
     guard let file = stored.file, let journal, journal.isActive else { return nil }
     journal.appendReadyBase(wait: true)

@@ -49,11 +49,12 @@ public struct PersistentDocument<Root: Record> {
   /// The conflicts a merge left for the file, as this session settles them; `nil` when
   /// there are none.
   var pendingConflicts: PendingConflicts?
-  /// The file's bytes as read, which a save writes over (`FileImage`); `nil` with no file,
-  /// or once saved (then `lastWritten` says how to read them back).
+  /// Where the file's records lie in its bytes as read, which a save writes over, and the
+  /// file holding them, kept open (`StoredImage`); `nil` with no file, or once saved (then
+  /// `lastWritten` says how to open the file written).
   var image: StoredImage?
-  /// The file as this session last wrote it, read back for its image only when a save or
-  /// the log needs it (`currentImage()`).
+  /// The file as this session last wrote it, opened again for its image only when a save
+  /// or the log needs it (`currentImage()`).
   var lastWritten: WrittenFile?
 
   /// The document of `path` (or an unnamed one, `nil`), loaded (or `preloaded`), with its

@@ -12,11 +12,11 @@ public enum DataFile<Root: Record> {
     /// The content hash of the bytes read, which a journal must name; `nil` with no file.
     public var hash: String?
     public var warnings: [String]
-    /// The records and the bytes read (with where each record lies in them, `FileImage`),
-    /// handed over once: copies of a `Loaded` (the kind's choice keeps one for the whole
-    /// run) share them, and the session that takes them is then their only holder — so the
-    /// file's bytes are freed when its first save replaces them, and its first edit does not
-    /// copy a million records that another reference still shares.
+    /// The records and the image of the bytes read (where each record lies in them, and
+    /// the file holding them, `StoredImage`), handed over once: copies of a `Loaded` (the
+    /// kind's choice keeps one for the whole run) share them, and the session that takes
+    /// them is then their only holder — so the file is let go when its first save replaces
+    /// it, and its first edit does not copy a million records another reference shares.
     private let handoff: Handoff
 
     init(
@@ -171,12 +171,16 @@ public enum DataFile<Root: Record> {
     }
   }
 
-  /// Saves `document` to `path` over `image`, the bytes the session read or last wrote
-  /// (`FileImage.rewrite`: only what changed is written anew), when `image` is of the
+  /// Saves `document` to `path` over `stored`, the bytes the session read or last wrote
+  /// (`FileImage.rewrite`: only what changed is written anew), when `stored` is of the
   /// layout `path` takes; else as `save(_:to:…)` writes records, in recsh's own layout (a
   /// new file, a conversion). Returns, besides what that returns, the plan of the new
-  /// bytes' image, which `image(of:using:)` completes by reading them back once the
-  /// caller has let the old image go: a save never holds two copies of the file.
+  /// bytes' image, which `image(of:using:)` completes once the caller has let the old
+  /// image go. Bytes in a held file are checked against their hash first and read through
+  /// a mapping whose passed pages are let go: a save holds no copy of the file. Should they
+  /// be gone (another program wrote the file in place), the save writes over the image
+  /// `bytesGone` gives (the history's copy), else recsh's own layout; should they change
+  /// while the save reads them, it throws `changedWhileSaving` with nothing replaced.
   ///
   /// `exactly`: bytes known to hold exactly the document's records in `path`'s layout (the
   /// file as first opened, when every edit was undone), written as they are.
