@@ -134,6 +134,19 @@ public final class Journal {
     if records.count <= inlineBaseLimit { appendReadyBase(wait: true) }
   }
 
+  /// `startBase(_:hash:)` from the data file itself, mapped (`HeldFile.mapForReading`):
+  /// read and checked against `hash` where it is, with no copy. Should its bytes not be
+  /// those records any more, the log goes on without them (`appendReadyBase`).
+  func startBase(mapped: HeldMapping, hash: String) {
+    guard failure == nil else {
+      mapped.release()
+      return
+    }
+    let inline = mapped.bytes.count <= inlineBaseLimit
+    pendingBase = BaseCompression(mapped: mapped, hash: hash, inBackground: !inline)
+    if inline { appendReadyBase(wait: true) }
+  }
+
   /// Appends the start records once compressed: when ready (`wait` false, as every write
   /// does), or after waiting for them (before a save, a normal exit). Written straight
   /// from the frame after the buffer, framed as `JournalFraming.record` frames it (its
@@ -141,8 +154,10 @@ public final class Journal {
   func appendReadyBase(wait: Bool) {
     guard let compression = pendingBase, wait || compression.isFinished else { return }
     pendingBase = nil
-    let (bytes, compressed) = compression.wait()
-    guard failure == nil else { return }
+    // Records gone before they were read (the file written in place meanwhile): the log
+    // goes on without them, as a session killed before they were in it leaves it; the
+    // next session starts them again, or sets the history aside.
+    guard let (bytes, compressed) = compression.wait(), failure == nil else { return }
     let sequence = pending.sequence
     let prefix = JournalEntry.basePrefix(hash: compression.hash, compressed: compressed)
     let head =

@@ -19,12 +19,15 @@ enum Zstd {
   /// the pages the frame is written to become resident (a zero-filled one would cost the
   /// whole bound in memory, about the input's size); the frame is then copied out at its size.
   static func compress(_ bytes: [UInt8], level: Int32 = level) -> [UInt8] {
-    let bound = ZSTD_compressBound(bytes.count)
+    bytes.withUnsafeBytes { compress($0, level: level) }
+  }
+
+  /// `compress(_:level:)` of bytes in place (a mapped file's).
+  static func compress(_ source: UnsafeRawBufferPointer, level: Int32 = level) -> [UInt8] {
+    let bound = ZSTD_compressBound(source.count)
     let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bound), alignment: 16)
     defer { output.deallocate() }
-    let written = bytes.withUnsafeBytes { source in
-      ZSTD_compress(output.baseAddress, bound, source.baseAddress, source.count, level)
-    }
+    let written = ZSTD_compress(output.baseAddress, bound, source.baseAddress, source.count, level)
     // Compression into a buffer of the bound cannot fail but for memory: then the frame
     // is not made, and the caller keeps the bytes uncompressed (an empty result).
     guard ZSTD_isError(written) == 0 else { return [] }
@@ -71,13 +74,20 @@ final class BaseCompression: @unchecked Sendable {
   private let done = DispatchGroup()
   private var frame: [UInt8] = []
   private var records: [UInt8]
+  /// The mapped file the records are read from, let go by `wait()` (on the waiting thread).
+  private var mapped: HeldMapping?
+  /// The mapped file's bytes, read by the compressing thread until it leaves `done`.
+  private let source: UnsafeRawBufferPointer?
+  /// Whether the mapped file's bytes were not the records of `hash` (another program wrote
+  /// it in place, or truncated it) when they were read.
+  private var gone = false
 
   /// Starts compressing `records` (whose content hash is `hash`): on a thread of its own
-  /// when `inBackground`, else before it returns. The array is shared, not copied: the
-  /// session's image of the file holds the same bytes.
+  /// when `inBackground`, else before it returns. The array is shared, not copied.
   init(_ records: [UInt8], hash: String, inBackground: Bool = true) {
     self.hash = hash
     self.records = records
+    source = nil
     done.enter()
     guard inBackground else {
       compress()
@@ -86,9 +96,47 @@ final class BaseCompression: @unchecked Sendable {
     DispatchQueue.global(qos: .utility).async { [self] in compress() }
   }
 
+  /// Starts compressing the bytes of `mapped`, a held data file (`HeldFile.mapForReading`),
+  /// read where they are: no copy of the file is made, on the edit path or off it. They
+  /// are checked against `hash` as they are read, under the mapping guard (a truncation
+  /// reads zeros, not a crash; one guard at a time in the process, so another thread's
+  /// load or save waits for this one); bytes that are not the records of `hash` give no
+  /// records (`wait()` says `nil`).
+  init(mapped: HeldMapping, hash: String, inBackground: Bool = true) {
+    self.hash = hash
+    self.records = []
+    self.mapped = mapped
+    source = mapped.bytes
+    done.enter()
+    guard inBackground else {
+      compressMapped()
+      return
+    }
+    DispatchQueue.global(qos: .utility).async { [self] in compressMapped() }
+  }
+
   private func compress() {
     frame = Zstd.compress(records)
     if !frame.isEmpty { records = [] }
+    done.leave()
+  }
+
+  private func compressMapped() {
+    guard let bytes = source else {
+      done.leave()
+      return
+    }
+    let (same, faulted) = MappingFaultGuard.run(over: bytes) { () -> Bool in
+      var hasher = ContentHasher()
+      hasher.combine(bytes)
+      guard hasher.finalize() == hash else { return false }
+      frame = Zstd.compress(bytes)
+      if frame.isEmpty { records = Array(bytes) }
+      return true
+    }
+    if !same || faulted {
+      (gone, frame, records) = (true, [], [])
+    }
     done.leave()
   }
 
@@ -96,9 +144,14 @@ final class BaseCompression: @unchecked Sendable {
   var isFinished: Bool { done.wait(timeout: .now()) == .success }
 
   /// Waits for the compression; returns the frame, or the records themselves when zstd
-  /// could not compress them (`compressed` false).
-  func wait() -> (bytes: [UInt8], compressed: Bool) {
+  /// could not compress them (`compressed` false); `nil` when the mapped file's bytes were
+  /// not the records (then the log goes on without them, as a killed session's does). Lets
+  /// the mapped file go.
+  func wait() -> (bytes: [UInt8], compressed: Bool)? {
     done.wait()
+    mapped?.release()
+    mapped = nil
+    guard !gone else { return nil }
     return frame.isEmpty ? (records, false) : (frame, true)
   }
 }

@@ -29,7 +29,10 @@ extension PersistentDocument {
     do throws(StorageError) {
       let written: Int
       let logged = target == filePath ? journal : nil
-      // The old image goes with the save: the new one is read back when next needed.
+      // The history's start records first, should they still be compressed from the file:
+      // their thread reads it under the mapping guard, which the save takes too.
+      journal?.appendReadyBase(wait: true)
+      // The old image goes with the save: the new one is opened again when next needed.
       let old = currentImage()
       image = nil
       lastWritten = nil

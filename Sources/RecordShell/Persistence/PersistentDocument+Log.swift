@@ -156,10 +156,18 @@ extension PersistentDocument {
     journal.needsBase = false
     let history = editor.history
     if history.savedState == history.start, let image = currentImage(), let hash = savedHash,
-      image.image.layout == layout(of: filePath ?? ""), let bytes = image.bytes()
+      image.image.layout == layout(of: filePath ?? "")
     {
-      journal.startBase(bytes, hash: hash)
-      return
+      // The file's own bytes, read where they are on the compression's thread: the first
+      // edit copies nothing.
+      if let file = image.file, let mapped = file.mapForReading() {
+        journal.startBase(mapped: mapped, hash: hash)
+        return
+      }
+      if image.file == nil, let bytes = image.image.heldBytes {
+        journal.startBase(bytes, hash: hash)
+        return
+      }
     }
     let records = RecordFile<Root>.encode(historyStart().records)
     journal.startBase(records, hash: ContentHash.of(records))

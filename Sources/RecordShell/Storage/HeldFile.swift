@@ -21,7 +21,7 @@ final class HeldFile: @unchecked Sendable {
   let identity: FileIdentity
   let hash: String
   let byteCount: Int
-  private let fileSystem: any FileSystem
+  fileprivate let fileSystem: any FileSystem
 
   /// Takes over `descriptor`, an open regular file of `byteCount` bytes that hashed to `hash`.
   init(
@@ -133,6 +133,16 @@ final class HeldFile: @unchecked Sendable {
     }.result
   }
 
+  /// The file mapped for a reader on another thread (the history's compression of its
+  /// start records, `BaseCompression`), which checks the bytes against `hash` itself and
+  /// reads them under the mapping guard; `nil` when the file is another now or cannot be
+  /// mapped. Maps on the calling thread (through the file system seam, as every call).
+  func mapForReading() -> HeldMapping? {
+    guard sameIdentity(), byteCount > 0, let mapping = try? fileSystem.map(descriptor, length: byteCount)
+    else { return nil }
+    return HeldMapping(mapping, of: self)
+  }
+
   private func sameIdentity() -> Bool {
     guard let status = try? fileSystem.fstat(descriptor) else { return false }
     return FileIdentity(status) == identity
@@ -141,4 +151,32 @@ final class HeldFile: @unchecked Sendable {
   /// How much is read or passed before pages are let go: one `madvise` per 64 pages.
   private static let dropWindow = 1 << 18
   private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// A held file's bytes mapped for a reader on another thread: `bytes` stay mapped until
+/// `release()`, which the thread that made the mapping calls once the reader is done
+/// (so the unmapping goes through the file system seam in the order of that thread's
+/// calls). Never released (a log dropped with its compression unfinished), the mapping
+/// is unmapped when the last reference goes, on whatever thread that is, by `munmap`
+/// itself: the seam's fault injection and call log are for one thread.
+final class HeldMapping: @unchecked Sendable {
+  let bytes: UnsafeRawBufferPointer
+  /// The file, kept open while its bytes are mapped.
+  private let file: HeldFile
+  private var released = false
+
+  fileprivate init(_ bytes: UnsafeRawBufferPointer, of file: HeldFile) {
+    (self.bytes, self.file) = (bytes, file)
+  }
+
+  /// Unmaps the bytes, through the file system seam; once.
+  func release() {
+    guard !released else { return }
+    released = true
+    try? file.fileSystem.unmap(bytes, of: file.descriptor)
+  }
+
+  deinit {
+    if !released { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+  }
 }

@@ -123,4 +123,33 @@ import Testing
       #expect(faults.calls.last?.call == .mmap)
     }
   }
+
+  /// The history's start records compressed from a held file where it is, on a thread of
+  /// its own: the file's bytes when they are still the ones read, nothing once another
+  /// program has written the file in place; the mapping is let go once waited for.
+  @Test(arguments: [false, true])
+  func theStartRecordsAreCompressedFromTheFileOrAreGone(_ changed: Bool) throws {
+    try TestDirectory.with { folder throws in
+      let bytes = sampleBytes(1_000_000, seed: 2)
+      try folder.write("d.json", bytes)
+      let faults = FaultInjectingFileSystem()
+      let file = try held(folder, "d.json", using: faults)
+      let mapped = try #require(file.mapForReading())
+      if changed {
+        var other = bytes
+        other[500_000] &+= 1
+        try Self.overwriteInPlace(folder.path("d.json"), other)
+      }
+      let compression = BaseCompression(mapped: mapped, hash: file.hash)
+      let result = compression.wait()
+      #expect(faults.calls.last?.call == .munmap, "let go on the waiting thread")
+      if changed {
+        #expect(result == nil)
+      } else {
+        let (frame, compressed) = try #require(result)
+        #expect(compressed)
+        #expect(try Zstd.decompress(frame[...]) == bytes)
+      }
+    }
+  }
 }
