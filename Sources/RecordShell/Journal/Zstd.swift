@@ -1,5 +1,6 @@
 import CZstd
 import Dispatch
+import Glibc
 
 /// zstd compression of a history's start records (`JournalEntry.base`): the file's bytes
 /// a log starts from, kept at a fraction of their size (a quarter or less for JSON
@@ -32,6 +33,42 @@ enum Zstd {
     // is not made, and the caller keeps the bytes uncompressed (an empty result).
     guard ZSTD_isError(written) == 0 else { return [] }
     return Array(UnsafeRawBufferPointer(rebasing: output[..<written]))
+  }
+
+  /// `compress(_:level:)` of bytes in place read a piece at a time (1 MiB), calling
+  /// `passed` with each piece once zstd has taken it (copied into its own window), so the
+  /// caller may hash it and let its pages go: the whole input is never resident at once.
+  /// One frame that records its content size, as `compress` makes; empty when zstd fails
+  /// (for memory). The context is made and freed within the call.
+  static func compress(
+    _ source: UnsafeRawBufferPointer, level: Int32 = level, passing passed: (UnsafeRawBufferPointer) -> Void
+  ) -> [UInt8] {
+    guard let context = ZSTD_createCCtx() else { return [] }
+    defer { ZSTD_freeCCtx(context) }
+    guard ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)) == 0,
+      ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(context, UInt64(source.count))) == 0
+    else { return [] }
+    let bound = ZSTD_compressBound(source.count)
+    let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bound), alignment: 16)
+    defer { output.deallocate() }
+    var out = ZSTD_outBuffer(dst: output.baseAddress, size: bound, pos: 0)
+    var offset = 0
+    repeat {
+      let end = min(source.count, offset + (1 << 20))
+      let piece = UnsafeRawBufferPointer(rebasing: source[offset..<end])
+      var input = ZSTD_inBuffer(src: piece.baseAddress, size: piece.count, pos: 0)
+      let last = end == source.count
+      while true {
+        let left = ZSTD_compressStream2(context, &out, &input, last ? ZSTD_e_end : ZSTD_e_continue)
+        guard ZSTD_isError(left) == 0 else { return [] }
+        // Into a buffer of the bound, zstd never runs out of room: a piece is taken whole,
+        // and the last call ends the frame.
+        if last ? left == 0 : input.pos == input.size { break }
+      }
+      passed(piece)
+      offset = end
+    } while offset < source.count
+    return Array(UnsafeRawBufferPointer(rebasing: output[..<out.pos]))
   }
 
   /// The bytes of one zstd frame `compress` made. Throws when the frame is damaged or
@@ -128,11 +165,26 @@ final class BaseCompression: @unchecked Sendable {
     }
     let (same, faulted) = MappingFaultGuard.run(over: bytes) { () -> Bool in
       var hasher = ContentHasher()
-      hasher.combine(bytes)
-      guard hasher.finalize() == hash else { return false }
-      frame = Zstd.compress(bytes)
-      if frame.isEmpty { records = Array(bytes) }
-      return true
+      frame = Zstd.compress(bytes) { piece in
+        hasher.combine(piece)
+        // Taken by zstd and hashed: its pages may go (read again from the file, should
+        // anything look back). `madvise` itself, not the file system seam, whose call log
+        // and fault injection are for the session's thread; a failure only keeps pages.
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        if let base = piece.baseAddress, case let start = Int(bitPattern: base),
+          case let first = (start + pageSize - 1) / pageSize * pageSize,
+          case let last = (start + piece.count) / pageSize * pageSize, last > first
+        {
+          madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_DONTNEED)
+        }
+      }
+      if frame.isEmpty {
+        // zstd failed (for memory): the records go in uncompressed, read and hashed whole.
+        hasher = ContentHasher()
+        hasher.combine(bytes)
+        records = Array(bytes)
+      }
+      return hasher.finalize() == hash
     }
     if !same || faulted {
       (gone, frame, records) = (true, [], [])
@@ -149,6 +201,9 @@ final class BaseCompression: @unchecked Sendable {
   /// the mapped file go.
   func wait() -> (bytes: [UInt8], compressed: Bool)? {
     done.wait()
+    // A write in place while the file was read could give a frame of other bytes than
+    // those hashed: the file's identity, asked here on the waiting thread, says so.
+    if let mapped, !mapped.fileUnchanged() { (gone, frame, records) = (true, [], []) }
     mapped?.release()
     mapped = nil
     guard !gone else { return nil }

@@ -143,7 +143,9 @@ final class HeldFile: @unchecked Sendable {
     return HeldMapping(mapping, of: self)
   }
 
-  private func sameIdentity() -> Bool {
+  /// Whether the file's identity (device, inode, size, modification time) is still the
+  /// one read: a write in place since changes it.
+  func sameIdentity() -> Bool {
     guard let status = try? fileSystem.fstat(descriptor) else { return false }
     return FileIdentity(status) == identity
   }
@@ -168,6 +170,11 @@ final class HeldMapping: @unchecked Sendable {
   fileprivate init(_ bytes: UnsafeRawBufferPointer, of file: HeldFile) {
     (self.bytes, self.file) = (bytes, file)
   }
+
+  /// Whether the file is still the one read, by its identity (`HeldFile.sameIdentity`):
+  /// what the thread that made the mapping asks once the reader is done, so that bytes
+  /// written in place while they were read are not taken for the ones hashed.
+  func fileUnchanged() -> Bool { file.sameIdentity() }
 
   /// Unmaps the bytes, through the file system seam; once.
   func release() {
