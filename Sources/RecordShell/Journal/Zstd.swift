@@ -6,9 +6,10 @@ import Glibc
 /// a log starts from, kept at a fraction of their size (a quarter or less for JSON
 /// records at the default level; `docs/PERFORMANCE.md` has the figures).
 ///
-/// One-shot calls only (`ZSTD_compress`, `ZSTD_decompress`): each makes and frees its own
-/// context, so no handle outlives a call and nothing is shared between threads — the
-/// compression runs on a thread of its own (`BaseCompression`) while the session edits.
+/// Each call makes and frees its own context (`ZSTD_compress`, `ZSTD_decompress`, or a
+/// streaming context within `compress(_:level:passing:)`), so no handle outlives a call
+/// and nothing is shared between threads — the compression runs on a thread of its own
+/// (`BaseCompression`) while the session edits.
 enum Zstd {
   /// The level the start records are compressed at: zstd's default (3), about 230 MB/s
   /// on one core here; level 1 is faster but kept more than a quarter of the bench's
