@@ -171,7 +171,7 @@ final class BaseCompression: @unchecked Sendable {
         // Taken by zstd and hashed: its pages may go (read again from the file, should
         // anything look back). `madvise` itself, not the file system seam, whose call log
         // and fault injection are for the session's thread; a failure only keeps pages.
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pageSize = PassedPages.pageSize
         if let base = piece.baseAddress, case let start = Int(bitPattern: base),
           case let first = (start + pageSize - 1) / pageSize * pageSize,
           case let last = (start + piece.count) / pageSize * pageSize, last > first

@@ -22,7 +22,7 @@ public enum FileReader {
 
   /// Opens the file at `path` for reading and takes its status, refusing anything but a
   /// regular file; the caller closes the descriptor.
-  private static func openRegularFile(_ path: String, using fileSystem: some FileSystem)
+  static func openRegularFile(_ path: String, using fileSystem: some FileSystem)
     throws(StorageError) -> (FileDescriptor, FileStatus)
   {
     let file: FileDescriptor
@@ -136,20 +136,14 @@ public enum FileReader {
     }
     defer { try? fileSystem.unmap(mapping, of: file) }
     var hasher = ContentHasher()
-    var done = 0
+    var pages = PassedPages(mapping, of: file, using: fileSystem)
     let (result, faulted) = MappingFaultGuard.run(over: mapping) {
       let result = asBytes(mapping) { bytes in
         body(bytes) { offset in
-          guard offset - done >= dropWindow else { return }
-          let end = offset / pageSize * pageSize
-          let passedPages = UnsafeRawBufferPointer(rebasing: mapping[done..<end])
-          hasher.combine(passedPages)
-          try? fileSystem.dropPages(passedPages, of: file)
-          done = end
-          progress?(.advanced(bytes: end))
+          if pages.pass(offset, { hasher.combine($0) }) { progress?(.advanced(bytes: pages.done)) }
         }
       }
-      hasher.combine(UnsafeRawBufferPointer(rebasing: mapping[done...]))
+      hasher.combine(pages.rest)
       return result
     }
     let after = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
@@ -178,7 +172,4 @@ public enum FileReader {
     mapping.withMemoryRebound(to: UInt8.self, body)
   }
 
-  /// How much a scan passes before it drops pages: one `madvise` per 64 pages.
-  private static let dropWindow = 1 << 18
-  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 }

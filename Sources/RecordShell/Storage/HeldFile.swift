@@ -40,12 +40,8 @@ final class HeldFile: @unchecked Sendable {
   static func reopen(
     _ path: String, identity: FileIdentity, hash: String, using fileSystem: any FileSystem
   ) -> HeldFile? {
-    guard
-      let file = try? fileSystem.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0)
-    else { return nil }
-    guard let status = try? fileSystem.fstat(file), status.kind == .regularFile,
-      FileIdentity(status) == identity
-    else {
+    guard let (file, status) = try? FileReader.openRegularFile(path, using: fileSystem) else { return nil }
+    guard FileIdentity(status) == identity else {
       try? fileSystem.close(file)
       return nil
     }
@@ -64,21 +60,11 @@ final class HeldFile: @unchecked Sendable {
       _ bytes: UnsafeBufferPointer<UInt8>, _ passing: (Int) -> Void, _ unchanged: () -> Bool
     ) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
-    let outcome = withMapping { (bytes, letGo) -> Swift.Result<Result, Failure>? in
-      var hasher = ContentHasher()
-      var offset = 0
-      while offset < bytes.count {
-        let next = min(bytes.count, offset + Self.dropWindow)
-        hasher.combine(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<next])))
-        offset = next
-        letGo(offset)
-      }
-      guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted else { return nil }
-      letGo(0)
-      return withoutActuallyEscaping(letGo) { letGo in
-        Swift.Result { () throws(Failure) in
-          try body(bytes, letGo, { !MappingFaultGuard.hasFaulted && self.sameIdentity() })
-        }
+    let outcome = withMapping { (mapping, bytes) -> Swift.Result<Result, Failure>? in
+      guard readThrough(mapping) else { return nil }
+      var pages = PassedPages(mapping, of: descriptor, using: fileSystem)
+      return Swift.Result { () throws(Failure) in
+        try body(bytes, { pages.pass($0) }, { !MappingFaultGuard.hasFaulted && self.sameIdentity() })
       }
     }
     return try outcome??.get()
@@ -86,51 +72,49 @@ final class HeldFile: @unchecked Sendable {
 
   /// The file's bytes, read into memory and checked against `hash` in the same pass;
   /// `nil` when they are not those any more or cannot be read. What needs the bytes whole
-  /// (a history's start, a merge's other side) uses this.
+  /// (a merge's other side) uses this.
   func checkedCopy() -> [UInt8]? {
-    let copy = withMapping { (bytes, letGo) -> [UInt8]? in
+    let copy = withMapping { (mapping, _) -> [UInt8]? in
       var copy: [UInt8] = []
-      copy.reserveCapacity(bytes.count)
-      var hasher = ContentHasher()
-      var offset = 0
-      while offset < bytes.count {
-        let next = min(bytes.count, offset + Self.dropWindow)
-        copy += bytes[offset..<next]
-        offset = next
-        letGo(offset)
-      }
-      copy.withUnsafeBytes { hasher.combine($0) }
-      guard hasher.finalize() == hash, !MappingFaultGuard.hasFaulted, sameIdentity() else { return nil }
+      copy.reserveCapacity(mapping.count)
+      guard readThrough(mapping, { copy += $0 }), sameIdentity() else { return nil }
       return copy
     }
     return copy ?? nil
   }
 
-  /// Runs `body` over the file's bytes, mapped and guarded (`MappingFaultGuard`), with a
-  /// function that lets the pages below an offset go (`0`: none let go yet, from now on).
-  /// `nil` when the file's identity changed or it cannot be mapped.
+  /// Reads `mapping` front to back, handing each piece to `seen` before its pages go
+  /// (`PassedPages`); whether the bytes hash to `hash` and no fault hit them.
+  private func readThrough(
+    _ mapping: UnsafeRawBufferPointer, _ seen: (UnsafeRawBufferPointer) -> Void = { _ in }
+  ) -> Bool {
+    var hasher = ContentHasher()
+    var pages = PassedPages(mapping, of: descriptor, using: fileSystem)
+    var offset = 0
+    while offset < mapping.count {
+      offset = min(mapping.count, offset + PassedPages.window)
+      pages.pass(offset) { piece in
+        seen(piece)
+        hasher.combine(piece)
+      }
+    }
+    seen(pages.rest)
+    hasher.combine(pages.rest)
+    return hasher.finalize() == hash && !MappingFaultGuard.hasFaulted
+  }
+
+  /// Runs `body` over the file's bytes, mapped and guarded (`MappingFaultGuard`), as raw
+  /// bytes and as `UInt8`s. `nil` when the file's identity changed or it cannot be mapped.
   private func withMapping<Result>(
-    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ letGo: (Int) -> Void) -> Result
+    _ body: (_ mapping: UnsafeRawBufferPointer, _ bytes: UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result? {
     guard sameIdentity() else { return nil }
-    guard byteCount > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0), { _ in }) }
+    guard byteCount > 0 else {
+      return body(UnsafeRawBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0))
+    }
     guard let mapping = try? fileSystem.map(descriptor, length: byteCount) else { return nil }
     defer { try? fileSystem.unmap(mapping, of: descriptor) }
-    return MappingFaultGuard.run(over: mapping) {
-      FileReader.asBytes(mapping) { bytes in
-        var dropped = 0
-        return body(bytes) { offset in
-          guard offset > 0 else {
-            dropped = 0
-            return
-          }
-          let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
-          guard end - dropped >= Self.dropWindow else { return }
-          try? fileSystem.dropPages(UnsafeRawBufferPointer(rebasing: mapping[dropped..<end]), of: descriptor)
-          dropped = end
-        }
-      }
-    }.result
+    return MappingFaultGuard.run(over: mapping) { FileReader.asBytes(mapping) { body(mapping, $0) } }.result
   }
 
   /// The file mapped for a reader on another thread (the history's compression of its
@@ -150,9 +134,6 @@ final class HeldFile: @unchecked Sendable {
     return FileIdentity(status) == identity
   }
 
-  /// How much is read or passed before pages are let go: one `madvise` per 64 pages.
-  private static let dropWindow = 1 << 18
-  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 /// A held file's bytes mapped for a reader on another thread: `bytes` stay mapped until
