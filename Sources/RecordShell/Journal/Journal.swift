@@ -134,17 +134,29 @@ public final class Journal {
     if records.count <= inlineBaseLimit { appendReadyBase(wait: true) }
   }
 
-  /// `startBase(_:hash:)` from the data file itself, mapped (`HeldFile.mapForReading`):
-  /// read and checked against `hash` where it is, with no copy. Should its bytes not be
-  /// those records any more, the log goes on without them (`appendReadyBase`).
-  func startBase(mapped: HeldMapping, hash: String) {
-    guard failure == nil else {
-      mapped.release()
-      return
+  /// Where start records come from: bytes in memory, or a held data file's, mapped
+  /// (`HeldFile.mapForReading`).
+  enum BaseSource {
+    case bytes([UInt8])
+    case mapped(HeldMapping)
+  }
+
+  /// `startBase(_:hash:)` from `source`: a held data file is read and checked against
+  /// `hash` where it is, with no copy; should its bytes not be those records any more,
+  /// the log goes on without them (`appendReadyBase`).
+  func startBase(_ source: BaseSource, hash: String) {
+    switch source {
+    case .bytes(let records):
+      startBase(records, hash: hash)
+    case .mapped(let mapped):
+      guard failure == nil else {
+        mapped.release()
+        return
+      }
+      let inline = mapped.bytes.count <= inlineBaseLimit
+      pendingBase = BaseCompression(mapped: mapped, hash: hash, inBackground: !inline)
+      if inline { appendReadyBase(wait: true) }
     }
-    let inline = mapped.bytes.count <= inlineBaseLimit
-    pendingBase = BaseCompression(mapped: mapped, hash: hash, inBackground: !inline)
-    if inline { appendReadyBase(wait: true) }
   }
 
   /// Appends the start records once compressed: when ready (`wait` false, as every write

@@ -100,12 +100,12 @@ extension PersistentDocument {
       if let old, old.isActive, old.failure == nil {
         try journal.copy(from: old)
       } else if history.keptCount == 0, editor.openGroups.isEmpty, let startHash,
-        let startBytes = startImage?.bytes()
+        let source = startImage?.baseSource()
       {
         try journal.start(
           logHeader(base: startHash, numbers: editor.document.numberRuns, start: history.start))
         logStart = history.start
-        journal.startBase(startBytes, hash: startHash)
+        journal.startBase(source, hash: startHash)
       } else {
         compactLog()
         return

@@ -147,27 +147,20 @@ extension PersistentDocument {
   }
 
   /// Starts the log's start records when it still needs them (`Journal.needsBase`): the
-  /// history's start state, which the file holds as this session read or saved it (its
-  /// own copy: no file read, no encoding, no hashing), else that state rebuilt from the
-  /// document and encoded. Compressed away from the edit path (`Journal.startBase`).
+  /// history's start state, which the file holds as this session read or saved it (read
+  /// where it is, on the compression's thread: the edit copies nothing), else that state
+  /// rebuilt from the document and encoded. Compressed away from the edit path
+  /// (`Journal.startBase`).
   /// Called when the log becomes active (the first change) and when it starts afresh.
   func startBaseIfNeeded() {
     guard let journal, journal.isActive, journal.needsBase else { return }
     journal.needsBase = false
     let history = editor.history
     if history.savedState == history.start, let image = currentImage(), let hash = savedHash,
-      image.image.layout == layout(of: filePath ?? "")
+      image.image.layout == layout(of: filePath ?? ""), let source = image.baseSource()
     {
-      // The file's own bytes, read where they are on the compression's thread: the first
-      // edit copies nothing.
-      if let file = image.file, let mapped = file.mapForReading() {
-        journal.startBase(mapped: mapped, hash: hash)
-        return
-      }
-      if image.file == nil, let bytes = image.image.heldBytes {
-        journal.startBase(bytes, hash: hash)
-        return
-      }
+      journal.startBase(source, hash: hash)
+      return
     }
     let records = RecordFile<Root>.encode(historyStart().records)
     journal.startBase(records, hash: ContentHash.of(records))

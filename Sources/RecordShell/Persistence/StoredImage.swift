@@ -21,8 +21,11 @@ public struct StoredImage: Sendable {
     return file.checkedCopy().flatMap { image.holding($0) }
   }
 
-  /// The bytes, as `held()` gives them.
-  func bytes() -> [UInt8]? {
-    held()?.heldBytes
+  /// Where a history's start records are read from when they are these bytes: the held
+  /// file, mapped, read on the compression's thread (no copy), or the bytes the image
+  /// holds. `nil` when the file is another now or cannot be mapped.
+  func baseSource() -> Journal.BaseSource? {
+    if let file { return file.mapForReading().map { .mapped($0) } }
+    return image.heldBytes.map { .bytes($0) }
   }
 }
