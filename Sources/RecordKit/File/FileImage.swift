@@ -207,9 +207,8 @@ public struct FileImage: Sendable {
     private mutating func append(_ span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
       if spans.isEmpty {
         style = JSONLayoutStyle(of: span, in: bytes, base: layout == .lines ? .lines : .recsh, layout: layout)
-      } else if spans.count == RecordFile<RunTimeRecord>.countForEstimate {
-        spans.reserveCapacity(
-          RecordFile<RunTimeRecord>.estimatedCount(read: spans.count, in: span.lowerBound, of: bytes.count))
+      } else {
+        RecordCount.reserve(in: &spans, read: span.lowerBound, of: bytes.count)
       }
       spans.append(span)
       cursor = span.upperBound
@@ -334,33 +333,22 @@ public struct FileImage: Sendable {
       inner: placement.inner, style: placement.style, lineage: plan.lineage)
   }
 
-  /// The file for `document`, written over these bytes as the type describes, handed to
+  /// The file for `document`, written over `bytes` as the type describes — the bytes this
+  /// image describes (`byteCount` of them), which it holds or the caller keeps — handed to
   /// `sink` in pieces of about `chunkSize` bytes (a save holds one piece, not the new
   /// file); returns the plan of the new bytes' image, for `lineage` (whose marks the caller
   /// clears once the file is written). `progress` hears the bytes made so far now and then
   /// (every 4,096 records). O(bytes written), plus O(bytes) of each record the document
-  /// may have changed. The image must hold its bytes (`heldBytes`); else see
-  /// `rewrite(_:in:alternate:chunkSize:progress:passing:into:)`.
+  /// may have changed.
+  ///
+  /// `passing` hears, now and then (as each piece goes to `sink`), an offset below which
+  /// the save may not read `bytes` again while the document's records stand in file order
+  /// (a caller may let the pages below it go; one that moved records reads back as it
+  /// needs).
   ///
   /// `alternate`: another file's image, holding its bytes (a merge's THEIRS), where a
   /// record this one does not hold is looked for by id: found, and read there as exactly
   /// the record, it is written as its bytes there.
-  public func rewrite<Root: Record, Failure: Error>(
-    _ document: Document<Root>, alternate: FileImage? = nil, chunkSize: Int, progress: ((Int) -> Void)? = nil,
-    into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
-  ) throws(Failure) -> Plan {
-    guard let heldBytes else { preconditionFailure("an image rewritten from its own bytes holds them") }
-    return try heldBytes.withUnsafeBufferPointer { (bytes) throws(Failure) in
-      try rewrite(
-        document, in: bytes, alternate: alternate, chunkSize: chunkSize, progress: progress, into: sink)
-    }
-  }
-
-  /// `rewrite(_:alternate:chunkSize:progress:into:)` over `bytes`, the bytes this image
-  /// describes (`byteCount` of them), which the caller keeps. `passing` hears, now and then
-  /// (as each piece goes to `sink`), an offset below which the save may not read `bytes`
-  /// again while the document's records stand in file order (a caller may let the pages
-  /// below it go; one that moved records reads back as it needs).
   public func rewrite<Root: Record, Failure: Error>(
     _ document: Document<Root>, in bytes: UnsafeBufferPointer<UInt8>, alternate: FileImage? = nil,
     chunkSize: Int, progress: ((Int) -> Void)? = nil, passing: (Int) -> Void = { _ in },
@@ -490,10 +478,14 @@ public struct FileImage: Sendable {
           inner: inner.lowerBound..<innerEnd, style: style))
   }
 
-  /// `rewrite(_:chunkSize:progress:into:)` into memory: the new bytes' image.
+  /// `rewrite(_:in:alternate:chunkSize:progress:passing:into:)` over the bytes this image
+  /// holds, into memory: the new bytes' image.
   public func rewrite<Root: Record>(_ document: Document<Root>) -> FileImage {
+    guard let heldBytes else { preconditionFailure("an image rewritten from its own bytes holds them") }
     var written: [UInt8] = []
-    let plan = rewrite(document, chunkSize: 1 << 18) { chunk in written += chunk }
+    let plan = heldBytes.withUnsafeBufferPointer { bytes in
+      rewrite(document, in: bytes, chunkSize: 1 << 18) { chunk in written += chunk }
+    }
     guard let image = FileImage(plan: plan, bytes: written) else {
       preconditionFailure("a plan is of the bytes written for it")
     }

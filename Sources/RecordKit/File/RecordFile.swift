@@ -155,10 +155,7 @@ public enum RecordFile<Root: Record> {
       }
       try reader.readRecords(layout) { element in
         defer { passed(element.index) }
-        if records.count == Self.countForEstimate {
-          records.reserveCapacity(
-            Self.estimatedCount(read: records.count, in: element.index, of: bytes.count))
-        }
+        RecordCount.reserve(in: &records, read: element.index, of: bytes.count)
         let start = element.tokenStart
         let mark = element.mark
         if streaming, try table.readRecord(from: &element, appendingTo: &records, reading: &reading) {
@@ -196,18 +193,6 @@ public enum RecordFile<Root: Record> {
       throw .syntax(JSONSyntaxError(.emptyDocument, at: JSONPosition(line: 1, column: 1, offset: 0)))
     }
     return records
-  }
-
-  /// How many records are read before room is made for all of them, by their size so far.
-  static var countForEstimate: Int { 1024 }
-
-  /// The records a file of `total` bytes holds when its first `count` took `read` bytes,
-  /// with 3% to spare: what the array of records reserves once, so that it neither grows
-  /// by doubling (copying itself each time) nor ends up to a third empty (an array of
-  /// 100k task records with room for 131,072).
-  static func estimatedCount(read count: Int, in read: Int, of total: Int) -> Int {
-    guard read > 0 else { return count }
-    return Int(min(Double(Int32.max), Double(count) * Double(total) / Double(read) * 1.03))
   }
 
   /// What bytes that fail as JSON at their first value look like (`CSV`, `TSV`, `XML or
@@ -380,5 +365,19 @@ extension RecordFileError: CustomStringConvertible {
     case .violations(let listed, let total):
       (listed.first?.description ?? "") + (total > 1 ? " (and \(total - 1) more)" : "")
     }
+  }
+}
+
+/// Room for a file's records (or their places), made once: after the first 1,024 are
+/// read, for the count their size foretells, 3% to spare — so that an array neither grows
+/// by doubling (copying itself each time) nor ends up to a third empty (100k task records
+/// had room for 131,072).
+enum RecordCount {
+  /// Reserves room in `items` for the whole file of `total` bytes when they are the first
+  /// 1,024, which took `read` bytes of it; does nothing at any other count.
+  static func reserve<Item>(in items: inout [Item], read: Int, of total: Int) {
+    guard items.count == 1024, read > 0 else { return }
+    items.reserveCapacity(
+      Int(min(Double(Int32.max), Double(items.count) * Double(total) / Double(read) * 1.03)))
   }
 }

@@ -99,10 +99,9 @@ public enum DataFile<Root: Record> {
     }
     guard let image else { return nil }
     if let file { return StoredImage(image: image, file: file) }
-    guard let read = try? FileReader.readFile(path, using: fileSystem), ContentHash.of(read.bytes) == hash,
-      let held = image.holding(read.bytes)
-    else { return nil }
-    return StoredImage(image: held, file: nil)
+    return readChecked(path, hash: hash, using: fileSystem).flatMap(image.holding).map {
+      StoredImage(image: $0, file: nil)
+    }
   }
 
   /// Reads and decodes the file at `path` in one pass (`FileReader.scanFile`), so that
@@ -199,6 +198,26 @@ public enum DataFile<Root: Record> {
     var plan: FileImage.Plan?
     var image = stored?.image.layout == layout ? stored : nil
     let alternate = image == nil ? nil : alternate?.held()
+    var changedWhileSaving = false
+    /// The atomic save of `document` written over `over`'s bytes, `bytes`; `unchanged` is
+    /// asked before the new file replaces the old.
+    func rewrite(
+      _ over: FileImage, in bytes: UnsafeBufferPointer<UInt8>, passing: (Int) -> Void, unchanged: () -> Bool
+    ) throws(StorageError) -> (SaveOutcome, hash: String, bytes: Int) {
+      try save(
+        to: path, using: fileSystem, progress: progress, estimatedBytes: over.byteCount,
+        beforeReplacing: beforeReplacing
+      ) { (sink) throws(SystemCallError) in
+        plan = try over.rewrite(
+          document, in: bytes, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize,
+          passing: passing, into: sink)
+        guard unchanged() else {
+          changedWhileSaving = true
+          // Stands for the change until the catch below, which says what happened.
+          throw SystemCallError(.read, code: EIO, path: path)
+        }
+      }
+    }
     if let exact {
       saved = try save(
         to: path, using: fileSystem, progress: progress, estimatedBytes: exact.count,
@@ -209,22 +228,9 @@ public enum DataFile<Root: Record> {
     } else if let stored = image, let file = stored.file {
       // The bytes as read, checked first; should another program change them while the
       // save reads them, the save is not made (nothing is replaced) and says so.
-      var changedWhileSaving = false
       do throws(StorageError) {
         saved = try file.withCheckedBytes { (bytes, passing, unchanged) throws(StorageError) in
-          try save(
-            to: path, using: fileSystem, progress: progress, estimatedBytes: stored.image.byteCount,
-            beforeReplacing: beforeReplacing
-          ) { (sink) throws(SystemCallError) in
-            plan = try stored.image.rewrite(
-              document, in: bytes, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize,
-              passing: passing, into: sink)
-            guard unchanged() else {
-              changedWhileSaving = true
-              // Stands for the change until the catch below, which says what happened.
-              throw SystemCallError(.read, code: EIO, path: file.descriptor.path)
-            }
-          }
+          try rewrite(stored.image, in: bytes, passing: passing, unchanged: unchanged)
         }
       } catch {
         throw changedWhileSaving ? .changedWhileSaving(path: path, read: file.descriptor.path) : error
@@ -232,13 +238,9 @@ public enum DataFile<Root: Record> {
       // The bytes are gone: over the copy the history keeps of them, else anew.
       if saved == nil { image = bytesGone().map { StoredImage(image: $0, file: nil) } }
     }
-    if saved == nil, let held = image?.image, held.heldBytes != nil {
-      saved = try save(
-        to: path, using: fileSystem, progress: progress, estimatedBytes: held.byteCount,
-        beforeReplacing: beforeReplacing
-      ) { (sink) throws(SystemCallError) in
-        plan = try held.rewrite(
-          document, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize, into: sink)
+    if saved == nil, let held = image?.image, let bytes = held.heldBytes {
+      saved = try bytes.withUnsafeBufferPointer { (bytes) throws(StorageError) in
+        try rewrite(held, in: bytes, passing: { _ in }, unchanged: { true })
       }
     }
     let written: (SaveOutcome, hash: String, bytes: Int)
@@ -267,10 +269,19 @@ public enum DataFile<Root: Record> {
     {
       return StoredImage(image: image, file: file)
     }
-    guard let read = try? FileReader.readFile(written.path, using: fileSystem),
-      ContentHash.of(read.bytes) == written.hash, let image = FileImage(plan: written.plan, bytes: read.bytes)
+    guard let bytes = readChecked(written.path, hash: written.hash, using: fileSystem),
+      let image = FileImage(plan: written.plan, bytes: bytes)
     else { return nil }
     return StoredImage(image: image, file: nil)
+  }
+
+  /// The bytes of the file at `path` read whole, when they hash to `hash`; `nil` when they
+  /// do not (another program changed the file) or cannot be read.
+  private static func readChecked(_ path: String, hash: String, using fileSystem: any FileSystem) -> [UInt8]?
+  {
+    guard let read = try? FileReader.readFile(path, using: fileSystem), ContentHash.of(read.bytes) == hash
+    else { return nil }
+    return read.bytes
   }
 
   /// The atomic save of the bytes `produce` hands its sink, hashed and counted as they go.
