@@ -24,10 +24,6 @@ public struct CustomFields: Equatable, Sendable {
   private var start: UInt32 = 0
   private var count: UInt32 = 0
 
-  /// The members' canonical text, copied out (empty when there are none); reads in place
-  /// go through `withText`.
-  var text: [UInt8] { withText { Array($0) } }
-
   /// Calls `body` with the members' canonical text (empty when there are none), in place.
   func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }

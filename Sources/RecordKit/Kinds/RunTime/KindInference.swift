@@ -34,10 +34,10 @@ package struct KindInference {
   package mutating func add(_ members: CustomFields) {
     var table = root
     root = KeyTable()
-    if members.text.isEmpty {
+    if members.isEmpty {
       table.objectCount += 1
     } else {
-      members.text.withUnsafeBufferPointer { text in add(text, 0..<text.count, to: &table, depth: 0) }
+      members.withText { text in add(text, 0..<text.count, to: &table, depth: 0) }
     }
     root = table
   }
