@@ -264,22 +264,40 @@ import Testing
     try handle.close()
   }
 
+  /// A session on `d.json` holding `text` that runs `before` (read up to the record it
+  /// shows, so it is done), then lets another program `change` the file, then runs
+  /// `after`: how the session ended, and its folder.
+  static func session(
+    _ before: String, then change: (TempFolder) throws -> Void, then after: String
+  ) throws -> (result: RecshBinary.Result, folder: TempFolder) {
+    let folder = try TempFolder()
+    try folder.write("d.json", text)
+    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
+    session.send(before)
+    _ = try session.readUntil("caf")
+    try change(folder)
+    session.send(after)
+    return (session.finish(), folder)
+  }
+
+  /// The records `folder`'s `d.json` holds, as Foundation reads them.
+  static func savedRecords(in folder: TempFolder) throws -> [[String: Any]]? {
+    try JSONSerialization.jsonObject(with: Data(try folder.read("d.json").utf8)) as? [[String: Any]]
+  }
+
   @Test(arguments: [false, true])
   func anInPlaceRewriteByAnotherProgramChangesNothingTheSessionWrites(_ undoing: Bool) throws {
-    let folder = try TempFolder()
-    try folder.write("d.json", Self.text)
-    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
-    session.send("use a1\nset n 7\nshow\n")
-    _ = try session.readUntil("caf")
-    let inode =
-      try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
-    try Self.rewriteInPlace(
-      folder.path("d.json"), #"[{"id": "a1", "n": 100, "w": "other"}, {"id": "zz", "n": 0}]"# + "\n")
-    let after =
-      try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
-    #expect(after == inode, "rewritten in place")
-    session.send((undoing ? "undo\n" : "") + "show a1\nsave!\nquit\n")
-    let result = session.finish()
+    let (result, folder) = try Self.session(
+      "use a1\nset n 7\nshow\n",
+      then: { folder in
+        let inode =
+          try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+        try Self.rewriteInPlace(
+          folder.path("d.json"), #"[{"id": "a1", "n": 100, "w": "other"}, {"id": "zz", "n": 0}]"# + "\n")
+        let after =
+          try FileManager.default.attributesOfItem(atPath: folder.path("d.json"))[.systemFileNumber] as? Int
+        #expect(after == inode, "rewritten in place")
+      }, then: (undoing ? "undo\n" : "") + "show a1\nsave!\nquit\n")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("w   café"), "\(result.stdout)")
     #expect(!result.stdout.contains("other"))
@@ -293,17 +311,12 @@ extension PrivateCopyTests {
   /// still what was written; rewritten in place by another program, `save!` writes the
   /// session's records (in recsh's own layout), never the other program's.
   @Test func anInPlaceRewriteAfterASaveLeavesTheSessionsRecords() throws {
-    let folder = try TempFolder()
-    try folder.write("d.json", Self.text)
-    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
-    session.send("use a1\nset n 7\nsave\nshow\n")
-    _ = try session.readUntil("caf")
-    try Self.rewriteInPlace(folder.path("d.json"), #"[{"id": "zz", "n": 0}]"# + "\n")
-    session.send("set n 8\nsave!\nquit\n")
-    let result = session.finish()
+    let (result, folder) = try Self.session(
+      "use a1\nset n 7\nsave\nshow\n",
+      then: { try Self.rewriteInPlace($0.path("d.json"), #"[{"id": "zz", "n": 0}]"# + "\n") },
+      then: "set n 8\nsave!\nquit\n")
     #expect(result.status == 0, "\(result.stderr)")
-    let saved =
-      try JSONSerialization.jsonObject(with: Data(try folder.read("d.json").utf8)) as? [[String: Any]]
+    let saved = try Self.savedRecords(in: folder)
     #expect(saved?.count == 2)
     #expect(saved?.first?["id"] as? String == "a1")
     #expect(saved?.first?["n"] as? Int == 8)
@@ -367,16 +380,13 @@ extension PrivateCopyTests {
   /// nothing changed.
   @Test(arguments: [false, true])
   func aRenameOverTheFileLeavesTheBytesTheSessionRead(_ editing: Bool) throws {
-    let folder = try TempFolder()
-    try folder.write("d.json", Self.text)
-    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
-    session.send((editing ? "use a1\nset n 7\n" : "") + "show a1\n")
-    _ = try session.readUntil("caf")
-    try folder.write("other.json", #"[{"id": "a1", "n": 100, "w": "other"}]"# + "\n")
-    try FileManager.default.removeItem(atPath: folder.path("d.json"))
-    try FileManager.default.moveItem(atPath: folder.path("other.json"), toPath: folder.path("d.json"))
-    session.send("save!\nquit\n")
-    let result = session.finish()
+    let (result, folder) = try Self.session(
+      (editing ? "use a1\nset n 7\n" : "") + "show a1\n",
+      then: { folder in
+        try folder.write("other.json", #"[{"id": "a1", "n": 100, "w": "other"}]"# + "\n")
+        try FileManager.default.removeItem(atPath: folder.path("d.json"))
+        try FileManager.default.moveItem(atPath: folder.path("other.json"), toPath: folder.path("d.json"))
+      }, then: "save!\nquit\n")
     #expect(result.status == 0, "\(result.stderr)")
     let expected = editing ? Self.text.replacingOccurrences(of: "\"n\": 1,", with: "\"n\": 7,") : Self.text
     #expect(try folder.read("d.json") == expected)
@@ -386,17 +396,12 @@ extension PrivateCopyTests {
   /// bytes the session read, and its history holds no copy yet: `save!` writes the
   /// session's records (in recsh's own layout), never the other program's.
   @Test func anInPlaceRewriteBeforeAnyEditLeavesTheSessionsRecords() throws {
-    let folder = try TempFolder()
-    try folder.write("d.json", Self.text)
-    let session = try InteractivePipe(arguments: ["d.json"], directory: folder.url)
-    session.send("show a1\n")
-    _ = try session.readUntil("caf")
-    try Self.rewriteInPlace(folder.path("d.json"), #"[{"id": "zz", "n": 0, "w": "other"}]"# + "\n")
-    session.send("save!\nquit\n")
-    let result = session.finish()
+    let (result, folder) = try Self.session(
+      "show a1\n",
+      then: { try Self.rewriteInPlace($0.path("d.json"), #"[{"id": "zz", "n": 0, "w": "other"}]"# + "\n") },
+      then: "save!\nquit\n")
     #expect(result.status == 0, "\(result.stderr)")
-    let saved =
-      try JSONSerialization.jsonObject(with: Data(try folder.read("d.json").utf8)) as? [[String: Any]]
+    let saved = try Self.savedRecords(in: folder)
     #expect(saved?.map { $0["id"] as? String } == ["a1", "b2"])
     #expect(saved?.first?["w"] as? String == "café")
     #expect(saved?.map { $0["n"] as? Int } == [1, 2])
