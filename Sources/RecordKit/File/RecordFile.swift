@@ -374,7 +374,10 @@ extension RecordFileError: CustomStringConvertible {
 /// had room for 131,072).
 enum RecordCount {
   /// Reserves room in `items` for the whole file of `total` bytes when they are the first
-  /// 1,024, which took `read` bytes of it; does nothing at any other count.
+  /// 1,024, which took `read` bytes of it; does nothing at any other count. Inlined: it
+  /// is asked at every record read, where a call cost about 50 instructions a record
+  /// (callgrind, `recsh FILE -c save` of 100k tasks: 1,164M, inlined 1,159M).
+  @inline(__always)
   static func reserve<Item>(in items: inout [Item], read: Int, of total: Int) {
     guard items.count == 1024, read > 0 else { return }
     items.reserveCapacity(
