@@ -62,9 +62,15 @@ import Testing
   }
 
   @Test func aStoredFieldIsReachedAtItsOffset() {
-    let title = FieldSlot(\TaskRecord.title)
+    let title = FieldSlot(\TaskRecord.titleText)
     #expect(title.isStored)
-    Self.check(title, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
+    Self.check(
+      title, on: Self.task(),
+      values: ["two", nil, "three", String(repeating: "long ", count: 50)].map { $0.map(BlockText.init) })
+    // The `String` view of it is computed: applied through its key path, to the same effect.
+    let titleString = FieldSlot(\TaskRecord.title)
+    #expect(!titleString.isStored)
+    Self.check(titleString, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
     let priority = FieldSlot(\TaskRecord.priority)
     #expect(priority.isStored)
     Self.check(priority, on: Self.task(), values: [5, nil, 0])
@@ -171,6 +177,7 @@ import Testing
 
   static func isStored<Root: Record>(_ field: any FieldAccessor<Root>) -> Bool {
     if let typed = field as? KeyPathField<Root, StringCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, TextCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, IntCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, BoolCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, StringListCodec> { return typed.slot.isStored }

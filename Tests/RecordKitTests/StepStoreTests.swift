@@ -8,7 +8,7 @@ import Testing
 @Suite struct StepStoreTests {
   typealias Store = StepStore<TaskRecord>
 
-  static let title = TaskRecord.fields.field(named: "title") as? KeyPathField<TaskRecord, StringCodec>
+  static let title = TaskRecord.fields.field(named: "title") as? KeyPathField<TaskRecord, TextCodec>
   static let priority = TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec>
 
   /// A random command: mostly one-field edits (either value may be absent, any action),
@@ -24,7 +24,7 @@ import Testing
       let (old, new) = (maybe(g.int(6)), maybe(g.int(6)))
       return .edit(PropertyUpdate(record: record, field: priority, old: old, new: new, action: action))
     case 40..<70:
-      let (old, new) = (maybe("old \(serial)"), maybe("é \(g.int(50))"))
+      let (old, new) = (maybe(BlockText("old \(serial)")), maybe(BlockText("é \(g.int(50))")))
       return .edit(PropertyUpdate(record: record, field: title, old: old, new: new, action: action))
     case 70..<78:
       // A custom field is a new accessor each time: a column each, up to the limit.
@@ -34,7 +34,7 @@ import Testing
     case 78..<86:
       return .edits([
         PropertyUpdate(record: record, field: priority, old: 1, new: 2, action: .set),
-        PropertyUpdate(record: record, field: title, old: nil, new: "t", action: .set),
+        PropertyUpdate(record: record, field: title, old: nil, new: BlockText("t"), action: .set),
       ])
     case 86..<94:
       return .insert(TaskRecord(id: "n\(serial)"), number: record, at: g.int(10))

@@ -4,8 +4,10 @@ import Testing
 
 /// `TextBlock` and `TextArena`: texts stored front to back into shared blocks, each read
 /// back as stored; a text that does not fit starts a new block (of its own size when it is
-/// longer than a block); and `CustomFields` made in an arena are equal, read and edited as
-/// those made one by one.
+/// longer than a block); `CustomFields` made in an arena are equal, read and edited as
+/// those made one by one; a string kept as bytes (`BlockText`, `TextCodec`) equals, orders
+/// and reads back as its `String` by bytes, and a task file's strings share the read's
+/// blocks.
 @Suite struct TextBlockTests {
   @Test func aBlockTakesTextsUntilFullAndGivesEachBack() {
     let block = TextBlock.make(capacity: 10)
@@ -34,7 +36,7 @@ import Testing
 
   @Test func anArenaFillsABlockThenStartsAnother() {
     var arena = TextArena()
-    let size = TextArena.blockSize
+    let size = TextArena.readBlockSize
     let half = [UInt8](repeating: 7, count: size / 2)
     let a = half.withUnsafeBufferPointer { arena.store($0) }
     let b = half.withUnsafeBufferPointer { arena.store($0) }
@@ -77,5 +79,117 @@ import Testing
     edited["b"] = nil
     #expect(edited.isEmpty)
     #expect(edited == CustomFields())
+  }
+
+  /// Strings with escapes, non-ASCII text, prefixes of each other, an empty one.
+  static let strings = [
+    "", "a", "ab", "abc", "b", "Zebra", "zebra", "é", "e\u{301}", "東京", "日本", "👍🏽", "a\u{0}b",
+    "long text that is longer than eight bytes", "long text that is longer than eight bytez",
+    "quote \" and backslash \\ and tab \t", String(repeating: "x", count: 300),
+  ]
+
+  @Test func aBlockTextOrdersAndEqualsAsItsBytes() {
+    var arena = TextArena()
+    let shared = Self.strings.map { text in
+      var text = text
+      return text.withUTF8 { BlockText(copying: $0, in: &arena) }
+    }
+    let alone = Self.strings.map(BlockText.init)
+    #expect(shared == alone)
+    #expect(shared.map(\.string) == Self.strings)
+    #expect(alone[0].isEmpty && shared[0].isEmpty && !alone[1].isEmpty)
+    #expect(shared[1].sharesBlock(with: shared[2]))
+    #expect(!alone[1].sharesBlock(with: alone[2]))
+    for (i, left) in Self.strings.enumerated() {
+      for (j, right) in Self.strings.enumerated() {
+        // The order of UTF-8 bytes, which is code point order; never Swift's `==`.
+        let expected =
+          left.utf8.elementsEqual(right.utf8) ? 0 : (left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : 1)
+        #expect(BlockText.compare(shared[i], alone[j]) == expected, "\(left) against \(right)")
+        #expect((shared[i] == alone[j]) == (expected == 0))
+      }
+    }
+    #expect(BlockText("é") != BlockText("e\u{301}"), "equal as Swift strings, not as bytes")
+    let filled = BlockText(count: 5) { block in
+      _ = Array("ab".utf8).withUnsafeBufferPointer { block.append($0) }
+      _ = Array("cde".utf8).withUnsafeBufferPointer { block.append($0) }
+    }
+    #expect(filled == BlockText("abcde"))
+    #expect(BlockText(count: 0) { _ in } == BlockText())
+  }
+
+  @Test func aTextCodecReadsWritesAndComparesAsTheStringCodec() throws {
+    let codec = TextCodec()
+    let strings = StringCodec()
+    for text in Self.strings {
+      let json = JSONValue.string(text)
+      let file = json.compactUTF8
+      var arena = TextArena()
+      let read = try file.withUnsafeBufferPointer { bytes in
+        var reader = JSONReader(unsafeBytes: bytes)
+        return try codec.read(from: &reader, texts: &arena)
+      }
+      #expect(read?.string == text)
+      #expect(codec.decode(json) == read)
+      #expect(codec.encode(try #require(read)) == json)
+      var commandBytes: [UInt8] = []
+      codec.appendForCommand(try #require(read), to: &commandBytes)
+      var stringBytes: [UInt8] = []
+      strings.appendForCommand(text, to: &stringBytes)
+      #expect(commandBytes == stringBytes)
+      var writer = JSONWriter(compact: true)
+      codec.write(try #require(read), to: &writer)
+      var stringWriter = JSONWriter(compact: true)
+      strings.write(text, to: &stringWriter)
+      #expect(Array(writer.unsafeBytes) == Array(stringWriter.unsafeBytes))
+      #expect(codec.display(try #require(read)) == strings.display(text))
+    }
+    for token in [ValueToken.word("null"), .word("plain"), .quoted("null"), .quoted("a b")] {
+      #expect(codec.parse(token)?.string == strings.parse(token))
+    }
+    // A string with escapes and invalid UTF-8 are read as the string codec reads them.
+    let escaped = Array(#""caf\u00e9 \"x\"""#.utf8)
+    let invalid: [UInt8] = [0x22, 0x61, 0xFF, 0x22]
+    for bytes in [escaped, invalid] {
+      let asText = bytes.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(unsafeBytes: buffer)
+        var arena = TextArena()
+        return Result { () throws(JSONSyntaxError) in try codec.read(from: &reader, texts: &arena)?.string }
+      }
+      let asString = bytes.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(unsafeBytes: buffer)
+        var arena = TextArena()
+        return Result { () throws(JSONSyntaxError) in try strings.read(from: &reader, texts: &arena) }
+      }
+      #expect(asText == asString)
+    }
+    #expect(try escaped.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(unsafeBytes: buffer)
+      return try reader.readStringToken()
+    } == "café \"x\"")
+  }
+
+  @Test func aTaskFilesStringsShareTheReadsBlocks() throws {
+    let file = Array(
+      #"""
+      [{"id": "a", "title": "the first task's title", "detail": "and its detail, long enough", "owner": "Ann"},
+       {"id": "b", "title": "a second title", "estimate": 2},
+       {"id": "c", "title": "caf\u00e9 with an escape"}]
+      """#.utf8)
+    let records = try RecordFile<TaskRecord>.decode(file).document.records
+    let first = try #require(records[0].titleText)
+    #expect(first.sharesBlock(with: try #require(records[0].detailText)))
+    #expect(first.sharesBlock(with: try #require(records[1].titleText)))
+    #expect(first.sharesBlock(with: try #require(records[2].titleText)))
+    #expect(records.map(\.title) == ["the first task's title", "a second title", "café with an escape"])
+    #expect(records[0].detail == "and its detail, long enough")
+    #expect(records[0].custom["owner"] == .string("Ann"))
+    #expect(records[1].custom["estimate"] == .number("2"))
+    // Setting the `String` gives the record a text of its own.
+    var edited = records[1]
+    edited.title = "changed"
+    #expect(edited.title == "changed")
+    #expect(!(try #require(edited.titleText)).sharesBlock(with: first))
+    #expect(records[1].title == "a second title")
   }
 }

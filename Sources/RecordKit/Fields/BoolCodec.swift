@@ -15,7 +15,7 @@ struct BoolCodec: FieldCodec {
     if case .bool(let value) = json { value } else { nil }
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Bool? {
     guard try reader.peek() == .bool else { return nil }
     return try reader.readBoolToken()
   }

@@ -10,7 +10,7 @@ struct DateCodec: FieldCodec {
     if case .string(let text) = json { ISODate(text) } else { nil }
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> ISODate? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> ISODate? {
     guard try reader.peek() == .string else { return nil }
     return ISODate(try reader.readStringToken())
   }

@@ -63,7 +63,8 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// Sets the field from the value at the reader, read straight from the file's bytes
   /// (loading, not an edit); false when the value does not fit, and `decode` of the
   /// value read whole then says why.
-  func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool
+  func read(from reader: inout JSONReader, into record: inout Root, texts: inout TextArena)
+    throws(JSONSyntaxError) -> Bool
 
   /// The edit that sets the field to what `token` means; `nil` if it already has that value.
   /// Edits name their record by `number`, its number in the document.

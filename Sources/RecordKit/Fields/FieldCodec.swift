@@ -13,8 +13,9 @@ public protocol FieldCodec: Sendable {
   func decode(_ json: JSONValue) -> Value?
   /// The value at the reader, read straight from the file's bytes; `nil` when the value
   /// there does not fit (the reader may then be anywhere inside it). Same answers as
-  /// `decode` of the value read whole, which is what the default does.
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value?
+  /// `decode` of the value read whole, which is what the default does. A value kept as
+  /// bytes (`TextCodec`'s) puts them in `texts`, which a read of many records shares.
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value?
   func encode(_ value: Value) -> JSONValue
   /// Writes the value as `encode` makes it, straight to the writer: saving builds no
   /// `JSONValue` per field.
@@ -77,7 +78,7 @@ extension FieldCodec {
   @inline(__always)
   func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
-  public func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Value? {
+  public func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }
   func write(_ value: Value, to writer: inout JSONWriter) {

@@ -267,7 +267,7 @@ extension FieldTable {
     // appended, it was copied, a retain and release per field.
     records.append(Root(id: id))
     let complete = try records.withUnsafeMutableBufferPointer { (stored) throws(JSONSyntaxError) -> Bool in
-      try readMembers(from: &reader, into: &stored[stored.count - 1], builder: &reading.builder)
+      try readMembers(from: &reader, into: &stored[stored.count - 1], reading: &reading)
     }
     if !complete { records.removeLast() }
     return complete
@@ -275,13 +275,14 @@ extension FieldTable {
 
   /// The members after `id` of the object `readRecord` is reading, into `record`; false
   /// when the record needs the tree (see `readRecord`). Custom members are read into
-  /// `builder` as canonical text.
-  private func readMembers(from reader: inout JSONReader, into record: inout Root, builder: inout JSONWriter)
+  /// `reading.builder` as canonical text, which goes to `reading.texts` with the texts
+  /// of the declared fields kept as bytes.
+  private func readMembers(from reader: inout JSONReader, into record: inout Root, reading: inout RecordReading)
     throws(JSONSyntaxError) -> Bool
   {
     var customKeys = JSONKeySet(base: reader.keyStack.count)
     var hasCustom = false
-    builder.reset()
+    reading.builder.reset()
     // The declared fields read so far, one bit each: a second one is a duplicate key.
     var seen: UInt64 = 1
     let complete = try fields.withUnsafeBufferPointer { (declared) throws(JSONSyntaxError) -> Bool in
@@ -291,7 +292,9 @@ extension FieldTable {
           let bit: UInt64 = 1 << UInt64(index)
           guard seen & bit == 0 else { return false }
           try reader.readColon()
-          guard try declared[index].read(from: &reader, into: &record) else { return false }
+          guard try declared[index].read(from: &reader, into: &record, texts: &reading.texts) else {
+            return false
+          }
           seen |= bit
         case .other(let key):
           guard customKeys.insert(key, into: &reader.keyStack) else { return false }
@@ -305,12 +308,12 @@ extension FieldTable {
             }
           } else {
             if !hasCustom {
-              builder.beginObject()
+              reading.builder.beginObject()
               hasCustom = true
             }
-            builder.key(key)
+            reading.builder.key(key)
             _ = try reader.peek()
-            try reader.readCanonical(into: &builder)
+            try reader.readCanonical(into: &reading.builder)
           }
         }
       }
@@ -319,8 +322,8 @@ extension FieldTable {
     customKeys.removeAll(from: &reader.keyStack)
     guard complete else { return false }
     if hasCustom {
-      builder.endObject()
-      record.custom = CustomFields(canonical: builder.unsafeBytes)
+      reading.builder.endObject()
+      record.custom = CustomFields(canonical: reading.builder.unsafeBytes, in: &reading.texts)
     }
     return true
   }

@@ -40,7 +40,9 @@ final class IDField<Root: Record>: FieldAccessor {
   }
 
   /// The id is read before any field, by the table, never through here.
-  func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
+  func read(from reader: inout JSONReader, into record: inout Root, texts: inout TextArena)
+    throws(JSONSyntaxError) -> Bool
+  {
     false
   }
 

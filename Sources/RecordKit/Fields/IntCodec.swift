@@ -16,7 +16,7 @@ struct IntCodec: FieldCodec {
     return checked(spelling)
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Int? {
     guard try reader.peek() == .number, let value = try reader.readIntegerToken(), range.contains(value)
     else { return nil }
     return value

@@ -62,7 +62,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// Loading, made in `init` like `encodeValue` and `storeDecoded`: sets the field from the
   /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
   /// so loading builds no `JSONValue` per field. False when the value does not fit.
-  private let storeFromReader: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool
+  private let storeFromReader: (inout JSONReader, inout Root, inout TextArena) throws(JSONSyntaxError) -> Bool
   /// Writes the field as a member, its key encoded once, straight to the writer
   /// (`FieldCodec.write(_:to:)`): saving builds no `JSONValue` per field.
   private let writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
@@ -225,7 +225,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private static func fileAccessors(_ name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec)
     -> (
       encodeValue: (Root) -> JSONValue?, storeDecoded: (JSONValue, inout Root) -> Bool,
-      storeFromReader: (inout JSONReader, inout Root) throws(JSONSyntaxError) -> Bool,
+      storeFromReader: (inout JSONReader, inout Root, inout TextArena) throws(JSONSyntaxError) -> Bool,
       writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
     )
   {
@@ -238,8 +238,9 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       slot.store(value, in: &record)
       return true
     }
-    let storeFromReader = { (reader: inout JSONReader, record: inout Root) throws(JSONSyntaxError) -> Bool in
-      guard let value = try codec.read(from: &reader) else { return false }
+    let storeFromReader = {
+      (reader: inout JSONReader, record: inout Root, texts: inout TextArena) throws(JSONSyntaxError) -> Bool in
+      guard let value = try codec.read(from: &reader, texts: &texts) else { return false }
       slot.store(value, in: &record)
       return true
     }
@@ -305,8 +306,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     return codec.encode(value)
   }
 
-  public func read(from reader: inout JSONReader, into record: inout Root) throws(JSONSyntaxError) -> Bool {
-    try storeFromReader(&reader, &record)
+  public func read(from reader: inout JSONReader, into record: inout Root, texts: inout TextArena)
+    throws(JSONSyntaxError) -> Bool
+  {
+    try storeFromReader(&reader, &record, &texts)
   }
 
   public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {

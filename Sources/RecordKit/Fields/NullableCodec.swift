@@ -19,12 +19,12 @@ struct NullableCodec<Base: FieldCodec>: FieldCodec {
     return base.decode(json).map(Nullable.value)
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
     if try reader.peek() == .null {
       try reader.readLiteral("null")
       return .null
     }
-    return try base.read(from: &reader).map(Nullable.value)
+    return try base.read(from: &reader, texts: &texts).map(Nullable.value)
   }
 
   func encode(_ value: Nullable<Base.Value>) -> JSONValue {

@@ -14,7 +14,7 @@ struct StringCodec: FieldCodec {
     if case .string(let text) = json { text } else { nil }
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> String? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> String? {
     guard try reader.peek() == .string else { return nil }
     return try reader.readStringToken()
   }

@@ -28,7 +28,7 @@ struct StringListCodec: ListFieldCodec {
     return result
   }
 
-  func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [String]? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> [String]? {
     try reader.readStringArray()
   }
 

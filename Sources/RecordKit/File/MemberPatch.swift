@@ -145,7 +145,8 @@ final class MemberPatch<Root: Record> {
     // The same value spelled otherwise keeps its bytes: read back through the field.
     var copy = Root(id: record.pointee.id)
     var reader = JSONReader(unsafeBytes: old)
-    guard (try? field.read(from: &reader, into: &copy)) == true else { return false }
+    var texts = TextArena.single
+    guard (try? field.read(from: &reader, into: &copy, texts: &texts)) == true else { return false }
     if field.sameValue(in: copy, and: record.pointee) { return true }
     guard Self.isScalar(old), Self.isScalar(new) else { return false }
     note(new, replacing: original)

@@ -156,6 +156,27 @@ package enum CanonicalJSON {
     return true
   }
 
+  /// The order of two runs of bytes: negative, zero or positive as `left` is below, equal
+  /// to or above `right` (code point order, for UTF-8), compared eight bytes at a time as
+  /// big-endian words, whose order is the bytes'.
+  static func compareBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+    let common = min(left.count, right.count)
+    if common > 0, let x = left.baseAddress, let y = right.baseAddress {
+      var offset = 0
+      while offset &+ 8 <= common {
+        let a = UInt64(bigEndian: UnsafeRawPointer(x + offset).loadUnaligned(as: UInt64.self))
+        let b = UInt64(bigEndian: UnsafeRawPointer(y + offset).loadUnaligned(as: UInt64.self))
+        if a != b { return a < b ? -1 : 1 }
+        offset &+= 8
+      }
+      while offset < common {
+        if x[offset] != y[offset] { return x[offset] < y[offset] ? -1 : 1 }
+        offset &+= 1
+      }
+    }
+    return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+  }
+
   /// The string the token `text[token]` stands for.
   static func string(_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> String {
     let inner = UnsafeBufferPointer(rebasing: text[(token.lowerBound + 1)..<(token.upperBound - 1)])

@@ -3,26 +3,35 @@
 extension JSONReader {
   /// Reads the string token that starts at the current byte (a `"`).
   mutating func readStringToken() throws(JSONSyntaxError) -> String {
+    try withStringToken { text, isASCII in
+      isASCII ? UTF8Validation.asciiString(text) : UTF8Validation.knownValidString(text)
+    }
+  }
+
+  /// Reads the string token that starts at the current byte (a `"`) and returns what
+  /// `body` makes of its text: its UTF-8 bytes, unescaped and checked (in place when it
+  /// has no escape), and whether they are all ASCII. The bytes are valid only during
+  /// `body`. What a value kept as bytes (`BlockText`) is read with: no `String` made.
+  mutating func withStringToken<Result>(_ body: (UnsafeBufferPointer<UInt8>, Bool) -> Result)
+    throws(JSONSyntaxError) -> Result
+  {
     let start = index + 1
     var sawNonASCII = false
     let stop = JSONStringScan.firstSpecial(in: bytes, from: start, sawNonASCII: &sawNonASCII)
     guard stop < bytes.count else { throw syntaxError(.unexpectedEndOfInput(.string), at: stop) }
     switch bytes[stop] {
     case UInt8(ascii: "\""):
+      if sawNonASCII, let offset = UTF8Validation.firstInvalidOffset(in: bytes, start..<stop) {
+        throw syntaxError(.invalidUTF8(offset: offset), at: offset)
+      }
       index = stop + 1
-      return try makeString(start..<stop, isASCII: !sawNonASCII)
+      return body(UnsafeBufferPointer(rebasing: bytes[start..<stop]), !sawNonASCII)
     case UInt8(ascii: "\\"):
-      return try readEscapedString(from: start, firstEscape: stop, sawNonASCII: sawNonASCII)
+      let isASCII = try readEscapedString(from: start, firstEscape: stop, sawNonASCII: sawNonASCII)
+      return scratch.withUnsafeBufferPointer { body($0, isASCII) }
     default:
       throw syntaxError(.controlCharacterInString(Unicode.Scalar(bytes[stop])), at: stop)
     }
-  }
-
-  private mutating func makeString(_ range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
-    let slice = UnsafeBufferPointer(rebasing: bytes[range])
-    if isASCII { return UTF8Validation.asciiString(slice) }
-    if let string = UTF8Validation.string(slice) { return string }
-    throw invalidUTF8(in: range)
   }
 
   mutating func invalidUTF8(in range: Range<Int>) -> JSONSyntaxError {
@@ -31,10 +40,11 @@ extension JSONReader {
   }
 
   /// Reads the rest of a string that has an escape at `firstEscape`, unescaping into
-  /// `scratch`. Raw bytes are validated once at the end; escapes always make valid UTF-8
-  /// (lone surrogates are refused), so a failure points at a raw byte in the source.
+  /// `scratch`; returns whether what it holds is all ASCII. Raw bytes are validated once at the end;
+  /// escapes always make valid UTF-8 (lone surrogates are refused), so a failure points
+  /// at a raw byte in the source.
   private mutating func readEscapedString(from start: Int, firstEscape: Int, sawNonASCII: Bool)
-    throws(JSONSyntaxError) -> String
+    throws(JSONSyntaxError) -> Bool
   {
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
@@ -47,22 +57,18 @@ extension JSONReader {
       switch bytes[stop] {
       case UInt8(ascii: "\""):
         index = stop + 1
-        return try finishEscapedString(start..<stop, isASCII: !sawNonASCII)
+        let valid = !sawNonASCII || scratch.withUnsafeBufferPointer {
+          UTF8Validation.firstInvalidOffset(in: $0, 0..<$0.count) == nil
+        }
+        guard valid else { throw invalidUTF8(in: start..<stop) }
+        // (An escape such as `\u00e9` makes non-ASCII bytes from ASCII ones.)
+        return !sawNonASCII && !scratch.contains { $0 >= 0x80 }
       case UInt8(ascii: "\\"):
         cursor = try unescape(at: stop)
       default:
         throw syntaxError(.controlCharacterInString(Unicode.Scalar(bytes[stop])), at: stop)
       }
     }
-  }
-
-  private mutating func finishEscapedString(_ source: Range<Int>, isASCII: Bool) throws(JSONSyntaxError)
-    -> String
-  {
-    if isASCII { return String(decoding: scratch, as: UTF8.self) }
-    let string = scratch.withUnsafeBufferPointer { UTF8Validation.string($0) }
-    if let string { return string }
-    throw invalidUTF8(in: source)
   }
 
   /// Appends what the escape at `offset` (a `\`) stands for; returns the offset after it.

@@ -58,21 +58,21 @@ extension JSONValue {
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// `\r` or `\u00XX`; everything else as its UTF-8 bytes.
   static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { appendQuoted(utf8: $0, to: &out) }
+  }
+
+  /// `appendQuoted(_:to:)` of the string whose UTF-8 bytes are `utf8`.
+  static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: then their bytes go in with one copy.
-    let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      var sawNonASCII = false
-      guard JSONStringScan.firstSpecial(in: bytes, from: 0, sawNonASCII: &sawNonASCII) == bytes.count else {
-        return false
-      }
-      out.append(contentsOf: bytes)
-      return true
-    }
-    if plain == true {
+    var sawNonASCII = false
+    if JSONStringScan.firstSpecial(in: utf8, from: 0, sawNonASCII: &sawNonASCII) == utf8.count {
+      out.append(contentsOf: utf8)
       out.append(UInt8(ascii: "\""))
       return
     }
-    for byte in text.utf8 {
+    for byte in utf8 {
       switch byte {
       case UInt8(ascii: "\""): out += "\\\"".utf8
       case UInt8(ascii: "\\"): out += "\\\\".utf8

@@ -13,45 +13,48 @@ extension JSONWriter {
   /// escapes costs a load and a store per eight bytes.
   mutating func appendString(_ string: String) {
     var string = string
-    string.withUTF8 { utf8 in
-      let count = utf8.count
-      // Six bytes per input byte at worst, two quotes, and a word's overrun.
-      reserve(count &* 6 &+ 2 &+ 8)
-      var out = end
-      out.pointee = UInt8(ascii: "\"")
-      out += 1
-      var index = 0
-      if let source = utf8.baseAddress {
-        while index &+ 8 <= count {
-          let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-          UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
-          let special = JSONStringScan.specialBytes(UInt64(littleEndian: word))
-          if special == 0 {
-            out += 8
-            index &+= 8
-            continue
-          }
-          let clean = special.trailingZeroBitCount &>> 3
-          out += clean
-          index &+= clean
-          out = Self.escape(source[index], at: out)
-          index &+= 1
+    string.withUTF8 { appendString(utf8: $0) }
+  }
+
+  /// `appendString(_:)` of the string whose UTF-8 bytes are `utf8`.
+  mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+    let count = utf8.count
+    // Six bytes per input byte at worst, two quotes, and a word's overrun.
+    reserve(count &* 6 &+ 2 &+ 8)
+    var out = end
+    out.pointee = UInt8(ascii: "\"")
+    out += 1
+    var index = 0
+    if let source = utf8.baseAddress {
+      while index &+ 8 <= count {
+        let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+        let special = JSONStringScan.specialBytes(UInt64(littleEndian: word))
+        if special == 0 {
+          out += 8
+          index &+= 8
+          continue
         }
-        while index < count {
-          let byte = source[index]
-          if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-            out = Self.escape(byte, at: out)
-          } else {
-            out.pointee = byte
-            out += 1
-          }
-          index &+= 1
-        }
+        let clean = special.trailingZeroBitCount &>> 3
+        out += clean
+        index &+= clean
+        out = Self.escape(source[index], at: out)
+        index &+= 1
       }
-      out.pointee = UInt8(ascii: "\"")
-      out += 1
-      advance(by: out - end)
+      while index < count {
+        let byte = source[index]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+          out = Self.escape(byte, at: out)
+        } else {
+          out.pointee = byte
+          out += 1
+        }
+        index &+= 1
+      }
     }
+    out.pointee = UInt8(ascii: "\"")
+    out += 1
+    advance(by: out - end)
   }
 
   /// Stores the escape for `byte` at `out`; returns where it ends.

@@ -174,6 +174,12 @@ public struct JSONWriter: ~Copyable {
     appendString(string)
   }
 
+  /// A string value given as its UTF-8 bytes (`BlockText`'s).
+  mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    startValue()
+    appendString(utf8: utf8)
+  }
+
   /// Writes a number as spelled; the spelling must follow the JSON grammar, as the
   /// reader's spellings do (`JSONValue.isValidNumberSpelling` checks others).
   mutating func numberSpelling(_ spelling: String) {

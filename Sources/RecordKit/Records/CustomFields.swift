@@ -16,25 +16,15 @@
 /// written); saving copies the text (`write(to:)`). Setting a member rewrites the text
 /// around it: O(the record's text). 16 bytes in the record.
 public struct CustomFields: Equatable, Sendable {
-  /// The block holding the members' canonical text; `nil` when there are none (never `{}`).
-  /// Shared across threads safely: a text in a block is never written again (`TextBlock`),
-  /// which the standard library's `ManagedBuffer`, a block's base, cannot declare.
-  nonisolated(unsafe) private var block: TextBlock?
-  /// Where the text starts in `block`, and its length.
-  private var start: UInt32 = 0
-  private var count: UInt32 = 0
+  /// The members' canonical text; no bytes when there are none (never `{}`).
+  private var text = BlockText()
 
   /// Calls `body` with the members' canonical text (empty when there are none), in place.
   func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-    guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-    return try block.withBytes(from: Int(start), count: Int(count), body)
+    try text.withBytes(body)
   }
 
-  public static func == (lhs: CustomFields, rhs: CustomFields) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    if lhs.block === rhs.block && lhs.start == rhs.start { return true }
-    return lhs.withText { left in rhs.withText { right in CanonicalJSON.sameBytes(left, right) } }
-  }
+  public static func == (lhs: CustomFields, rhs: CustomFields) -> Bool { lhs.text == rhs.text }
 
   public init(_ members: [JSONObject.Member] = []) {
     guard !members.isEmpty else {
@@ -71,16 +61,14 @@ public struct CustomFields: Equatable, Sendable {
   /// `init(canonical:)` from bytes in place (a writer's, say), copied once.
   init(canonical text: UnsafeBufferPointer<UInt8>) {
     guard text.count > 2 else { return }
-    block = TextBlock.make(holding: text)
-    count = UInt32(text.count)
+    self.text = BlockText(copying: text)
   }
 
   /// Members from their canonical text, copied into `arena`'s block (what a read that makes
   /// many records uses: their texts share blocks).
   init(canonical text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
     guard text.count > 2 else { return }
-    let stored = arena.store(text)
-    (block, start, count) = (stored.block, UInt32(stored.start), UInt32(text.count))
+    self.text = BlockText(copying: text, in: &arena)
   }
 
   /// Every member, decoded: a new array of keys and trees (what code that needs them all
@@ -196,7 +184,7 @@ public struct CustomFields: Equatable, Sendable {
     return keys
   }
 
-  public var isEmpty: Bool { block == nil }
+  public var isEmpty: Bool { text.isEmpty }
 
   /// Writes every member, key and value, at the writer's place inside an object, in the
   /// writer's layout: the text copied, nothing decoded but nested containers walked.
@@ -260,18 +248,18 @@ public struct CustomFields: Equatable, Sendable {
   /// The text with `range` replaced by `bytes`, made straight into a block of its own (the
   /// text is never copied out first); no members when only `{}` would be left.
   private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
-    let newCount = Int(count) - range.count + bytes.count
+    let newCount = text.count - range.count + bytes.count
     guard newCount > 2 else {
       self = CustomFields()
       return
     }
-    let made = TextBlock.make(capacity: newCount)
-    withText { old in
-      _ = made.append(UnsafeBufferPointer(rebasing: old[..<range.lowerBound]))
-      _ = bytes.withUnsafeBufferPointer { made.append($0) }
-      _ = made.append(UnsafeBufferPointer(rebasing: old[range.upperBound...]))
+    text = withText { old in
+      BlockText(count: newCount) { made in
+        _ = made.append(UnsafeBufferPointer(rebasing: old[..<range.lowerBound]))
+        _ = bytes.withUnsafeBufferPointer { made.append($0) }
+        _ = made.append(UnsafeBufferPointer(rebasing: old[range.upperBound...]))
+      }
     }
-    (block, start, count) = (made, 0, UInt32(newCount))
   }
 
   /// Inserts `key` with `value` before the member at `position` (at the end when there is
@@ -284,7 +272,7 @@ public struct CustomFields: Equatable, Sendable {
       self = CustomFields(canonical: [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")])
       return
     }
-    var place = Int(count) - 1
+    var place = text.count - 1
     var index = 0
     forEachMember { _, token, _ in
       if index == position {
@@ -294,7 +282,7 @@ public struct CustomFields: Equatable, Sendable {
       index += 1
       return true
     }
-    if place == Int(count) - 1 {
+    if place == text.count - 1 {
       replace(place..<place, with: [UInt8(ascii: ",")] + member)
     } else {
       replace(place..<place, with: member + [UInt8(ascii: ",")])

@@ -4,8 +4,10 @@ public struct TaskRecord: Record {
   public static let summaryFields = ["done", "priority", "due", "title"]
 
   public let id: String
-  public var title: String?
-  public var detail: String?
+  /// The title and detail as their bytes (`BlockText`: in the read's shared blocks, not
+  /// an allocation each); `title` and `detail` give and take them as `String`s.
+  var titleText: BlockText?
+  var detailText: BlockText?
   public var done: Bool?
   public var priority: Int?
   public var tags: [String]?
@@ -16,9 +18,19 @@ public struct TaskRecord: Record {
     self.id = id
   }
 
+  public var title: String? {
+    get { titleText?.string }
+    set { titleText = newValue.map(BlockText.init) }
+  }
+
+  public var detail: String? {
+    get { detailText?.string }
+    set { detailText = newValue.map(BlockText.init) }
+  }
+
   public static let fields = FieldTable<TaskRecord>([
-    KeyPathField("title", \.title, StringCodec()),
-    KeyPathField("detail", \.detail, StringCodec()),
+    KeyPathField("title", \.titleText, TextCodec()),
+    KeyPathField("detail", \.detailText, TextCodec()),
     KeyPathField("done", \.done, BoolCodec()),
     KeyPathField("priority", \.priority, IntCodec(range: 0...5)),
     KeyPathField(list: "tags", \.tags, StringListCodec()),

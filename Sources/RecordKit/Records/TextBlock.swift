@@ -1,8 +1,9 @@
-/// Bytes of many records' canonical texts (`CustomFields`) in one allocation: a file's
-/// records are read into blocks of 256 KiB (`TextArena`), so that a record's text costs its
-/// bytes, not an array of its own (a 32-byte header and the allocator's own 16 or so, on
-/// texts of 150 bytes on average in a file of books). A text set by an edit gets a block
-/// of its own, of exactly its size.
+/// Bytes of many records' texts in one allocation: a run-time record's canonical text
+/// (`CustomFields`), a task's title or detail (`BlockText`). A file's records are read
+/// into blocks of 256 KiB (`TextArena`), so that a text costs its bytes, not an
+/// allocation of its own (a `String`'s or an array's 32-byte header and the allocator's own
+/// 16 or so, on texts of 40 to 150 bytes). A text set by an edit gets a block of its own,
+/// of exactly its size.
 ///
 /// A block's bytes are written once, front to back, while the read that fills it owns it
 /// (`TextArena.store`), and never change after: a text handed out is never written again,
@@ -49,22 +50,129 @@ final class TextBlock: ManagedBuffer<Int, UInt8> {
   }
 }
 
-/// Where a read puts the canonical texts of the records it makes: the block it fills, a new
+/// Where a read puts the texts of the records it makes: the block it fills, a new
 /// one of 256 KiB (or of the text's size, for a longer text) when a text does not fit.
 /// Waste: at most the end of each block a text did not fit in, and of the last one.
-struct TextArena {
+/// `TextArena.single` gives each text a block of exactly its size instead (a value read
+/// on its own, which 256 KiB would waste).
+public struct TextArena {
   private var block: TextBlock?
+  /// The size of the blocks it makes (0: each text's own size).
+  private let blockSize: Int
 
-  static let blockSize = 1 << 18
+  /// The size of a read's blocks.
+  static let readBlockSize = 1 << 18
 
-  init() {}
+  /// An arena for a read of many records.
+  public init() { blockSize = Self.readBlockSize }
+
+  private init(blockSize: Int) { self.blockSize = blockSize }
+
+  /// An arena that gives each text a block of its own size (one value read alone).
+  static var single: TextArena { TextArena(blockSize: 0) }
 
   /// `bytes` copied into the arena: the block and where in it they start.
   mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> (block: TextBlock, start: Int) {
     if let block, let start = block.append(bytes) { return (block, start) }
-    let fresh = TextBlock.make(capacity: max(Self.blockSize, bytes.count))
+    let fresh = TextBlock.make(capacity: max(blockSize, bytes.count))
     block = fresh
     // A fresh block has room for the text.
     return (fresh, fresh.append(bytes) ?? 0)
+  }
+}
+
+/// Where one text lies: its block, where it starts there and its length — 16 bytes, the
+/// size of a `String`, but no allocation of its own when read into an arena. The one way
+/// record code reaches a block's bytes (`withBytes`); a `BlockText` never changes the bytes
+/// it names, so copies share them freely.
+///
+/// As a string field's value (`TextCodec`) it holds UTF-8 text, checked where it came from
+/// (the reader, a `String`); equality is by the bytes, as filters compare strings (not
+/// Swift's `==`, which finds "é" and "e" + U+0301 equal: the file holds bytes).
+struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible {
+  /// `nil` for no bytes. Shared across threads safely: a text in a block is never written
+  /// again (`TextBlock`), which the standard library's `ManagedBuffer` cannot declare.
+  private let block: TextBlock?
+  private let start: UInt32
+  private let length: UInt32
+
+  /// No bytes.
+  init() { self.init(block: nil, start: 0, length: 0) }
+
+  private init(block: TextBlock?, start: UInt32, length: UInt32) {
+    (self.block, self.start, self.length) = (block, start, length)
+  }
+
+  /// `bytes` copied into a block of their own, of exactly their size (none when empty).
+  init(copying bytes: UnsafeBufferPointer<UInt8>) {
+    precondition(bytes.count <= UInt32.max, "a text shorter than 4 GiB")
+    guard !bytes.isEmpty else {
+      self.init()
+      return
+    }
+    self.init(block: TextBlock.make(holding: bytes), start: 0, length: UInt32(bytes.count))
+  }
+
+  /// `bytes` copied into `arena`'s block (what a read that makes many records uses).
+  init(copying bytes: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
+    precondition(bytes.count <= UInt32.max, "a text shorter than 4 GiB")
+    guard !bytes.isEmpty else {
+      self.init()
+      return
+    }
+    let stored = arena.store(bytes)
+    self.init(block: stored.block, start: UInt32(stored.start), length: UInt32(bytes.count))
+  }
+
+  /// A text of `count` bytes that `fill` appends to a block of exactly that size, made
+  /// for it (every byte of it: checked).
+  init(count: Int, filling fill: (TextBlock) -> Void) {
+    guard count > 0 else {
+      self.init()
+      return
+    }
+    let made = TextBlock.make(capacity: count)
+    fill(made)
+    precondition(made.used == count, "a text filled to its size")
+    self.init(block: made, start: 0, length: UInt32(count))
+  }
+
+  /// A string's UTF-8 bytes, in a block of their own.
+  init(_ string: String) {
+    var string = string
+    self = string.withUTF8 { BlockText(copying: $0) }
+  }
+
+  /// How many bytes.
+  var count: Int { Int(length) }
+
+  /// Whether the two texts lie in one block (what the texts of one read do).
+  func sharesBlock(with other: BlockText) -> Bool { block != nil && block === other.block }
+
+  var isEmpty: Bool { length == 0 }
+
+  /// Calls `body` with the bytes, in place. O(1) before `body`.
+  @inline(__always)
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return try block.withBytes(from: Int(start), count: Int(length), body)
+  }
+
+  /// The bytes as a `String`, which they must be valid UTF-8 for (a string field's are).
+  /// Allocates for more than 15 bytes, as any `String` does.
+  var string: String { withBytes { UTF8Validation.knownValidString($0) } }
+
+  var description: String { string }
+
+  static func == (lhs: BlockText, rhs: BlockText) -> Bool {
+    guard lhs.length == rhs.length else { return false }
+    if lhs.block === rhs.block && lhs.start == rhs.start { return true }
+    return lhs.withBytes { left in rhs.withBytes { right in CanonicalJSON.sameBytes(left, right) } }
+  }
+
+  /// The order of the two texts' bytes (code point order for UTF-8): negative, zero or
+  /// positive as `lhs` is below, equal to or above `rhs`. No allocation.
+  static func compare(_ lhs: BlockText, _ rhs: BlockText) -> Int {
+    lhs.withBytes { left in rhs.withBytes { right in CanonicalJSON.compareBytes(left, right) } }
   }
 }

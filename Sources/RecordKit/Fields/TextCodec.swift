@@ -1,0 +1,36 @@
+/// A string field whose values are kept as their UTF-8 bytes (`BlockText`): what the task
+/// kind's title and detail are. A read puts them in the read's shared blocks
+/// (`TextArena`), so a record's strings cost their bytes, not an allocation each; a value
+/// is made a `String` only when it is shown. Parses, prints and compares as `StringCodec`
+/// does (a bare `null` is refused; strings compare by their bytes).
+struct TextCodec: FieldCodec {
+  var type: FieldType { .string }
+
+  func parse(_ token: ValueToken) -> BlockText? {
+    StringCodec().parse(token).map(BlockText.init)
+  }
+
+  func decode(_ json: JSONValue) -> BlockText? {
+    if case .string(let text) = json { BlockText(text) } else { nil }
+  }
+
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> BlockText? {
+    guard try reader.peek() == .string else { return nil }
+    return try reader.withStringToken { bytes, _ in BlockText(copying: bytes, in: &texts) }
+  }
+
+  func encode(_ value: BlockText) -> JSONValue { .string(value.string) }
+
+  func appendForCommand(_ value: BlockText, to out: inout [UInt8]) {
+    value.withBytes { JSONValue.appendQuoted(utf8: $0, to: &out) }
+  }
+
+  func write(_ value: BlockText, to writer: inout JSONWriter) {
+    value.withBytes { writer.string(utf8: $0) }
+  }
+
+  func display(_ value: BlockText) -> String { value.string }
+
+  @inline(__always)
+  func compare(_ a: BlockText, _ b: BlockText) -> Int? { BlockText.compare(a, b) }
+}
