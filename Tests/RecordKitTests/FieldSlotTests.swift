@@ -70,7 +70,8 @@ import Testing
     // The `String` view of it is computed: applied through its key path, to the same effect.
     let titleString = FieldSlot(\TaskRecord.title)
     #expect(!titleString.isStored)
-    Self.check(titleString, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
+    Self.check(
+      titleString, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
     let priority = FieldSlot(\TaskRecord.priority)
     #expect(priority.isStored)
     Self.check(priority, on: Self.task(), values: [5, nil, 0])

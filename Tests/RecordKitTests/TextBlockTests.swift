@@ -163,10 +163,11 @@ import Testing
       }
       #expect(asText == asString)
     }
-    #expect(try escaped.withUnsafeBufferPointer { buffer in
-      var reader = JSONReader(unsafeBytes: buffer)
-      return try reader.readStringToken()
-    } == "café \"x\"")
+    #expect(
+      try escaped.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(unsafeBytes: buffer)
+        return try reader.readStringToken()
+      } == "café \"x\"")
   }
 
   @Test func aTaskFilesStringsShareTheReadsBlocks() throws {

@@ -277,7 +277,9 @@ extension FieldTable {
   /// when the record needs the tree (see `readRecord`). Custom members are read into
   /// `reading.builder` as canonical text, which goes to `reading.texts` with the texts
   /// of the declared fields kept as bytes.
-  private func readMembers(from reader: inout JSONReader, into record: inout Root, reading: inout RecordReading)
+  private func readMembers(
+    from reader: inout JSONReader, into record: inout Root, reading: inout RecordReading
+  )
     throws(JSONSyntaxError) -> Bool
   {
     var customKeys = JSONKeySet(base: reader.keyStack.count)

@@ -239,7 +239,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       return true
     }
     let storeFromReader = {
-      (reader: inout JSONReader, record: inout Root, texts: inout TextArena) throws(JSONSyntaxError) -> Bool in
+      (reader: inout JSONReader, record: inout Root, texts: inout TextArena) throws(JSONSyntaxError) -> Bool
+      in
       guard let value = try codec.read(from: &reader, texts: &texts) else { return false }
       slot.store(value, in: &record)
       return true

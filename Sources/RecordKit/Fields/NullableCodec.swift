@@ -19,7 +19,9 @@ struct NullableCodec<Base: FieldCodec>: FieldCodec {
     return base.decode(json).map(Nullable.value)
   }
 
-  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Nullable<Base.Value>? {
+  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Nullable<
+    Base.Value
+  >? {
     if try reader.peek() == .null {
       try reader.readLiteral("null")
       return .null

@@ -57,9 +57,11 @@ extension JSONReader {
       switch bytes[stop] {
       case UInt8(ascii: "\""):
         index = stop + 1
-        let valid = !sawNonASCII || scratch.withUnsafeBufferPointer {
-          UTF8Validation.firstInvalidOffset(in: $0, 0..<$0.count) == nil
-        }
+        let valid =
+          !sawNonASCII
+          || scratch.withUnsafeBufferPointer {
+            UTF8Validation.firstInvalidOffset(in: $0, 0..<$0.count) == nil
+          }
         guard valid else { throw invalidUTF8(in: start..<stop) }
         // (An escape such as `\u00e9` makes non-ASCII bytes from ASCII ones.)
         return !sawNonASCII && !scratch.contains { $0 >= 0x80 }

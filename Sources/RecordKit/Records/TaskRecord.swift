@@ -8,8 +8,9 @@ public struct TaskRecord: Record {
   /// an allocation each); `title` and `detail` give and take them as `String`s.
   var titleText: BlockText?
   var detailText: BlockText?
-  public var done: Bool?
+  // (`done` after `priority`: in the padding after the `Int?`'s tag, 8 bytes a record less.)
   public var priority: Int?
+  public var done: Bool?
   public var tags: [String]?
   public var due: Nullable<ISODate>?
   public var custom = CustomFields()
