@@ -75,8 +75,9 @@ import Testing
     let priority = FieldSlot(\TaskRecord.priority)
     #expect(priority.isStored)
     Self.check(priority, on: Self.task(), values: [5, nil, 0])
-    let tags = FieldSlot(\TaskRecord.tags)
-    Self.check(tags, on: Self.task(), values: [["z"], nil, []])
+    let tags = FieldSlot(\TaskRecord.tagList)
+    #expect(tags.isStored)
+    Self.check(tags, on: Self.task(), values: [["z"], nil, []].map { $0.map(TextList.init) })
     let due = FieldSlot(\TaskRecord.due)
     #expect(due.isStored)
     Self.check(due, on: Self.task(), values: [.null, nil, .value(ISODate("2026-12-01")!)])
@@ -182,6 +183,7 @@ import Testing
     if let typed = field as? KeyPathField<Root, IntCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, BoolCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, StringListCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, TextListCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, NullableCodec<DateCodec>> { return typed.slot.isStored }
     return false
   }

@@ -173,9 +173,10 @@ import Testing
   @Test func aTaskFilesStringsShareTheReadsBlocks() throws {
     let file = Array(
       #"""
-      [{"id": "a", "title": "the first task's title", "detail": "and its detail, long enough", "owner": "Ann"},
+      [{"id": "a", "title": "the first task's title", "detail": "and its detail, long enough", "owner": "Ann",
+        "tags": ["home", "work"]},
        {"id": "b", "title": "a second title", "estimate": 2},
-       {"id": "c", "title": "caf\u00e9 with an escape"}]
+       {"id": "c", "title": "caf\u00e9 with an escape", "tags": []}]
       """#.utf8)
     let records = try RecordFile<TaskRecord>.decode(file).document.records
     let first = try #require(records[0].titleText)
@@ -183,6 +184,8 @@ import Testing
     #expect(first.sharesBlock(with: try #require(records[1].titleText)))
     #expect(first.sharesBlock(with: try #require(records[2].titleText)))
     #expect(records.map(\.title) == ["the first task's title", "a second title", "café with an escape"])
+    #expect(records.map(\.tags) == [["home", "work"], nil, []])
+    #expect(first.sharesBlock(with: try #require(records[0].tagList).packed))
     #expect(records[0].detail == "and its detail, long enough")
     #expect(records[0].custom["owner"] == .string("Ann"))
     #expect(records[1].custom["estimate"] == .number("2"))
@@ -192,5 +195,84 @@ import Testing
     #expect(edited.title == "changed")
     #expect(!(try #require(edited.titleText)).sharesBlock(with: first))
     #expect(records[1].title == "a second title")
+  }
+
+  /// Lists of strings, the empty one and one of an empty string among them, with elements
+  /// longer than 127 bytes (a length of two bytes) and of 16k (three).
+  static let lists: [[String]] = [
+    [], [""], ["a"], ["a", "b"], ["b", "a"], ["a", "b", "c"], ["é", "e\u{301}"], ["東京", "👍🏽", ""],
+    [String(repeating: "x", count: 127), String(repeating: "y", count: 128)],
+    [String(repeating: "z", count: 16_384), "after"],
+  ]
+
+  @Test func aTextListHoldsItsElementsInOrder() {
+    for list in Self.lists {
+      let packed = TextList(list)
+      #expect(packed.elements == list)
+      #expect(packed == TextList(list))
+      for element in list + ["absent", "e"] {
+        let byBytes = list.contains { $0.utf8.elementsEqual(element.utf8) }
+        #expect(packed.contains(element) == byBytes, "\(list) holds \(element)")
+      }
+      // Stopping early stops.
+      var seen = 0
+      packed.forEachElement { _ in
+        seen += 1
+        return false
+      }
+      #expect(seen == min(1, list.count))
+    }
+    for (i, left) in Self.lists.enumerated() {
+      for (j, right) in Self.lists.enumerated() {
+        #expect((TextList(left) == TextList(right)) == (i == j), "\(left) against \(right)")
+      }
+    }
+    #expect(TextList(["é"]) != TextList(["e\u{301}"]), "equal as Swift strings, not as bytes")
+  }
+
+  @Test func aTextListCodecReadsWritesAndComparesAsTheStringListCodec() throws {
+    let codec = TextListCodec()
+    let strings = StringListCodec()
+    var arena = TextArena()
+    var read: [TextList] = []
+    for list in Self.lists {
+      let json = JSONValue.array(list.map(JSONValue.string))
+      let value = try json.compactUTF8.withUnsafeBufferPointer { bytes in
+        var reader = JSONReader(unsafeBytes: bytes)
+        return try codec.read(from: &reader, texts: &arena)
+      }
+      let list = try #require(value)
+      read.append(list)
+      #expect(list.elements == strings.decode(json))
+      #expect(codec.decode(json) == list)
+      #expect(codec.encode(list) == json)
+      var writer = JSONWriter(compact: false)
+      codec.write(list, to: &writer)
+      var stringWriter = JSONWriter(compact: false)
+      strings.write(try #require(strings.decode(json)), to: &stringWriter)
+      #expect(Array(writer.unsafeBytes) == Array(stringWriter.unsafeBytes))
+      #expect(codec.display(list) == strings.display(list.elements))
+      for element in ["a", "é", "absent"] {
+        #expect(codec.contains(list, element) == strings.contains(list.elements, element))
+      }
+    }
+    for (a, b) in zip(read, read.dropFirst()) {
+      #expect(codec.compare(a, b) == strings.compare(a.elements, b.elements))
+    }
+    // Not a list of strings: nothing, as the string list codec says.
+    for text in [#"[1]"#, #"["a", null]"#, #""a""#, #"{"a": 1}"#] {
+      let bytes = Array(text.utf8)
+      let value = try bytes.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(unsafeBytes: buffer)
+        return try codec.read(from: &reader, texts: &arena)
+      }
+      let expected = try bytes.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(unsafeBytes: buffer)
+        return try strings.read(from: &reader, texts: &arena)
+      }
+      #expect(value == nil && expected == nil, "\(text)")
+    }
+    let token = ValueToken.list([.word("a"), .quoted("b c")])
+    #expect(codec.parse(token)?.elements == strings.parse(token))
   }
 }

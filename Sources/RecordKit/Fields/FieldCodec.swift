@@ -103,9 +103,15 @@ protocol ListFieldCodec: FieldCodec {
   /// Whether two elements are the same for a filter's `=` (by default `==`; strings by
   /// their bytes, as filters compare strings).
   func sameElement(_ a: Element, _ b: Element) -> Bool
+  /// Whether `value` holds an element that is the same as `element` (`sameElement`): a
+  /// filter's `tags=x`. By default, a walk of `elements(of:)`.
+  func contains(_ value: Value, _ element: Element) -> Bool
 }
 
 extension ListFieldCodec {
   var elementExpectation: String { "a list element (a string)" }
   func sameElement(_ a: Element, _ b: Element) -> Bool { a == b }
+  func contains(_ value: Value, _ element: Element) -> Bool {
+    elements(of: value).contains { sameElement($0, element) }
+  }
 }

@@ -437,7 +437,7 @@ extension KeyPathField where Codec: ListFieldCodec {
       name: name, slot: slot, codec: codec, isCustom: false,
       elementTest: { token in
         guard let element = codec.parseElement(token) else { return nil }
-        return { value in codec.elements(of: value).contains { codec.sameElement($0, element) } }
+        return { value in codec.contains(value, element) }
       },
       listEdit: { (current, token, adding) throws(FieldError) -> Value? in
         guard let element = codec.parseElement(token) else {

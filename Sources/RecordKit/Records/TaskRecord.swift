@@ -11,7 +11,8 @@ public struct TaskRecord: Record {
   // (`done` after `priority`: in the padding after the `Int?`'s tag, 8 bytes a record less.)
   public var priority: Int?
   public var done: Bool?
-  public var tags: [String]?
+  /// The tags as one text (`TextList`); `tags` gives and takes them as `[String]`.
+  var tagList: TextList?
   public var due: Nullable<ISODate>?
   public var custom = CustomFields()
 
@@ -29,12 +30,17 @@ public struct TaskRecord: Record {
     set { detailText = newValue.map(BlockText.init) }
   }
 
+  public var tags: [String]? {
+    get { tagList?.elements }
+    set { tagList = newValue.map(TextList.init) }
+  }
+
   public static let fields = FieldTable<TaskRecord>([
     KeyPathField("title", \.titleText, TextCodec()),
     KeyPathField("detail", \.detailText, TextCodec()),
     KeyPathField("done", \.done, BoolCodec()),
     KeyPathField("priority", \.priority, IntCodec(range: 0...5)),
-    KeyPathField(list: "tags", \.tags, StringListCodec()),
+    KeyPathField(list: "tags", \.tagList, TextListCodec()),
     KeyPathField("due", \.due, NullableCodec(DateCodec())),
   ])
 }

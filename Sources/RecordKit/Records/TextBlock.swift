@@ -59,6 +59,8 @@ public struct TextArena {
   private var block: TextBlock?
   /// The size of the blocks it makes (0: each text's own size).
   private let blockSize: Int
+  /// Where `build` puts a text together before storing it, kept from one text to the next.
+  private var scratch: [UInt8] = []
 
   /// The size of a read's blocks.
   static let readBlockSize = 1 << 18
@@ -70,6 +72,21 @@ public struct TextArena {
 
   /// An arena that gives each text a block of its own size (one value read alone).
   static var single: TextArena { TextArena(blockSize: 0) }
+
+  /// The text `body` appends to the bytes it is given (empty), stored as `BlockText`
+  /// does; `nil`, with nothing stored, when `body` returns false. What a value made of
+  /// parts (a list's elements) is read with: put together in one buffer kept by the arena,
+  /// then copied once.
+  mutating func build<Failure: Error>(_ body: (inout [UInt8]) throws(Failure) -> Bool) throws(Failure)
+    -> BlockText?
+  {
+    var text: [UInt8] = []
+    swap(&text, &scratch)
+    defer { swap(&text, &scratch) }
+    text.removeAll(keepingCapacity: true)
+    guard try body(&text) else { return nil }
+    return text.withUnsafeBufferPointer { BlockText(copying: $0, in: &self) }
+  }
 
   /// `bytes` copied into the arena: the block and where in it they start.
   mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> (block: TextBlock, start: Int) {
