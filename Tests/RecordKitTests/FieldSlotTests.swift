@@ -66,7 +66,7 @@ import Testing
     #expect(title.isStored)
     Self.check(
       title, on: Self.task(),
-      values: ["two", nil, "three", String(repeating: "long ", count: 50)].map { $0.map(BlockText.init) })
+      values: ["two", nil, "three", String(repeating: "long ", count: 50)].map { $0.map { BlockText($0) } })
     // The `String` view of it is computed: applied through its key path, to the same effect.
     let titleString = FieldSlot(\TaskRecord.title)
     #expect(!titleString.isStored)
@@ -77,7 +77,7 @@ import Testing
     Self.check(priority, on: Self.task(), values: [5, nil, 0])
     let tags = FieldSlot(\TaskRecord.tagList)
     #expect(tags.isStored)
-    Self.check(tags, on: Self.task(), values: [["z"], nil, []].map { $0.map(TextList.init) })
+    Self.check(tags, on: Self.task(), values: [["z"], nil, []].map { $0.map { TextList($0) } })
     let due = FieldSlot(\TaskRecord.due)
     #expect(due.isStored)
     Self.check(due, on: Self.task(), values: [.null, nil, .value(ISODate("2026-12-01")!)])

@@ -7,7 +7,7 @@ import Testing
 @Suite struct KeyPathFieldTests {
   @Test func nestedContactFieldIsAComposedKeyPath() throws {
     let field = try #require(
-      ContactRecord.fields.field(named: "address.city") as? KeyPathField<ContactRecord, StringCodec>)
+      ContactRecord.fields.field(named: "address.city") as? KeyPathField<ContactRecord, TextCodec>)
     let composed = (\ContactRecord.address).appending(path: \Address.city)
     #expect(field.keyPath == composed)
   }

@@ -94,7 +94,7 @@ import Testing
       var text = text
       return text.withUTF8 { BlockText(copying: $0, in: &arena) }
     }
-    let alone = Self.strings.map(BlockText.init)
+    let alone = Self.strings.map { BlockText($0) }
     #expect(shared == alone)
     #expect(shared.map(\.string) == Self.strings)
     #expect(alone[0].isEmpty && shared[0].isEmpty && !alone[1].isEmpty)

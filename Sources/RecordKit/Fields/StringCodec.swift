@@ -1,5 +1,7 @@
-/// A string field. A bare `null` is refused (quote it to mean the word), so
-/// that `set title null` is never silently the text "null".
+/// A string value as a `String`. A bare `null` is refused (quote it to mean the word), so
+/// that `set title null` is never silently the text "null". The shipped kinds' string
+/// fields keep their bytes instead (`TextCodec`, which parses and prints through this);
+/// an id is parsed with it.
 struct StringCodec: FieldCodec {
   var type: FieldType { .string }
 

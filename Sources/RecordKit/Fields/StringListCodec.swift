@@ -1,4 +1,5 @@
-/// A list of strings, like `tags`.
+/// A list of strings as `[String]`: how `TextListCodec`, the shipped kinds' list fields'
+/// codec, parses, decodes, prints and orders lists.
 struct StringListCodec: ListFieldCodec {
   var type: FieldType { .stringList }
 

@@ -1,5 +1,5 @@
-/// A string field whose values are kept as their UTF-8 bytes (`BlockText`): what the task
-/// kind's title and detail are. A read puts them in the read's shared blocks
+/// A string field whose values are kept as their UTF-8 bytes (`BlockText`): every string
+/// field of the shipped kinds. A read puts them in the read's shared blocks
 /// (`TextArena`), so a record's strings cost their bytes, not an allocation each; a value
 /// is made a `String` only when it is shown. Parses, prints and compares as `StringCodec`
 /// does (a bare `null` is refused; strings compare by their bytes).
@@ -7,7 +7,7 @@ struct TextCodec: FieldCodec {
   var type: FieldType { .string }
 
   func parse(_ token: ValueToken) -> BlockText? {
-    StringCodec().parse(token).map(BlockText.init)
+    StringCodec().parse(token).map { BlockText($0) }
   }
 
   func decode(_ json: JSONValue) -> BlockText? {

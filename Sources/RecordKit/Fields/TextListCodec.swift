@@ -1,4 +1,4 @@
-/// A list of strings kept as one text (`TextList`): what the task kind's tags are. Parses,
+/// A list of strings kept as one text (`TextList`): the shipped kinds' tags. Parses,
 /// prints and compares as `StringListCodec` does; reads a file's list straight into the
 /// read's shared blocks, and a filter's `tags=x` looks for the element's bytes in place.
 struct TextListCodec: ListFieldCodec {
@@ -6,11 +6,11 @@ struct TextListCodec: ListFieldCodec {
 
   var type: FieldType { .stringList }
 
-  func parse(_ token: ValueToken) -> TextList? { strings.parse(token).map(TextList.init) }
+  func parse(_ token: ValueToken) -> TextList? { strings.parse(token).map { TextList($0) } }
 
   func parseElement(_ token: ValueToken) -> String? { strings.parseElement(token) }
 
-  func decode(_ json: JSONValue) -> TextList? { strings.decode(json).map(TextList.init) }
+  func decode(_ json: JSONValue) -> TextList? { strings.decode(json).map { TextList($0) } }
 
   func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> TextList? {
     guard try reader.peek() == .array else { return nil }

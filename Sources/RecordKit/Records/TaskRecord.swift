@@ -22,17 +22,17 @@ public struct TaskRecord: Record {
 
   public var title: String? {
     get { titleText?.string }
-    set { titleText = newValue.map(BlockText.init) }
+    set { titleText = newValue.map { BlockText($0) } }
   }
 
   public var detail: String? {
     get { detailText?.string }
-    set { detailText = newValue.map(BlockText.init) }
+    set { detailText = newValue.map { BlockText($0) } }
   }
 
   public var tags: [String]? {
     get { tagList?.elements }
-    set { tagList = newValue.map(TextList.init) }
+    set { tagList = newValue.map { TextList($0) } }
   }
 
   public static let fields = FieldTable<TaskRecord>([

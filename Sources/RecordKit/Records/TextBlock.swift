@@ -1,5 +1,5 @@
 /// Bytes of many records' texts in one allocation: a run-time record's canonical text
-/// (`CustomFields`), a task's title or detail (`BlockText`). A file's records are read
+/// (`CustomFields`), a shipped kind's strings and lists (`BlockText`, `TextList`). A file's records are read
 /// into blocks of 256 KiB (`TextArena`), so that a text costs its bytes, not an
 /// allocation of its own (a `String`'s or an array's 32-byte header and the allocator's own
 /// 16 or so, on texts of 40 to 150 bytes). A text set by an edit gets a block of its own,
@@ -106,7 +106,7 @@ public struct TextArena {
 /// As a string field's value (`TextCodec`) it holds UTF-8 text, checked where it came from
 /// (the reader, a `String`); equality is by the bytes, as filters compare strings (not
 /// Swift's `==`, which finds "é" and "e" + U+0301 equal: the file holds bytes).
-struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible {
+struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
   /// `nil` for no bytes. Shared across threads safely: a text in a block is never written
   /// again (`TextBlock`), which the standard library's `ManagedBuffer` cannot declare.
   private let block: TextBlock?
@@ -159,6 +159,8 @@ struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible {
     var string = string
     self = string.withUTF8 { BlockText(copying: $0) }
   }
+
+  init(stringLiteral value: String) { self.init(value) }
 
   /// How many bytes.
   var count: Int { Int(length) }

@@ -1,11 +1,11 @@
 /// A list of strings kept as one text (`BlockText`): each element's UTF-8 bytes after its
-/// length (LEB128: one byte below 128), in order. What the task kind's tags are: a read
+/// length (LEB128: one byte below 128), in order. What the shipped kinds' tags are: a read
 /// puts a record's list in the read's shared blocks (`TextArena.build`), so it costs its
 /// bytes and a byte an element, not an array (a 32-byte header and the allocator's own)
 /// with a `String` each. Elements are made `String`s only when asked for (`elements`).
 ///
 /// Equal lists are equal texts: the same elements, by their bytes, in the same order.
-struct TextList: Equatable, Sendable {
+struct TextList: Equatable, Sendable, ExpressibleByArrayLiteral {
   /// The packed elements.
   let packed: BlockText
 
@@ -21,6 +21,8 @@ struct TextList: Equatable, Sendable {
     }
     self.packed = packed.withUnsafeBufferPointer { BlockText(copying: $0) }
   }
+
+  init(arrayLiteral elements: String...) { self.init(elements) }
 
   /// Appends one element, `bytes`, to a packed list.
   static func append(_ bytes: UnsafeBufferPointer<UInt8>, to packed: inout [UInt8]) {
