@@ -96,6 +96,16 @@ import Testing
     #expect(throws: EditError.field(.notAList("title"))) {
       try editor.editList("title", .word("x"), adding: true, onRecord: "t1")
     }
+    // An element is the same by its bytes, as a filter's `tags=x` finds it: another
+    // Unicode normalization is another element (compared as bytes: Swift's `==` finds
+    // the two equal).
+    try editor.editList("tags", .word("cafe\u{301}"), adding: true, onRecord: "t1")
+    try editor.editList("tags", .word("caf\u{e9}"), adding: true, onRecord: "t1")
+    let tags = try #require(editor.document.records[0].tags)
+    #expect(tags.map { Array($0.utf8) } == ["at work", "cafe\u{301}", "caf\u{e9}"].map { Array($0.utf8) })
+    try editor.editList("tags", .word("cafe\u{301}"), adding: false, onRecord: "t1")
+    let left = try #require(editor.document.records[0].tags)
+    #expect(left.map { Array($0.utf8) } == ["at work", "caf\u{e9}"].map { Array($0.utf8) })
   }
 
   @Test func unsetIsForOptionalAndCustomFields() throws {

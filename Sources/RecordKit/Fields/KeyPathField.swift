@@ -60,7 +60,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// of a kept step without making its update again).
   let writeStepRow: (FieldStepColumn<Root, Codec>, Int, inout Document<Root>, Bool) -> Void
   /// Loading, made in `init` like `encodeValue` and `storeDecoded`: sets the field from the
-  /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:)`),
+  /// value at the reader, read straight from the file's bytes (`FieldCodec.read(from:texts:)`),
   /// so loading builds no `JSONValue` per field. False when the value does not fit.
   private let storeFromReader: (inout JSONReader, inout Root, inout TextArena) throws(JSONSyntaxError) -> Bool
   /// Writes the field as a member, its key encoded once, straight to the writer
@@ -444,11 +444,12 @@ extension KeyPathField where Codec: ListFieldCodec {
           throw .invalidValue(field: name, expected: codec.elementExpectation, found: token.description)
         }
         var elements = current.map(codec.elements) ?? []
+        // The same element is the same as a filter's `=` finds it (strings: by their bytes).
         if adding {
-          guard !elements.contains(element) else { return nil }
+          guard !elements.contains(where: { codec.sameElement($0, element) }) else { return nil }
           elements.append(element)
         } else {
-          guard let index = elements.firstIndex(of: element) else {
+          guard let index = elements.firstIndex(where: { codec.sameElement($0, element) }) else {
             throw .elementMissing(field: name, element: codec.displayElement(element))
           }
           elements.remove(at: index)

@@ -29,10 +29,6 @@ struct StringListCodec: ListFieldCodec {
     return result
   }
 
-  func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> [String]? {
-    try reader.readStringArray()
-  }
-
   func encode(_ value: [String]) -> JSONValue { .array(value.map(JSONValue.string)) }
 
   func write(_ value: [String], to writer: inout JSONWriter) {

@@ -59,22 +59,6 @@ extension JSONReader {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
-  /// Reads an array of strings (a list field) straight into `[String]`, made once at its
-  /// exact size: growing it element by element reallocated it and left up to half of it
-  /// unused, for every record. `nil`, with the reader inside the array, when it is not
-  /// an array or holds anything but strings.
-  mutating func readStringArray() throws(JSONSyntaxError) -> [String]? {
-    guard try peek() == .array else { return nil }
-    guard try enterArray() else { return [] }
-    let base = stringStack.count
-    defer { if stringStack.count > base { stringStack.removeSubrange(base...) } }
-    repeat {
-      guard try peek() == .string else { return nil }
-      stringStack.append(try readStringToken())
-    } while try advanceInArray()
-    return stringStack.moveSuffix(from: base, leaving: "")
-  }
-
   /// Where the reader is, to come back to with `rewind(to:)`.
   struct Mark {
     fileprivate let index: Int

@@ -57,8 +57,6 @@ public struct JSONReader {
   /// is then made once at its exact size instead of growing its own array.
   var valueStack: [JSONValue] = []
   var memberStack: [JSONObject.Member] = []
-  /// The strings of the array `readStringArray` is reading, for the same reason.
-  var stringStack: [String] = []
   /// The last position computed, so that positions asked in document order cost linear time.
   var lastPosition: JSONPosition
 
