@@ -131,6 +131,7 @@ import Testing
       }
       #expect(read?.string == text)
       #expect(codec.decode(json) == read)
+      #expect(codec.decode(json, texts: &arena) == read)
       #expect(codec.encode(try #require(read)) == json)
       var commandBytes: [UInt8] = []
       codec.appendForCommand(try #require(read), to: &commandBytes)
@@ -187,6 +188,13 @@ import Testing
     #expect(records.map(\.tags) == [["home", "work"], nil, []])
     #expect(first.sharesBlock(with: try #require(records[0].tagList).packed))
     #expect(records[0].detail == "and its detail, long enough")
+    // A CSV table's cells go to shared blocks too.
+    let table = Array("id,title,detail\na,first title,its detail\nb,second title,\n".utf8)
+    let rows = try RecordFile<TaskRecord>.decode(table, layout: .csv).document.records
+    let firstRow = try #require(rows[0].titleText)
+    #expect(firstRow.sharesBlock(with: try #require(rows[0].detailText)))
+    #expect(firstRow.sharesBlock(with: try #require(rows[1].titleText)))
+    #expect(rows.map(\.title) == ["first title", "second title"])
     #expect(records[0].custom["owner"] == .string("Ann"))
     #expect(records[1].custom["estimate"] == .number("2"))
     // Setting the `String` gives the record a text of its own.
@@ -245,6 +253,7 @@ import Testing
       read.append(list)
       #expect(list.elements == strings.decode(json))
       #expect(codec.decode(json) == list)
+      #expect(codec.decode(json, texts: &arena) == list)
       #expect(codec.encode(list) == json)
       var writer = JSONWriter(compact: false)
       codec.write(list, to: &writer)

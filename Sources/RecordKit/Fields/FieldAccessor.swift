@@ -58,8 +58,10 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// The same value, also checked by the field's rules (a schema's), whether or not the
   /// field may be set: what `new` takes for a run-time kind's key.
   func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue
-  /// Sets the field from a file's value (loading, not an edit).
-  func decode(_ json: JSONValue, into record: inout Root) throws(FieldError)
+  /// Sets the field from a file's value (loading, not an edit); a value kept as bytes puts
+  /// them in `texts`, which a read of many records shares (`decode(_:into:)` gives each
+  /// its own block).
+  func decode(_ json: JSONValue, into record: inout Root, texts: inout TextArena) throws(FieldError)
   /// Sets the field from the value at the reader, read straight from the file's bytes
   /// (loading, not an edit); false when the value does not fit, and `decode` of the
   /// value read whole then says why.
@@ -177,4 +179,12 @@ public enum StepRowWrite<Root: Record>: Sendable {
   /// The value was written and its row and slot appended to the store: the row, as the
   /// change the edit made.
   case appended(EditChange<Root>)
+}
+
+extension FieldAccessor {
+  /// Sets the field from a file's value, one value alone (see `decode(_:into:texts:)`).
+  func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
+    var texts = TextArena.single
+    try decode(json, into: &record, texts: &texts)
+  }
 }

@@ -11,6 +11,9 @@ public protocol FieldCodec: Sendable {
   func parse(_ token: ValueToken) -> Value?
   /// The value a JSON value from the file means, or `nil` when it does not fit.
   func decode(_ json: JSONValue) -> Value?
+  /// `decode(_:)` for a read of many records (a CSV table's cells): a value kept as bytes
+  /// puts them in `texts`, as `read(from:texts:)` does. By default, `decode(_:)`.
+  func decode(_ json: JSONValue, texts: inout TextArena) -> Value?
   /// The value at the reader, read straight from the file's bytes; `nil` when the value
   /// there does not fit (the reader may then be anywhere inside it). Same answers as
   /// `decode` of the value read whole, which is what the default does. A value kept as
@@ -78,6 +81,7 @@ extension FieldCodec {
   @inline(__always)
   func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
+  public func decode(_ json: JSONValue, texts: inout TextArena) -> Value? { decode(json) }
   public func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())
   }

@@ -35,7 +35,7 @@ final class IDField<Root: Record>: FieldAccessor {
     return .string(text)
   }
 
-  func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
+  func decode(_ json: JSONValue, into record: inout Root, texts: inout TextArena) throws(FieldError) {
     throw .readOnly(name)
   }
 

@@ -24,7 +24,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// docs/PERFORMANCE.md).
   private let encodeValue: (Root) -> JSONValue?
   /// Sets the field from a file's value; false when the value does not fit the codec.
-  private let storeDecoded: (JSONValue, inout Root) -> Bool
+  private let storeDecoded: (JSONValue, inout Root, inout TextArena) -> Bool
   /// The field's value in a record, made in `init` like the two above: `unset` and the
   /// list edits read the old value through it (`slot`).
   private let readValue: (Root) -> Value?
@@ -224,7 +224,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// `write(_:to:)`, each reading or writing the value through `slot`.
   private static func fileAccessors(_ name: String, _ slot: FieldSlot<Root, Value>, _ codec: Codec)
     -> (
-      encodeValue: (Root) -> JSONValue?, storeDecoded: (JSONValue, inout Root) -> Bool,
+      encodeValue: (Root) -> JSONValue?, storeDecoded: (JSONValue, inout Root, inout TextArena) -> Bool,
       storeFromReader: (inout JSONReader, inout Root, inout TextArena) throws(JSONSyntaxError) -> Bool,
       writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
     )
@@ -233,8 +233,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     let encodeValue = { (record: Root) -> JSONValue? in
       slot.value(in: record).map(codec.encode)
     }
-    let storeDecoded = { (json: JSONValue, record: inout Root) -> Bool in
-      guard let value = codec.decode(json) else { return false }
+    let storeDecoded = { (json: JSONValue, record: inout Root, texts: inout TextArena) -> Bool in
+      guard let value = codec.decode(json, texts: &texts) else { return false }
       slot.store(value, in: &record)
       return true
     }
@@ -313,8 +313,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     try storeFromReader(&reader, &record, &texts)
   }
 
-  public func decode(_ json: JSONValue, into record: inout Root) throws(FieldError) {
-    guard storeDecoded(json, &record) else {
+  public func decode(_ json: JSONValue, into record: inout Root, texts: inout TextArena) throws(FieldError) {
+    guard storeDecoded(json, &record, &texts) else {
       throw .invalidValue(field: name, expected: codec.type.expectation, found: FieldError.found(json))
     }
   }

@@ -19,6 +19,11 @@ struct NullableCodec<Base: FieldCodec>: FieldCodec {
     return base.decode(json).map(Nullable.value)
   }
 
+  func decode(_ json: JSONValue, texts: inout TextArena) -> Nullable<Base.Value>? {
+    if json == .null { return .null }
+    return base.decode(json, texts: &texts).map(Nullable.value)
+  }
+
   func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Nullable<
     Base.Value
   >? {

@@ -14,6 +14,11 @@ struct TextCodec: FieldCodec {
     if case .string(let text) = json { BlockText(text) } else { nil }
   }
 
+  func decode(_ json: JSONValue, texts: inout TextArena) -> BlockText? {
+    guard case .string(var text) = json else { return nil }
+    return text.withUTF8 { BlockText(copying: $0, in: &texts) }
+  }
+
   func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> BlockText? {
     guard try reader.peek() == .string else { return nil }
     return try reader.withStringToken { bytes, _ in BlockText(copying: bytes, in: &texts) }

@@ -40,6 +40,8 @@ package enum DelimitedFile<Root: Record> {
     // A run-time kind's members are written as their canonical text by one writer kept
     // for the whole table (`CustomFields`), not one per row.
     var builder = JSONWriter(compact: true)
+    // A declared field's texts go to shared blocks, as a JSON file's do.
+    var texts = TextArena()
     for row in 0..<table.rowCount {
       members.removeAll(keepingCapacity: true)
       for (column, spec) in columns.enumerated() {
@@ -51,7 +53,8 @@ package enum DelimitedFile<Root: Record> {
       }
       do throws(RecordDecodingError) {
         if direct {
-          records.append(try decodeDeclared(members, places: places, header: table.header, custom: &custom))
+          records.append(
+            try decodeDeclared(members, places: places, header: table.header, custom: &custom, texts: &texts))
         } else if fields.keepsAllMembers {
           records.append(
             try fields.runTimeRecord(CustomFields(members, using: &builder), position: row, identity: nil))
@@ -73,7 +76,8 @@ package enum DelimitedFile<Root: Record> {
   /// stand for, without looking each key up. `places`: each column's field index, `-1` for
   /// `id`, `-2` for a key the kind does not declare.
   private static func decodeDeclared(
-    _ members: [JSONObject.Member], places: [Int], header: [String], custom: inout [JSONObject.Member]
+    _ members: [JSONObject.Member], places: [Int], header: [String], custom: inout [JSONObject.Member],
+    texts: inout TextArena
   ) throws(RecordDecodingError) -> Root {
     custom.removeAll(keepingCapacity: true)
     guard let idMember = members.first(where: { $0.key == "id" }) else { throw .missingID }
@@ -89,7 +93,7 @@ package enum DelimitedFile<Root: Record> {
         let place = places[column]
         if place >= 0 {
           do throws(FieldError) {
-            try declared[place].decode(member.value, into: &record)
+            try declared[place].decode(member.value, into: &record, texts: &texts)
           } catch {
             throw .field(error)
           }
