@@ -12,6 +12,33 @@ import Testing
     #expect(field.keyPath == composed)
   }
 
+  /// A file's value read back and compared with the record's in place: the same value in
+  /// another spelling holds, another value does not, a value that does not fit is `nil`.
+  @Test func aValueReadBackIsComparedWithTheRecordsInPlace() throws {
+    var record = TaskRecord(id: "t1")
+    record.title = "café"
+    record.priority = 3
+    let title = try #require(TaskRecord.fields.field(named: "title"))
+    let priority = try #require(TaskRecord.fields.field(named: "priority"))
+    let id = try #require(TaskRecord.fields.field(named: "id"))
+    func holds(_ field: any FieldAccessor<TaskRecord>, _ text: String) -> Bool? {
+      Array(text.utf8).withUnsafeBufferPointer { bytes in
+        var reader = JSONReader(unsafeBytes: bytes)
+        return withUnsafePointer(to: record) { field.holdsValue(readFrom: &reader, in: $0) }
+      }
+    }
+    #expect(holds(title, #""caf\u00e9""#) == true)
+    #expect(holds(title, #""cafe\u0301""#) == false, "another normalization is another value")
+    #expect(holds(title, #""tea""#) == false)
+    #expect(holds(title, "5") == nil)
+    #expect(holds(priority, "3") == true)
+    #expect(holds(priority, "4") == false)
+    #expect(holds(priority, "9") == nil, "out of the field's range")
+    #expect(holds(id, #""t1""#) == nil, "an id is not read back")
+    record.title = nil
+    #expect(holds(title, #""café""#) == false, "the record lacks the field")
+  }
+
   @Test func customFieldIsTheSubscriptKeyPath() {
     let field = FieldTable<TaskRecord>.custom("color")
     var record = TaskRecord(id: "t1")

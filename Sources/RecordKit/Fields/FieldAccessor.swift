@@ -38,8 +38,8 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// The field's value in `record` as JSON; `nil` when absent.
   func json(in record: Root) -> JSONValue?
   /// Whether the field holds the same value in both records (both absent counts), by the
-  /// comparison that makes two records equal (the field's own values: strings by
-  /// canonical equivalence), without encoding either. A save asks it of every declared
+  /// comparison that makes two records equal (the field's own values: strings by their
+  /// bytes), without encoding either. A save asks it of every declared
   /// field of a changed record and encodes only those that differ, so a value equal to
   /// the file's keeps its bytes, as a whole record equal to the file's does.
   func sameValue(in first: Root, and second: Root) -> Bool
@@ -62,6 +62,12 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// them in `texts`, which a read of many records shares (`decode(_:into:)` gives each
   /// its own block).
   func decode(_ json: JSONValue, into record: inout Root, texts: inout TextArena) throws(FieldError)
+  /// Whether the value at the reader, read as `read(from:into:texts:)` reads it, is the
+  /// field's value in the record at `record` (compared as `sameValue` compares); `nil`
+  /// when the value there does not fit the field. Nothing is copied: what a save's patch
+  /// asks of a changed record's member whose bytes differ from the record's value
+  /// (`MemberPatch`), once per such member.
+  func holdsValue(readFrom reader: inout JSONReader, in record: UnsafePointer<Root>) -> Bool?
   /// Sets the field from the value at the reader, read straight from the file's bytes
   /// (loading, not an edit); false when the value does not fit, and `decode` of the
   /// value read whole then says why.

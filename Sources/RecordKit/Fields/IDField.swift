@@ -39,6 +39,10 @@ final class IDField<Root: Record>: FieldAccessor {
     throw .readOnly(name)
   }
 
+  /// An id member whose bytes differ from the record's id (an escape) is not read back:
+  /// the patch that asks declines, and the whole-value patch writes the record.
+  func holdsValue(readFrom reader: inout JSONReader, in record: UnsafePointer<Root>) -> Bool? { nil }
+
   /// The id is read before any field, by the table, never through here.
   func read(from reader: inout JSONReader, into record: inout Root, texts: inout TextArena)
     throws(JSONSyntaxError) -> Bool

@@ -31,6 +31,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// `sameValue(in:and:)`, made in `init` like `readValue`: the two values read
   /// and compared as the codec's values.
   private let compareValues: (Root, Root) -> Bool
+  /// `holdsValue(readFrom:in:)`, made in `init` like `compareValues`.
+  private let compareRead: (inout JSONReader, UnsafePointer<Root>) -> Bool?
   /// `makeSet` and `applySet`, made in `init` like the closures above, so that they run
   /// specialized: the methods are reached through the `FieldAccessor` existential and
   /// run as unspecialized generic code. Writes the new value only when the flag is true.
@@ -91,6 +93,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
     readValue = { record in slot.value(in: record) }
     compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
+    compareRead = { reader, record in
+      var texts = TextArena.single
+      guard let read = try? codec.read(from: &reader, texts: &texts) else { return nil }
+      return slot.value(at: record) == read
+    }
     setter = Self.makeSetter(slot, codec)
     rowSetter = Self.makeRowSetter(slot, codec)
     writeUpdate = Self.makeUpdateWriter(slot)
@@ -278,6 +285,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public func sameValue(in first: Root, and second: Root) -> Bool {
     compareValues(first, second)
+  }
+
+  public func holdsValue(readFrom reader: inout JSONReader, in record: UnsafePointer<Root>) -> Bool? {
+    compareRead(&reader, record)
   }
 
   public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {

@@ -5,8 +5,7 @@
 /// Walks the original object's members once. A declared field's value is written
 /// compact and compared with the member's bytes; where they differ the member alone is
 /// read back through the field and compared as the field compares values (so a string
-/// spelled with escapes, or in another normalization, that is the same value keeps its
-/// bytes). A custom member — every member of a run-time kind — is compared with the
+/// spelled with escapes that is the same value keeps its bytes). A custom member — every member of a run-time kind — is compared with the
 /// record's canonical text, the original made canonical only when it has an escape or is
 /// a list or object. Each member that changed has its value replaced, every other byte
 /// stands: exactly what `FileImage`'s patch of the whole values writes for such a record
@@ -142,12 +141,12 @@ final class MemberPatch<Root: Record> {
     if CanonicalJSON.sameBytes(new, old) || (!Self.isScalar(old) && Self.sameOutsideWhiteSpace(old, new)) {
       return true
     }
-    // The same value spelled otherwise keeps its bytes: read back through the field.
-    var copy = Root(id: record.pointee.id)
+    // The same value spelled otherwise keeps its bytes: read back through the field and
+    // compared with the record's in place (a copy of the record cost a retain and release
+    // of each of its fields).
     var reader = JSONReader(unsafeBytes: old)
-    var texts = TextArena.single
-    guard (try? field.read(from: &reader, into: &copy, texts: &texts)) == true else { return false }
-    if field.sameValue(in: copy, and: record.pointee) { return true }
+    guard let same = field.holdsValue(readFrom: &reader, in: record) else { return false }
+    if same { return true }
     guard Self.isScalar(old), Self.isScalar(new) else { return false }
     note(new, replacing: original)
     return true
