@@ -11,7 +11,8 @@ struct TextCodec: FieldCodec {
   }
 
   func decode(_ json: JSONValue) -> BlockText? {
-    if case .string(let text) = json { BlockText(text) } else { nil }
+    var texts = TextArena.single
+    return decode(json, texts: &texts)
   }
 
   func decode(_ json: JSONValue, texts: inout TextArena) -> BlockText? {

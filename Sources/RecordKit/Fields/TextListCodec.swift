@@ -12,18 +12,6 @@ struct TextListCodec: ListFieldCodec {
 
   func decode(_ json: JSONValue) -> TextList? { strings.decode(json).map { TextList($0) } }
 
-  func decode(_ json: JSONValue, texts: inout TextArena) -> TextList? {
-    guard case .array(let items) = json else { return nil }
-    let packed = texts.build { packed in
-      for item in items {
-        guard case .string(var element) = item else { return false }
-        element.withUTF8 { TextList.append($0, to: &packed) }
-      }
-      return true
-    }
-    return packed.map(TextList.init(packed:))
-  }
-
   func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> TextList? {
     guard try reader.peek() == .array else { return nil }
     let packed = try texts.build { (packed: inout [UInt8]) throws(JSONSyntaxError) -> Bool in

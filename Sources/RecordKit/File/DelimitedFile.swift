@@ -38,9 +38,9 @@ package enum DelimitedFile<Root: Record> {
     members.reserveCapacity(columns.count)
     var custom: [JSONObject.Member] = []
     // A run-time kind's members are written as their canonical text by one writer kept
-    // for the whole table (`CustomFields`), not one per row.
+    // for the whole table (`CustomFields`), not one per row; every text goes to shared
+    // blocks, as a JSON file's do.
     var builder = JSONWriter(compact: true)
-    // A declared field's texts go to shared blocks, as a JSON file's do.
     var texts = TextArena()
     for row in 0..<table.rowCount {
       members.removeAll(keepingCapacity: true)
@@ -54,10 +54,13 @@ package enum DelimitedFile<Root: Record> {
       do throws(RecordDecodingError) {
         if direct {
           records.append(
-            try decodeDeclared(members, places: places, header: table.header, custom: &custom, texts: &texts))
+            try decodeDeclared(
+              members, places: places, header: table.header, custom: &custom, builder: &builder, texts: &texts
+            ))
         } else if fields.keepsAllMembers {
           records.append(
-            try fields.runTimeRecord(CustomFields(members, using: &builder), position: row, identity: nil))
+            try fields.runTimeRecord(
+              CustomFields(members, using: &builder, in: &texts), position: row, identity: nil))
         } else {
           records.append(try fields.decode(JSONObject(members), position: row))
         }
@@ -77,7 +80,7 @@ package enum DelimitedFile<Root: Record> {
   /// `id`, `-2` for a key the kind does not declare.
   private static func decodeDeclared(
     _ members: [JSONObject.Member], places: [Int], header: [String], custom: inout [JSONObject.Member],
-    texts: inout TextArena
+    builder: inout JSONWriter, texts: inout TextArena
   ) throws(RecordDecodingError) -> Root {
     custom.removeAll(keepingCapacity: true)
     guard let idMember = members.first(where: { $0.key == "id" }) else { throw .missingID }
@@ -102,7 +105,7 @@ package enum DelimitedFile<Root: Record> {
         }
       }
     }
-    if !custom.isEmpty { record.custom = CustomFields(custom) }
+    if !custom.isEmpty { record.custom = CustomFields(custom, using: &builder, in: &texts) }
     return record
   }
 

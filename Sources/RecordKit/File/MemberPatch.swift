@@ -5,9 +5,9 @@
 /// Walks the original object's members once. A declared field's value is written
 /// compact and compared with the member's bytes; where they differ the member alone is
 /// read back through the field and compared as the field compares values (so a string
-/// spelled with escapes that is the same value keeps its bytes). A custom member — every member of a run-time kind — is compared with the
-/// record's canonical text, the original made canonical only when it has an escape or is
-/// a list or object. Each member that changed has its value replaced, every other byte
+/// spelled with escapes that is the same value keeps its bytes). A custom member — every
+/// member of a run-time kind — is compared with the record's canonical text, the original
+/// made canonical only when it has an escape or is a list or object. Each member that changed has its value replaced, every other byte
 /// stands: exactly what `FileImage`'s patch of the whole values writes for such a record
 /// (`MemberPatchTests` compares the two on random records and edits).
 ///

@@ -46,8 +46,8 @@ public enum JSONOrder {
   /// finds "é" and "e" + U+0301 equal: a filter compares what the file holds.)
   @inline(__always)
   static func compareText(_ a: String, _ b: String) -> Int {
-    if a.utf8.elementsEqual(b.utf8) { return 0 }
-    return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+    var (a, b) = (a, b)
+    return a.withUTF8 { left in b.withUTF8 { right in CanonicalJSON.compareBytes(left, right) } }
   }
 
   /// Two JSON number spellings by value: as integers when both are small ones (the

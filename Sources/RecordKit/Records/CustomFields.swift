@@ -32,12 +32,14 @@ public struct CustomFields: Equatable, Sendable {
       return
     }
     var writer = JSONWriter(compact: true)
-    self.init(members, using: &writer)
+    var texts = TextArena.single
+    self.init(members, using: &writer, in: &texts)
   }
 
   /// `init(_:)` written by `writer`, a compact writer kept for many records (emptied
-  /// first), so that making each record's text allocates only the text.
-  init(_ members: [JSONObject.Member], using writer: inout JSONWriter) {
+  /// first), into `arena`'s block: what a read of many records (a CSV table's rows) uses,
+  /// so that a record's text costs its bytes.
+  init(_ members: [JSONObject.Member], using writer: inout JSONWriter, in arena: inout TextArena) {
     guard !members.isEmpty else {
       self.init(canonical: [])
       return
@@ -49,7 +51,7 @@ public struct CustomFields: Equatable, Sendable {
       writer.value(member.value)
     }
     writer.endObject()
-    self.init(canonical: writer.unsafeBytes)
+    self.init(canonical: writer.unsafeBytes, in: &arena)
   }
 
   /// Members from their canonical text, as `JSONReader.readCanonical` or a compact

@@ -171,5 +171,4 @@ public enum FileReader {
   {
     mapping.withMemoryRebound(to: UInt8.self, body)
   }
-
 }

@@ -133,7 +133,6 @@ final class HeldFile: @unchecked Sendable {
     guard let status = try? fileSystem.fstat(descriptor) else { return false }
     return FileIdentity(status) == identity
   }
-
 }
 
 /// A held file's bytes mapped for a reader on another thread: `bytes` stay mapped until
