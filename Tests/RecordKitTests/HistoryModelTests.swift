@@ -220,7 +220,8 @@ final class TestClock: @unchecked Sendable {
       case .delete(let position):
         try editor.deleteRecord(at: position)
       case .set(let position, let pairs):
-        try editor.set(pairs.map { FieldAssignment($0.field, $0.value) }, onRecord: try id(position))
+        try editor.set(
+          FieldAssignments(pairs.map { FieldAssignment($0.field, $0.value) }), onRecord: try id(position))
       case .createCustom(let position, let name, let value):
         try editor.set([FieldAssignment(name, value, createsCustomField: true)], onRecord: try id(position))
       case .unset(let position, let name):

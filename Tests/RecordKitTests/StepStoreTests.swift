@@ -182,7 +182,7 @@ import Testing
     while made < 14_000 {
       let position = g.int(count)
       let priority = String(g.int(6))
-      let assignments: [FieldAssignment] =
+      let assignments: FieldAssignments =
         switch g.int(10) {
         case 0: [FieldAssignment("title", .word("w\(made)")), FieldAssignment("priority", .word(priority))]
         case 1, 2: [FieldAssignment("title", .word("w\(made)"))]

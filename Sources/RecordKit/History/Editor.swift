@@ -33,7 +33,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// Sets several fields of one record as one step. Each field may appear once.
   @discardableResult
-  mutating func set(_ assignments: [FieldAssignment], onRecord id: String) throws(EditError)
+  mutating func set(_ assignments: FieldAssignments, onRecord id: String) throws(EditError)
     -> EditOutcome<Root>
   {
     guard let position = document.position(ofID: id) else { throw .noSuchRecord(id) }
@@ -42,7 +42,7 @@ public struct Editor<Root: Record>: Sendable {
 
   /// `set(_:onRecord:)` for the record at `position` (the shell knows it from the selection).
   @discardableResult
-  public mutating func set(_ assignments: [FieldAssignment], at position: Int) throws(EditError)
+  public mutating func set(_ assignments: FieldAssignments, at position: Int) throws(EditError)
     -> EditOutcome<Root>
   {
     // The record is read in place (a pointer), not copied: in generic code a copy

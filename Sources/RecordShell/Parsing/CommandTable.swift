@@ -69,7 +69,7 @@ enum CommandTable {
       }
       let assignments = try args.assignments(context)
       guard !assignments.isEmpty else { throw .missingArgument(command: args.command, usage: args.usage) }
-      return .set(assignments)
+      return .set(FieldAssignments(assignments))
     },
     CommandSpec(
       name: "unset", aliases: [], usage: "unset FIELD [where FILTER...]",

@@ -51,7 +51,7 @@ package struct QuickParser {
       return nil
     }
     guard scanner.atEndAfterSpace() else { return nil }
-    return .set([FieldAssignment(fieldName, value)])
+    return .set(FieldAssignments(FieldAssignment(fieldName, value)))
   }
 
   private static let use = Array("use".utf8)

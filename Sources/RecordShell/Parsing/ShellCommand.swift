@@ -10,7 +10,7 @@ public enum ShellCommand: Equatable, Sendable {
   /// here; the end when absent).
   case insert(position: Int?, record: String)
   case use(ref: String)
-  case set([FieldAssignment])
+  case set(FieldAssignments)
   case unset(field: String)
   /// `add FIELD VALUE` / `remove FIELD VALUE`: one list element in or out.
   case listEdit(field: String, element: ValueToken, adding: Bool)

@@ -170,7 +170,8 @@ extension Session {
     if let token = ExportScript<Root>.valueToken(for: wanted, field) {
       try edit { (editor) throws(EditError) in
         try editor.set(
-          [FieldAssignment(conflict.field, token, createsCustomField: field.isCustom)], at: position)
+          FieldAssignments(FieldAssignment(conflict.field, token, createsCustomField: field.isCustom)),
+          at: position)
       }
       return
     }
