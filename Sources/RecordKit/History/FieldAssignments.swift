@@ -5,38 +5,54 @@
 /// allocation and a release through the element type's metadata, about 500 instructions
 /// an edit. Empty only when made so (the shell's parser refuses a `set` without a pair).
 public struct FieldAssignments: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
-  /// The first pair; `nil` only when there is none.
-  private var head: FieldAssignment?
-  /// The pairs after the first (empty when `head` is `nil`).
-  private var tail: [FieldAssignment] = []
+  /// The first pair, or (when there is none) a pair of empty strings, which hold no
+  /// storage: not an optional, whose every read copied the pair out and destroyed it.
+  @usableFromInline var head: FieldAssignment
+  /// The pairs after the first.
+  @usableFromInline var tail: [FieldAssignment] = []
+  /// Whether `head` is a pair.
+  @usableFromInline var hasHead: Bool
 
   /// No pairs.
-  public init() {}
+  public init() {
+    head = FieldAssignment("", .word(""))
+    hasHead = false
+  }
 
   /// One pair, with no allocation.
-  public init(_ assignment: FieldAssignment) { head = assignment }
+  public init(_ assignment: FieldAssignment) {
+    head = assignment
+    hasHead = true
+  }
 
   /// The pairs of `assignments`, in order.
   public init(_ assignments: some Sequence<FieldAssignment>) {
+    self.init()
     for assignment in assignments { append(assignment) }
   }
 
   public init(arrayLiteral elements: FieldAssignment...) { self.init(elements) }
 
-  public var startIndex: Int { 0 }
-  public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { hasHead ? 1 + tail.count : 0 }
 
-  /// The pair at `position`, which must be in `indices`.
-  public subscript(position: Int) -> FieldAssignment {
-    guard position > 0 else {
-      guard position == 0, let head else { preconditionFailure("FieldAssignments index out of range") }
-      return head
-    }
+  /// The pair at `position`, which must be in `indices` (else a trap, as an array's).
+  @inlinable public subscript(position: Int) -> FieldAssignment {
+    if position == 0, hasHead { return head }
     return tail[position - 1]
   }
 
   /// Adds `assignment` after the others.
   public mutating func append(_ assignment: FieldAssignment) {
-    if head == nil { head = assignment } else { tail.append(assignment) }
+    if hasHead {
+      tail.append(assignment)
+    } else {
+      head = assignment
+      hasHead = true
+    }
+  }
+
+  public static func == (first: Self, second: Self) -> Bool {
+    first.elementsEqual(second)
   }
 }
