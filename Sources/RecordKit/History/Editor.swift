@@ -47,12 +47,13 @@ public struct Editor<Root: Record>: Sendable {
   {
     // The record is read in place (a pointer), not copied: in generic code a copy
     // retains every field of it. One field is the common case, and needs no arrays.
+    // The pair is lent, not copied: a copy retained its two strings and released them.
     if assignments.count == 1 {
-      let assignment = assignments[0]
       guard position < document.count else { throw .noSuchPosition(position) }
       let number = document.number(at: position)
       return try Self.setOne(
-        assignment, at: position, numbered: number, time: clock(), document: &document, history: &history)
+        assignments.head, at: position, numbered: number, time: clock(), document: &document,
+        history: &history)
     }
     // A `set` names a handful of fields: a scan of an array beats hashing into a new Set.
     var seen: [String] = []
@@ -192,20 +193,21 @@ public struct Editor<Root: Record>: Sendable {
   /// changed nothing. Takes the document and the history apart, as the edit is written
   /// into both at once.
   private static func setOne(
-    _ assignment: FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
+    _ assignment: borrowing FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
     document: inout Document<Root>, history: inout History<Root>
   ) throws(EditError) -> EditOutcome<Root> {
-    let token = assignment.value
     let outcome = try document.withMutableRecord(at: position) {
       (pointer) throws(EditError) -> EditOutcome<Root> in
       let field = try resolve(assignment, in: UnsafePointer(pointer))
       return try wrap { () throws(FieldError) -> EditOutcome<Root> in
         let written = try history.recordRow(of: number, at: time) {
           (store) throws(FieldError) -> StepRowWrite<Root> in
-          try field.applySet(token, in: pointer, numbered: number, into: &store)
+          try field.applySet(assignment.value, in: pointer, numbered: number, into: &store)
         }
         if let written { return written }
-        guard let edit = try field.applySet(token, in: pointer, numbered: number) else { return .unchanged }
+        guard let edit = try field.applySet(assignment.value, in: pointer, numbered: number) else {
+          return .unchanged
+        }
         return record(.edit(edit), in: &history, at: time)
       }
     }
