@@ -6,7 +6,8 @@
 /// generic path), and the log writes one such record per `set`.
 ///
 /// Holds the field's constant bytes in one allocation made in `init`, only read after
-/// (so it may be shared across threads), freed in `deinit`.
+/// (so it may be shared across threads), freed in `deinit`. Kept with the JSON writers: it
+/// works on byte buffers, never on a record's memory.
 final class EditRecordHead: @unchecked Sendable {
   /// Each action's opening (`["set", `), in `EditAction.allCases` order, then the field's
   /// part (`, "title", [`).
@@ -42,34 +43,49 @@ final class EditRecordHead: @unchecked Sendable {
 
   deinit { bytes.deallocate() }
 
-  /// Appends `["ACTION", RECORD, FIELD, [` for `action` on the record numbered `record`.
+  /// Appends `["ACTION", RECORD, FIELD, [` for `action` on the record numbered `record`:
+  /// laid out in 64 bytes on the stack and appended once, or (a head longer than that: a
+  /// long field name) appended part by part.
   func append(_ action: EditAction, record: RecordNumber, to out: inout [UInt8]) {
+    guard let constant = UnsafePointer(bytes.baseAddress) else { return }
     let index = action.index
-    let openingStart = openingStarts[index]
-    let openingCount = openingStarts[index + 1] - openingStart
+    let opening = UnsafeBufferPointer(
+      start: constant + openingStarts[index], count: openingStarts[index + 1] - openingStarts[index])
     let partStart = openingStarts[openingStarts.count - 1]
-    let partCount = bytes.count - partStart
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { scratch in
-      guard let base = scratch.baseAddress, let constant = bytes.baseAddress else { return }
-      base.update(from: constant + openingStart, count: openingCount)
-      var end = openingCount
+    let part = UnsafeBufferPointer(start: constant + partStart, count: bytes.count - partStart)
+    guard longest <= 64 else {
+      out.append(contentsOf: opening)
+      JSONValue.appendDecimal(Int(record.value), to: &out)
+      out.append(contentsOf: part)
+      return
+    }
+    // A fixed size, so the buffer is a plain stack slot (a size known only at run time
+    // asked the runtime each time whether the stack had room: about 200 instructions).
+    var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { raw in
+      raw.copyMemory(from: UnsafeRawBufferPointer(opening))
       var value = record.value
-      var digits = 1
-      var rest = value / 10
-      while rest > 0 {
-        digits += 1
-        rest /= 10
-      }
-      end += digits
+      var end = opening.count + Self.digitCount(value)
       var place = end
       repeat {
         place -= 1
-        base[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+        raw[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
         value /= 10
       } while value > 0
-      (base + end).update(from: constant + partStart, count: partCount)
-      end += partCount
-      out.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
+      UnsafeMutableRawBufferPointer(rebasing: raw[end...]).copyMemory(from: UnsafeRawBufferPointer(part))
+      end += part.count
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
     }
+  }
+
+  /// How many decimal digits `value` has.
+  private static func digitCount(_ value: UInt32) -> Int {
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    return digits
   }
 }
