@@ -59,8 +59,7 @@ final class EditRecordHead: @unchecked Sendable {
       out.append(contentsOf: part)
       return
     }
-    // A fixed size, so the buffer is a plain stack slot (a size known only at run time
-    // asked the runtime each time whether the stack had room: about 200 instructions).
+    // A fixed size: the buffer is a plain stack slot.
     var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &scratch) { raw in
       raw.copyMemory(from: UnsafeRawBufferPointer(opening))
