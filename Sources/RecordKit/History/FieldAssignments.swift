@@ -14,7 +14,7 @@ public struct FieldAssignments: RandomAccessCollection, Equatable, Sendable, Exp
   @usableFromInline var hasHead: Bool
 
   /// No pairs.
-  public init() {
+  init() {
     head = FieldAssignment("", .word(""))
     hasHead = false
   }
@@ -43,7 +43,7 @@ public struct FieldAssignments: RandomAccessCollection, Equatable, Sendable, Exp
   }
 
   /// Adds `assignment` after the others.
-  public mutating func append(_ assignment: FieldAssignment) {
+  mutating func append(_ assignment: FieldAssignment) {
     if hasHead {
       tail.append(assignment)
     } else {
