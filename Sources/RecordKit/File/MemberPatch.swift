@@ -7,9 +7,10 @@
 /// read back through the field and compared as the field compares values (so a string
 /// spelled with escapes that is the same value keeps its bytes). A custom member — every
 /// member of a run-time kind — is compared with the record's canonical text, the original
-/// made canonical only when it has an escape or is a list or object. Each member that changed has its value replaced, every other byte
-/// stands: exactly what `FileImage`'s patch of the whole values writes for such a record
-/// (`MemberPatchTests` compares the two on random records and edits).
+/// made canonical only when it has an escape or is a list or object. Each member that
+/// changed has its value replaced, every other byte stands: exactly what `FileImage`'s
+/// patch of the whole values writes for such a record (`MemberPatchTests` compares the
+/// two on random records and edits).
 ///
 /// A declared field the original lacks goes where the whole-value patch puts it.
 ///

@@ -45,9 +45,9 @@ public struct Editor<Root: Record>: Sendable {
   public mutating func set(_ assignments: FieldAssignments, at position: Int) throws(EditError)
     -> EditOutcome<Root>
   {
-    // The record is read in place (a pointer), not copied: in generic code a copy
-    // retains every field of it. One field is the common case, and needs no arrays.
-    // The pair is lent, not copied: a copy retained its two strings and released them.
+    // One field is the common case, and needs no arrays. The record is read in place (a
+    // pointer) and the pair lent, neither copied: in generic code a copy of the record
+    // retains every field of it, and one of the pair its two strings.
     if assignments.count == 1 {
       guard position < document.count else { throw .noSuchPosition(position) }
       let number = document.number(at: position)

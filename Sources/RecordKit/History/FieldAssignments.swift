@@ -10,7 +10,8 @@ public struct FieldAssignments: RandomAccessCollection, Equatable, Sendable, Exp
   @usableFromInline var head: FieldAssignment
   /// The pairs after the first.
   @usableFromInline var tail: [FieldAssignment] = []
-  /// Whether `head` is a pair.
+  /// Whether `head` is a pair. (Every way of making the pairs leaves the placeholder when
+  /// there is none, so the made `==` compares the pairs.)
   @usableFromInline var hasHead: Bool
 
   /// No pairs.
@@ -50,9 +51,5 @@ public struct FieldAssignments: RandomAccessCollection, Equatable, Sendable, Exp
       head = assignment
       hasHead = true
     }
-  }
-
-  public static func == (first: Self, second: Self) -> Bool {
-    first.elementsEqual(second)
   }
 }

@@ -15,9 +15,9 @@ final class EditRecordHead: @unchecked Sendable {
   /// Where each action's opening starts in `bytes`, and the end of the last (where the
   /// field's part starts).
   private let openingStarts: [Int]
-  /// The longest head this field writes: its longest opening, the ten digits of the
-  /// largest record number, its part.
-  private let longest: Int
+  /// Whether the longest head this field writes (its longest opening, the ten digits of
+  /// the largest record number, its part) fits the 64-byte stack buffer.
+  private let fitsScratch: Bool
 
   init(field name: String, isCustom: Bool) {
     var all: [UInt8] = []
@@ -38,7 +38,7 @@ final class EditRecordHead: @unchecked Sendable {
     _ = bytes.initialize(from: all)
     openingStarts = starts
     let openings = zip(starts, starts.dropFirst()).map { $1 - $0 }
-    longest = (openings.max() ?? 0) + 10 + (all.count - starts[starts.count - 1])
+    fitsScratch = (openings.max() ?? 0) + 10 + (all.count - starts[starts.count - 1]) <= 64
   }
 
   deinit { bytes.deallocate() }
@@ -53,7 +53,7 @@ final class EditRecordHead: @unchecked Sendable {
       start: constant + openingStarts[index], count: openingStarts[index + 1] - openingStarts[index])
     let partStart = openingStarts[openingStarts.count - 1]
     let part = UnsafeBufferPointer(start: constant + partStart, count: bytes.count - partStart)
-    guard longest <= 64 else {
+    guard fitsScratch else {
       out.append(contentsOf: opening)
       JSONValue.appendDecimal(Int(record.value), to: &out)
       out.append(contentsOf: part)
@@ -63,28 +63,14 @@ final class EditRecordHead: @unchecked Sendable {
     var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &scratch) { raw in
       raw.copyMemory(from: UnsafeRawBufferPointer(opening))
-      var value = record.value
-      var end = opening.count + Self.digitCount(value)
-      var place = end
-      repeat {
-        place -= 1
-        raw[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
-        value /= 10
-      } while value > 0
+      var end = opening.count
+      JSONValue.withDigits(of: UInt64(record.value)) { digits in
+        UnsafeMutableRawBufferPointer(rebasing: raw[end...]).copyMemory(from: digits)
+        end += digits.count
+      }
       UnsafeMutableRawBufferPointer(rebasing: raw[end...]).copyMemory(from: UnsafeRawBufferPointer(part))
       end += part.count
       out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
     }
-  }
-
-  /// How many decimal digits `value` has.
-  private static func digitCount(_ value: UInt32) -> Int {
-    var digits = 1
-    var rest = value / 10
-    while rest > 0 {
-      digits += 1
-      rest /= 10
-    }
-    return digits
   }
 }

@@ -42,16 +42,24 @@ extension JSONValue {
   /// The decimal digits of `value`, as `String(value)` spells them, without making a `String`.
   public static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
+    withDigits(of: UInt64(value.magnitude)) { out.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the decimal digits of `magnitude`, laid out on the stack: what
+  /// `appendDecimal` appends, for a writer that lays out more around them
+  /// (`EditRecordHead`).
+  @inline(__always)
+  static func withDigits<Result>(of magnitude: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
-    withUnsafeMutableBytes(of: &digits) { raw in
+    return withUnsafeMutableBytes(of: &digits) { raw in
       var index = raw.count
+      var rest = magnitude
       repeat {
         index -= 1
-        raw[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[index...]))
+        raw[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
+      return body(UnsafeRawBufferPointer(rebasing: raw[index...]))
     }
   }
 

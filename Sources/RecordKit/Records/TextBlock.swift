@@ -1,9 +1,9 @@
 /// Bytes of many records' texts in one allocation: a run-time record's canonical text
-/// (`CustomFields`), a shipped kind's strings and lists (`BlockText`, `TextList`). A file's records are read
-/// into blocks of 256 KiB (`TextArena`), so that a text costs its bytes, not an
-/// allocation of its own (a `String`'s or an array's 32-byte header and the allocator's own
-/// 16 or so, on texts of 40 to 150 bytes). A text set by an edit gets a block of its own,
-/// of exactly its size.
+/// (`CustomFields`), a shipped kind's strings and lists (`BlockText`, `TextList`). A
+/// file's records are read into blocks of 256 KiB (`TextArena`), so that a text costs its
+/// bytes, not an allocation of its own (a `String`'s or an array's 32-byte header and the
+/// allocator's own 16 or so, on texts of 40 to 150 bytes). A text set by an edit gets a
+/// block of its own, of exactly its size.
 ///
 /// A block's bytes are written once, front to back, while the read that fills it owns it
 /// (`TextArena.store`), and never change after: a text handed out is never written again,
