@@ -14,9 +14,33 @@ import PackageDescription
 /// three million calls into the runtime for 100k edits, a twentieth of the instructions
 /// (docs/PERFORMANCE.md). Debug builds, which every test runs, keep them, so an
 /// overlapping access is still caught there; the compile-time checks stay in both.
+///
+/// Release builds put each function in a section of its own (`-function-sections`), so
+/// that the link can leave out what nothing calls and lay out the rest in the order
+/// `releaseLink` gives.
 let crossModule: [SwiftSetting] = [
   .unsafeFlags(
-    ["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ["-cross-module-optimization", "-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"],
+    .when(configuration: .release))
+]
+
+/// How a release executable is linked. It carries the Swift runtime inside
+/// (`-static-stdlib`): it starts without loading six shared libraries, and runs where no
+/// toolchain is installed. It is linked by the toolchain's lld, which
+/// - lays out the functions a session runs side by side, in the order of
+///   `Sources/recsh/LinkOrder.txt` (written by `scripts/link-order`; a name the build no
+///   longer has is passed over): the kernel maps a program's code 64 KiB around each page
+///   it runs, so code spread over the whole binary kept two thirds of it in memory;
+/// - packs the relocations the loader applies at start (`-z pack-relative-relocs`: 700 KB
+///   of them became 6 KB; glibc 2.36 or later reads them).
+/// The figures are in docs/PERFORMANCE.md ("The program's own pages").
+let releaseLink: [LinkerSetting] = [
+  .unsafeFlags(
+    [
+      "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/recsh/LinkOrder.txt",
+      "-Xlinker", "--no-warn-symbol-ordering",
+    ], .when(configuration: .release))
 ]
 
 let package = Package(
@@ -49,14 +73,10 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "RecordShell", dependencies: ["RecordKit", "CZstd"], swiftSettings: crossModule),
     .executableTarget(
-      name: "recsh", dependencies: ["RecordShell", "CEditLine"], swiftSettings: crossModule,
-      // A release recsh carries the Swift runtime inside: it starts without
-      // loading six shared libraries, and runs where no toolchain is installed.
-      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+      name: "recsh", dependencies: ["RecordShell", "CEditLine"], exclude: ["LinkOrder.txt"],
+      swiftSettings: crossModule, linkerSettings: releaseLink),
     // Linked as recsh is, so that the round trip it measures costs what recsh's does.
-    .executableTarget(
-      name: "recsh-bench", dependencies: ["RecordShell"],
-      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+    .executableTarget(name: "recsh-bench", dependencies: ["RecordShell"], linkerSettings: releaseLink),
     // libFuzzer targets, built only by scripts/fuzz (with the fuzzer sanitizer); no
     // product names them, so they never ship. Each main.swift defines only
     // LLVMFuzzerTestOneInput.
