@@ -114,34 +114,38 @@ public enum DataFile<Root: Record> {
     throws(SessionError) -> Loaded
   {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (Result<RecordFile<Root>.Loaded, RecordFileError>, located: FileImage.Locator.Located?)
-    let scanned: (result: Read, identity: FileIdentity, hash: String, held: HeldFile?)
+    typealias Read = (loaded: RecordFile<Root>.Loaded, located: FileImage.Locator.Located?)
+    let result: Result<FileReader.Scanned<Read>, RecordFileError>
     do {
-      scanned = try FileReader.scanFileKeepingIt(path, using: fileSystem, progress: progress) {
-        bytes, passed in
-        locating(bytes, layout: layout, passing: passed) { bytes, passed in
-          Result { () throws(RecordFileError) in
-            try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+      result = try FileReader.scanFileKeepingIt(
+        path, using: fileSystem, progress: progress,
+        refusable: { bytes, passed in
+          let (decoded, located) = locating(bytes, layout: layout, passing: passed) { bytes, passed in
+            Result { () throws(RecordFileError) in
+              try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+            }
           }
-        }
-      }
+          return decoded.map { ($0, located) }
+        })
     } catch {
       if case .notFound = error {
         return Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
       }
       throw .storage(error)
     }
+    let scanned: FileReader.Scanned<Read>
     do {
-      let loaded = try scanned.result.0.get()
-      return Loaded(
-        document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
-        image: image(
-          of: path, located: scanned.result.located, table: loaded.table, layout: layout,
-          document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
-          hash: scanned.hash, using: fileSystem))
+      scanned = try result.get()
     } catch {
       throw .file(path: path, error)
     }
+    let loaded = scanned.value.loaded
+    return Loaded(
+      document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
+      image: image(
+        of: path, located: scanned.value.located, table: loaded.table, layout: layout,
+        document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
+        hash: scanned.hash, using: fileSystem))
   }
 
   /// Saves `records` atomically to `path`, laid out as `layout` (by default as the
@@ -317,17 +321,19 @@ extension DataFile where Root == RunTimeRecord {
     using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (Result<RunTimeFile.Loaded, RecordFileError>, located: FileImage.Locator.Located?)
-    let scanned: (result: Read, identity: FileIdentity, hash: String, held: HeldFile?)
+    typealias Read = (loaded: RunTimeFile.Loaded, located: FileImage.Locator.Located?)
+    let result: Result<FileReader.Scanned<Read>, RecordFileError>
     do {
-      scanned = try FileReader.scanFileKeepingIt(path, using: fileSystem, progress: progress) {
-        bytes, passed in
-        locating(bytes, layout: layout, passing: passed) { bytes, passed in
-          Result { () throws(RecordFileError) in
-            try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
+      result = try FileReader.scanFileKeepingIt(
+        path, using: fileSystem, progress: progress,
+        refusable: { bytes, passed in
+          let (decoded, located) = locating(bytes, layout: layout, passing: passed) { bytes, passed in
+            Result { () throws(RecordFileError) in
+              try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
+            }
           }
-        }
-      }
+          return decoded.map { ($0, located) }
+        })
     } catch {
       if case .notFound = error {
         return (
@@ -337,22 +343,24 @@ extension DataFile where Root == RunTimeRecord {
       }
       throw .storage(error)
     }
+    let scanned: FileReader.Scanned<Read>
     do {
-      let loaded = try scanned.result.0.get()
-      return (
-        loaded.kind,
-        Loaded(
-          document: loaded.document, identity: scanned.identity, hash: scanned.hash,
-          warnings: loaded.warnings,
-          image: image(
-            of: path, located: scanned.result.located, table: loaded.table, layout: layout,
-            document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
-            hash: scanned.hash, using: fileSystem)
-        )
-      )
+      scanned = try result.get()
     } catch {
       throw .file(path: path, error)
     }
+    let loaded = scanned.value.loaded
+    return (
+      loaded.kind,
+      Loaded(
+        document: loaded.document, identity: scanned.identity, hash: scanned.hash,
+        warnings: loaded.warnings,
+        image: image(
+          of: path, located: scanned.value.located, table: loaded.table, layout: layout,
+          document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
+          hash: scanned.hash, using: fileSystem)
+      )
+    )
   }
 }
 

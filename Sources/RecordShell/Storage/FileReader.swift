@@ -95,28 +95,58 @@ public enum FileReader {
   ///
   /// `progress`, when given, hears `.began(.opening, …)` with the file's size, then how
   /// far the scan got each time pages are dropped (every 256 KiB), then `.ended`.
-  public static func scanFile<Result>(
+  public static func scanFile<Output>(
     _ path: String, using fileSystem: some FileSystem, progress: ProgressHandler? = nil,
-    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
-  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String) {
-    let scanned = try scan(path, keeping: false, using: fileSystem, progress: progress, body)
-    return (scanned.result, scanned.identity, scanned.hash)
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Output
+  ) throws(StorageError) -> (result: Output, identity: FileIdentity, hash: String) {
+    let scanned = try scan(path, keeping: false, using: fileSystem, progress: progress) {
+      bytes, passed -> Result<Output, Never> in
+      .success(withoutActuallyEscaping(passed) { passed in body(bytes, passed) })
+    }.get()
+    return (scanned.value, scanned.identity, scanned.hash)
   }
 
   /// `scanFile`, keeping the file open afterwards when it could be mapped (`held`; `nil`
   /// when it was read whole, or has no bytes): what an image that does not copy the file
   /// reads its bytes from again (`HeldFile`).
-  static func scanFileKeepingIt<Result>(
+  static func scanFileKeepingIt<Output>(
     _ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
-    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
-  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String, held: HeldFile?) {
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Output
+  ) throws(StorageError) -> (result: Output, identity: FileIdentity, hash: String, held: HeldFile?) {
+    let scanned = try scan(path, keeping: true, using: fileSystem, progress: progress) {
+      bytes, passed -> Result<Output, Never> in
+      .success(withoutActuallyEscaping(passed) { passed in body(bytes, passed) })
+    }.get()
+    return (scanned.value, scanned.identity, scanned.hash, scanned.held)
+  }
+
+  /// A file scanned whole: what `body` made of it, its identity, its hash, and the file
+  /// kept open when it was asked for and could be mapped.
+  struct Scanned<Value> {
+    var value: Value
+    var identity: FileIdentity
+    var hash: String
+    var held: HeldFile?
+  }
+
+  /// `scanFileKeepingIt` for a `body` that may refuse the file (a load as a kind the
+  /// records do not fit): when it returns a failure, the bytes after those it passed are
+  /// neither read nor hashed and no file is kept; the failure comes back once the file is
+  /// known not to have changed while it was read (else ``StorageError/changedWhileReading(path:)``,
+  /// as for any scan). An inferred kind's open first tries each shipped kind, which most
+  /// files refuse at their first record: hashing the rest of the file for each was two
+  /// passes over all of it.
+  static func scanFileKeepingIt<Value, Failure: Error>(
+    _ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
+    refusable body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result<Value, Failure>
+  ) throws(StorageError) -> Result<Scanned<Value>, Failure> {
     try scan(path, keeping: true, using: fileSystem, progress: progress, body)
   }
 
-  private static func scan<Result>(
+  private static func scan<Value, Failure: Error>(
     _ path: String, keeping: Bool, using fileSystem: any FileSystem, progress: ProgressHandler?,
-    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result
-  ) throws(StorageError) -> (result: Result, identity: FileIdentity, hash: String, held: HeldFile?) {
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Result<Value, Failure>
+  ) throws(StorageError) -> Result<Scanned<Value>, Failure> {
     let (file, status) = try openRegularFile(path, using: fileSystem)
     var kept = false
     defer { if !kept { try? fileSystem.close(file) } }
@@ -131,8 +161,9 @@ public enum FileReader {
       let bytes = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
         try readAll(file, expectedSize: size, using: fileSystem)
       }
-      let result = bytes.withUnsafeBufferPointer { body($0, { _ in }) }
-      return (result, FileIdentity(status), ContentHash.of(bytes), nil)
+      return bytes.withUnsafeBufferPointer { body($0, { _ in }) }.map {
+        Scanned(value: $0, identity: FileIdentity(status), hash: ContentHash.of(bytes), held: nil)
+      }
     }
     defer { try? fileSystem.unmap(mapping, of: file) }
     var hasher = ContentHasher()
@@ -143,7 +174,7 @@ public enum FileReader {
           if pages.pass(offset, { hasher.combine($0) }) { progress?(.advanced(bytes: pages.done)) }
         }
       }
-      hasher.combine(pages.rest)
+      if case .success = result { hasher.combine(pages.rest) }
       return result
     }
     let after = try StorageError.wrapping(.read, path) { () throws(SystemCallError) in
@@ -152,22 +183,24 @@ public enum FileReader {
     guard !faulted, FileIdentity(after) == FileIdentity(status) else {
       throw .changedWhileReading(path: path)
     }
-    let hash = hasher.finalize()
-    var held: HeldFile?
-    if keeping {
-      kept = true
-      held = HeldFile(file, identity: FileIdentity(status), hash: hash, byteCount: size, using: fileSystem)
+    return result.map { value in
+      let hash = hasher.finalize()
+      var held: HeldFile?
+      if keeping {
+        kept = true
+        held = HeldFile(file, identity: FileIdentity(status), hash: hash, byteCount: size, using: fileSystem)
+      }
+      return Scanned(value: value, identity: FileIdentity(status), hash: hash, held: held)
     }
-    return (result, FileIdentity(status), hash, held)
   }
 
   /// Runs `body` with a file's mapped bytes read as `UInt8`: the standard library's scoped
   /// rebinding, for the call only, not a binding that outlives it. The one place a mapping
   /// is read as bytes (a scan, and a held file's later uses, `HeldFile`).
-  static func asBytes<Result>(
-    _ mapping: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  static func asBytes<Output>(
+    _ mapping: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Output
   )
-    -> Result
+    -> Output
   {
     mapping.withMemoryRebound(to: UInt8.self, body)
   }

@@ -70,6 +70,63 @@ extension FileReaderTests {
     }
   }
 
+  /// Why a refusable scan's body turned its file down.
+  struct Refused: Error, Equatable {
+    var at: Int
+  }
+
+  /// A load that tries a kind the records do not fit: the body stops at `stop` and
+  /// refuses the file, or takes it whole.
+  static func tryKind(_ bytes: UnsafeBufferPointer<UInt8>, refusingAt stop: Int?, passed: (Int) -> Void)
+    -> Result<[UInt8], Refused>
+  {
+    guard let stop else { return .success(readThrough(bytes, step: 5000, passed: passed)) }
+    passed(min(stop, bytes.count))
+    return .failure(Refused(at: stop))
+  }
+
+  @Test(arguments: [1, 4096, 3_000_001])
+  func aRefusedScanGivesBackTheRefusalAndKeepsNoFileOpen(size: Int) throws {
+    try TestDirectory.with { folder throws in
+      let bytes = sampleBytes(size, seed: 11)
+      let path = try folder.write("books.json", bytes)
+      let faults = FaultInjectingFileSystem()
+      let refused = try FileReader.scanFileKeepingIt(
+        path, using: faults, refusable: { Self.tryKind($0, refusingAt: 300, passed: $1) })
+      #expect(throws: Refused(at: 300)) { try refused.get() }
+      let calls = faults.calls.map(\.call)
+      #expect(calls.first == .open && calls.last == .close, "the file is closed, not held")
+      #expect(calls.contains(.munmap))
+      // The same file taken whole is hashed whole and kept open.
+      let taken = try FileReader.scanFileKeepingIt(
+        path, using: fileSystem, refusable: { Self.tryKind($0, refusingAt: nil, passed: $1) }
+      ).get()
+      #expect(taken.value == bytes + bytes.prefix(1))
+      #expect(taken.hash == ContentHash.of(bytes))
+      #expect(taken.identity == (try FileIdentity.current(at: path, using: fileSystem)))
+      #expect(taken.held != nil)
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aFileWrittenWhileAScanReadsItIsReportedAsChangedEvenWhenRefused(refusing: Bool) throws {
+    try TestDirectory.with { folder throws in
+      let path = try folder.write("books.json", sampleBytes(100_000, seed: 13))
+      let error = #expect(throws: StorageError.self) {
+        try FileReader.scanFileKeepingIt(
+          path, using: fileSystem,
+          refusable: { bytes, passed in
+            // Another program appends to the file while it is read.
+            let file = Glibc.open(path, O_WRONLY | O_APPEND)
+            defer { Glibc.close(file) }
+            _ = Glibc.write(file, "]]", 2)
+            return Self.tryKind(bytes, refusingAt: refusing ? 10 : nil, passed: passed)
+          })
+      }
+      #expect(error == .changedWhileReading(path: path))
+    }
+  }
+
   @Test func aScanRefusesWhatReadFileRefuses() throws {
     try TestDirectory.with { folder throws in
       #expect(throws: StorageError.notFound(path: folder.path("missing.json"))) {
