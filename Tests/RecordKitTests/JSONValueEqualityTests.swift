@@ -30,6 +30,43 @@ import Testing
     #expect(!JSONValue.sameBytes("\u{E9}", "e\u{301}"))
   }
 
+  /// Runs of bytes cut out of longer arrays whose bytes around them differ: the same
+  /// runs are the same whatever lies beside them, and one differing byte anywhere in
+  /// them (the words, the overlapping last word, the first and last four or two) makes
+  /// them differ.
+  @Test func sameBytesComparesOnlyTheRunsBytes() {
+    for length in 0...40 {
+      let run = (0..<length).map { UInt8(truncatingIfNeeded: 31 &* $0 &+ 7) }
+      let left = [0xAA, 0xAA, 0xAA] + run + [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
+      let right = [0x55] + run + [0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8]
+      left.withUnsafeBufferPointer { left in
+        right.withUnsafeBufferPointer { right in
+          let (x, y) = (
+            UnsafeBufferPointer(rebasing: left[3..<(3 + length)]),
+            UnsafeBufferPointer(rebasing: right[1..<(1 + length)])
+          )
+          #expect(CanonicalJSON.sameBytes(x, y), "length \(length)")
+          if length > 0 {
+            #expect(!CanonicalJSON.sameBytes(x, UnsafeBufferPointer(rebasing: right[1..<length])))
+          }
+        }
+      }
+      for place in 0..<length {
+        var other = right
+        other[1 + place] ^= 0x20
+        left.withUnsafeBufferPointer { left in
+          other.withUnsafeBufferPointer { other in
+            #expect(
+              !CanonicalJSON.sameBytes(
+                UnsafeBufferPointer(rebasing: left[3..<(3 + length)]),
+                UnsafeBufferPointer(rebasing: other[1..<(1 + length)])),
+              "length \(length), byte \(place)")
+          }
+        }
+      }
+    }
+  }
+
   @Test func keysInNFCAndNFDMakeDifferentObjects() {
     let nfc = JSONValue.object(JSONObject(["\u{E9}": .null]))
     let nfd = JSONValue.object(JSONObject(["e\u{301}": .null]))

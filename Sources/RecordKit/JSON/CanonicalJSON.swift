@@ -135,25 +135,38 @@ package enum CanonicalJSON {
   }
 
   /// Whether two runs of bytes are the same, compared eight bytes at a time (the generic
-  /// `elementsEqual` steps an iterator per byte).
+  /// `elementsEqual` steps an iterator per byte). The last part is one more load of each
+  /// side, overlapping the bytes before it: the last eight bytes, or for a run shorter than
+  /// eight its first and last four (or two, or its one byte). Most runs compared are keys
+  /// of under eight bytes, which a byte loop took seven steps for.
   @inline(__always)
   static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
     guard left.count == right.count else { return false }
     guard let x = left.baseAddress, let y = right.baseAddress else { return true }
-    let count = left.count
-    var offset = 0
-    while offset &+ 8 <= count {
-      guard
-        UnsafeRawPointer(x + offset).loadUnaligned(as: UInt64.self)
-          == UnsafeRawPointer(y + offset).loadUnaligned(as: UInt64.self)
-      else { return false }
-      offset &+= 8
+    let (a, b, count) = (UnsafeRawPointer(x), UnsafeRawPointer(y), left.count)
+    if count >= 8 {
+      var offset = 0
+      while offset &+ 8 < count {
+        guard
+          a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        else { return false }
+        offset &+= 8
+      }
+      return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
-    while offset < count {
-      guard x[offset] == y[offset] else { return false }
-      offset &+= 1
+    if count >= 4 {
+      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+          == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
     }
-    return true
+    if count >= 2 {
+      return a.loadUnaligned(as: UInt16.self) == b.loadUnaligned(as: UInt16.self)
+        && a.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+          == b.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+    }
+    return count == 0 || x[0] == y[0]
   }
 
   /// The order of two runs of bytes: negative, zero or positive as `left` is below, equal

@@ -98,7 +98,6 @@ package struct KindInference {
       untypedKeys += 1
       return
     }
-    table.stats[index].count += 1
     record(text, value, in: &table.stats[index], depth: depth)
   }
 
@@ -108,10 +107,12 @@ package struct KindInference {
     return table.insert(key)
   }
 
-  /// Adds the value `text[value]` (canonical text) to a key's statistics.
+  /// Adds the value `text[value]` (canonical text) to a key's statistics, counting one
+  /// more object that holds the key (in one access to them, not two).
   private mutating func record(
     _ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, in stats: inout KeyStats, depth: Int
   ) {
+    stats.count += 1
     let kind = ValueKinds(text, value)
     stats.kinds.insert(kind)
     switch kind {
