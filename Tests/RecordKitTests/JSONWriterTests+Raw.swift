@@ -85,3 +85,26 @@ extension JSONWriterTests {
         + Self.quotedByteByByte(text) + Array(",\n  1\n]\n".utf8))
   }
 }
+
+extension JSONWriterTests {
+  /// `copy` of every count up to past sixteen (the overlapping words, the call beyond),
+  /// from every offset within a word: the bytes arrive in order and the bytes around the
+  /// target are left as they were.
+  @Test func aCopyOfAnyCountMovesExactlyThoseBytes() {
+    let source = (0..<64).map { UInt8(truncatingIfNeeded: 37 &* $0 &+ 11) }
+    for count in 0...40 {
+      for offset in 0..<8 {
+        var target = [UInt8](repeating: 0xEE, count: 64)
+        source.withUnsafeBufferPointer { from in
+          target.withUnsafeMutableBufferPointer { to in
+            JSONWriter.copy(count, from: from.baseAddress! + offset, to: to.baseAddress! + 3)
+          }
+        }
+        let context = Comment(rawValue: "count \(count), offset \(offset)")
+        #expect(Array(target[3..<(3 + count)]) == Array(source[offset..<(offset + count)]), context)
+        #expect(
+          target[..<3].allSatisfy { $0 == 0xEE } && target[(3 + count)...].allSatisfy { $0 == 0xEE }, context)
+      }
+    }
+  }
+}
