@@ -49,26 +49,28 @@ final class EditRecordHead: @unchecked Sendable {
   func append(_ action: EditAction, record: RecordNumber, to out: inout [UInt8]) {
     guard let constant = UnsafePointer(bytes.baseAddress) else { return }
     let index = action.index
-    let opening = UnsafeBufferPointer(
-      start: constant + openingStarts[index], count: openingStarts[index + 1] - openingStarts[index])
+    let opening = (
+      start: constant + openingStarts[index], count: openingStarts[index + 1] - openingStarts[index]
+    )
     let partStart = openingStarts[openingStarts.count - 1]
-    let part = UnsafeBufferPointer(start: constant + partStart, count: bytes.count - partStart)
+    let part = (start: constant + partStart, count: bytes.count - partStart)
     guard fitsScratch else {
-      out.append(contentsOf: opening)
+      out.append(contentsOf: UnsafeBufferPointer(start: opening.start, count: opening.count))
       JSONValue.appendDecimal(Int(record.value), to: &out)
-      out.append(contentsOf: part)
+      out.append(contentsOf: UnsafeBufferPointer(start: part.start, count: part.count))
       return
     }
     // A fixed size: the buffer is a plain stack slot.
     var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &scratch) { raw in
-      raw.copyMemory(from: UnsafeRawBufferPointer(opening))
+      guard let head = raw.baseAddress else { return }
+      JSONWriter.copy(opening.count, from: opening.start, to: head)
       var end = opening.count
       JSONValue.withDigits(of: UInt64(record.value)) { digits in
-        UnsafeMutableRawBufferPointer(rebasing: raw[end...]).copyMemory(from: digits)
+        if let first = digits.baseAddress { JSONWriter.copy(digits.count, from: first, to: head + end) }
         end += digits.count
       }
-      UnsafeMutableRawBufferPointer(rebasing: raw[end...]).copyMemory(from: UnsafeRawBufferPointer(part))
+      JSONWriter.copy(part.count, from: part.start, to: head + end)
       end += part.count
       out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
     }

@@ -345,29 +345,29 @@ public struct JSONWriter: ~Copyable {
   /// Copies `count` bytes from `source` to `target`. Up to sixteen go as two loads and two
   /// stores that overlap (the first and last eight, four or two bytes; all loads before
   /// any store, so the two may overlap): most of what a read of records appends is a key
-  /// or a short value, and the call into `memmove` cost more than such a copy.
+  /// or a short value, and the call into `memmove` cost more than such a copy. Also what
+  /// `EditRecordHead` lays out its parts with.
   @inline(__always)
-  static func copy(_ count: Int, from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
-    let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+  static func copy(_ count: Int, from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer) {
     switch count {
     case 8...16:
-      let first = from.loadUnaligned(as: UInt64.self)
-      let last = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-      to.storeBytes(of: first, as: UInt64.self)
-      to.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+      let first = source.loadUnaligned(as: UInt64.self)
+      let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      target.storeBytes(of: first, as: UInt64.self)
+      target.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
     case 4..<8:
-      let first = from.loadUnaligned(as: UInt32.self)
-      let last = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-      to.storeBytes(of: first, as: UInt32.self)
-      to.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+      let first = source.loadUnaligned(as: UInt32.self)
+      let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      target.storeBytes(of: first, as: UInt32.self)
+      target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
     case 2..<4:
-      let first = from.loadUnaligned(as: UInt16.self)
-      let last = from.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
-      to.storeBytes(of: first, as: UInt16.self)
-      to.storeBytes(of: last, toByteOffset: count &- 2, as: UInt16.self)
-    case 1: target.pointee = source.pointee
+      let first = source.loadUnaligned(as: UInt16.self)
+      let last = source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+      target.storeBytes(of: first, as: UInt16.self)
+      target.storeBytes(of: last, toByteOffset: count &- 2, as: UInt16.self)
+    case 1: target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
     case 0: break
-    default: target.update(from: source, count: count)
+    default: target.copyMemory(from: source, byteCount: count)
     }
   }
 

@@ -114,37 +114,54 @@ public enum DataFile<Root: Record> {
     throws(SessionError) -> Loaded
   {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (loaded: RecordFile<Root>.Loaded, located: FileImage.Locator.Located?)
-    let result: Result<FileReader.Scanned<Read>, RecordFileError>
+    let loaded = try scanLoad(path, layout: layout, using: fileSystem, progress: progress) {
+      (bytes, passed) throws(RecordFileError) in
+      let loaded = try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+      return (loaded.document, loaded.warnings, loaded.table)
+    }
+    return loaded ?? Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
+  }
+
+  /// Scans the file at `path` once (`FileReader.scanFileKeepingIt(_:using:progress:refusable:)`),
+  /// `decode` making its records while `locating` places them, and makes the load of
+  /// them. `nil` when nothing is at `path`; a file `decode` refuses throws, the bytes after
+  /// the refusal unread.
+  private static func scanLoad(
+    _ path: String, layout: RecordLayout, using fileSystem: any FileSystem, progress: ProgressHandler?,
+    _ decode: (UnsafeBufferPointer<UInt8>, (Int) -> Void) throws(RecordFileError) -> (
+      document: Document<Root>, warnings: [String], table: CSVTable?
+    )
+  ) throws(SessionError) -> Loaded? {
+    typealias Decoded = (document: Document<Root>, warnings: [String], table: CSVTable?)
+    let result:
+      Result<FileReader.Scanned<(decoded: Decoded, located: FileImage.Locator.Located?)>, RecordFileError>
     do {
       result = try FileReader.scanFileKeepingIt(
         path, using: fileSystem, progress: progress,
         refusable: { bytes, passed in
           let (decoded, located) = locating(bytes, layout: layout, passing: passed) { bytes, passed in
-            Result { () throws(RecordFileError) in
-              try RecordFile<Root>.decode(bytes, layout: layout, passing: passed)
+            withoutActuallyEscaping(passed) { passed in
+              Result { () throws(RecordFileError) in try decode(bytes, passed) }
             }
           }
           return decoded.map { ($0, located) }
         })
     } catch {
-      if case .notFound = error {
-        return Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
-      }
+      if case .notFound = error { return nil }
       throw .storage(error)
     }
-    let scanned: FileReader.Scanned<Read>
+    let scanned: FileReader.Scanned<(decoded: Decoded, located: FileImage.Locator.Located?)>
     do {
       scanned = try result.get()
     } catch {
       throw .file(path: path, error)
     }
-    let loaded = scanned.value.loaded
+    let read = scanned.value.decoded
     return Loaded(
-      document: loaded.document, identity: scanned.identity, hash: scanned.hash, warnings: loaded.warnings,
+      document: read.document, identity: scanned.identity, hash: scanned.hash, warnings: read.warnings,
       image: image(
-        of: path, located: scanned.value.located, table: loaded.table, layout: layout,
-        document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
+        of: path, located: scanned.value.located, table: read.table, layout: layout,
+        document: read.document, file: scanned.held, byteCount: Int(scanned.identity.size),
         hash: scanned.hash, using: fileSystem))
   }
 
@@ -321,46 +338,20 @@ extension DataFile where Root == RunTimeRecord {
     using fileSystem: any FileSystem, progress: ProgressHandler? = nil
   ) throws(SessionError) -> (RunTimeKind, Loaded) {
     let layout = layout ?? RecordLayout(path: path)
-    typealias Read = (loaded: RunTimeFile.Loaded, located: FileImage.Locator.Located?)
-    let result: Result<FileReader.Scanned<Read>, RecordFileError>
-    do {
-      result = try FileReader.scanFileKeepingIt(
-        path, using: fileSystem, progress: progress,
-        refusable: { bytes, passed in
-          let (decoded, located) = locating(bytes, layout: layout, passing: passed) { bytes, passed in
-            Result { () throws(RecordFileError) in
-              try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
-            }
-          }
-          return decoded.map { ($0, located) }
-        })
-    } catch {
-      if case .notFound = error {
-        return (
-          RunTimeFile.kind(ofNoRecords: schema, name: name),
-          Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
-        )
-      }
-      throw .storage(error)
+    var kind: RunTimeKind?
+    let loaded = try scanLoad(path, layout: layout, using: fileSystem, progress: progress) {
+      (bytes, passed) throws(RecordFileError) in
+      let loaded = try RunTimeFile.decode(bytes, layout: layout, schema: schema, name: name, passing: passed)
+      kind = loaded.kind
+      return (loaded.document, loaded.warnings, loaded.table)
     }
-    let scanned: FileReader.Scanned<Read>
-    do {
-      scanned = try result.get()
-    } catch {
-      throw .file(path: path, error)
-    }
-    let loaded = scanned.value.loaded
-    return (
-      loaded.kind,
-      Loaded(
-        document: loaded.document, identity: scanned.identity, hash: scanned.hash,
-        warnings: loaded.warnings,
-        image: image(
-          of: path, located: scanned.value.located, table: loaded.table, layout: layout,
-          document: loaded.document, file: scanned.held, byteCount: Int(scanned.identity.size),
-          hash: scanned.hash, using: fileSystem)
+    guard let loaded, let kind else {
+      return (
+        RunTimeFile.kind(ofNoRecords: schema, name: name),
+        Loaded(document: Document(), identity: nil, hash: nil, warnings: [])
       )
-    )
+    }
+    return (kind, loaded)
   }
 }
 

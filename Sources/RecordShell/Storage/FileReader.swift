@@ -99,10 +99,7 @@ public enum FileReader {
     _ path: String, using fileSystem: some FileSystem, progress: ProgressHandler? = nil,
     _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Output
   ) throws(StorageError) -> (result: Output, identity: FileIdentity, hash: String) {
-    let scanned = try scan(path, keeping: false, using: fileSystem, progress: progress) {
-      bytes, passed -> Result<Output, Never> in
-      .success(withoutActuallyEscaping(passed) { passed in body(bytes, passed) })
-    }.get()
+    let scanned = try scanWhole(path, keeping: false, using: fileSystem, progress: progress, body)
     return (scanned.value, scanned.identity, scanned.hash)
   }
 
@@ -113,20 +110,28 @@ public enum FileReader {
     _ path: String, using fileSystem: any FileSystem, progress: ProgressHandler? = nil,
     _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Output
   ) throws(StorageError) -> (result: Output, identity: FileIdentity, hash: String, held: HeldFile?) {
-    let scanned = try scan(path, keeping: true, using: fileSystem, progress: progress) {
-      bytes, passed -> Result<Output, Never> in
-      .success(withoutActuallyEscaping(passed) { passed in body(bytes, passed) })
-    }.get()
+    let scanned = try scanWhole(path, keeping: true, using: fileSystem, progress: progress, body)
     return (scanned.value, scanned.identity, scanned.hash, scanned.held)
   }
 
   /// A file scanned whole: what `body` made of it, its identity, its hash, and the file
   /// kept open when it was asked for and could be mapped.
   struct Scanned<Value> {
-    var value: Value
-    var identity: FileIdentity
-    var hash: String
-    var held: HeldFile?
+    let value: Value
+    let identity: FileIdentity
+    let hash: String
+    let held: HeldFile?
+  }
+
+  /// `scan` of a `body` that never refuses the file.
+  private static func scanWhole<Output>(
+    _ path: String, keeping: Bool, using fileSystem: any FileSystem, progress: ProgressHandler?,
+    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ passed: (Int) -> Void) -> Output
+  ) throws(StorageError) -> Scanned<Output> {
+    try scan(path, keeping: keeping, using: fileSystem, progress: progress) {
+      bytes, passed -> Result<Output, Never> in
+      .success(withoutActuallyEscaping(passed) { passed in body(bytes, passed) })
+    }.get()
   }
 
   /// `scanFileKeepingIt` for a `body` that may refuse the file (a load as a kind the
