@@ -12,7 +12,8 @@
 extension JSONSchema {
   /// Whether the value whose canonical text is `text[range]` meets every rule of node
   /// `index` (and what its `$ref` leads to). Costs one pass over the value's text, plus
-  /// the decoding above and pattern matches.
+  /// the decoding above and pattern matches; copies and retains nothing per member or
+  /// element.
   ///
   /// `marks`: when the value is an object that is the whole of `text`, the marks the
   /// reader made of its members as it wrote it (`CanonicalJSON.forEachMarkedMember`), so
@@ -21,33 +22,15 @@ extension JSONSchema {
     canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0,
     members marks: [Int]? = nil
   ) -> Bool {
-    // What the check reads of a node is in `canonicalRules`, plain values read in place:
-    // a copy of a node, or a read of its arrays, would retain them for every value.
-    if let target = canonicalRules[index].reference,
-      !admits(canonical: text, range, node: target, members: marks)
-    {
-      return false
-    }
-    let first = text[range.lowerBound]
-    if let type = canonicalRules[index].type,
-      !(canonicalRules[index].allowsNull && first == UInt8(ascii: "n")),
-      !Self.type(type, admits: text, range)
-    {
-      return false
-    }
-    // A list with `uniqueItems`, or a value no `enum` or `const` entry has the same text
-    // as, is compared as the tree checker compares it.
-    if (canonicalRules[index].uniqueItems && first == UInt8(ascii: "["))
-      || (canonicalRules[index].listsValues && !listedSameText(text, range, index))
-    {
-      return violations(of: CanonicalJSON.value(text, range), againstNode: index, limit: 1).isEmpty
-    }
-    switch first {
-    case UInt8(ascii: "\""): return stringAdmitted(text, range, index)
-    case UInt8(ascii: "["): return elementsAdmitted(text, range, index)
-    case UInt8(ascii: "{"): return membersAdmitted(text, range, index, marks: marks)
-    case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"): return true
-    default: return numberAdmitted(text, range, index)
+    let rules = canonicalRules
+    return rules.nodes.withUnsafeBufferPointer { nodes in
+      rules.properties.withUnsafeBufferPointer { properties in
+        rules.names.withUnsafeBufferPointer { names in
+          admits(
+            range, index, marks: marks,
+            CanonicalCheck(nodes: nodes, properties: properties, names: names, text: text))
+        }
+      }
     }
   }
 
@@ -57,16 +40,40 @@ extension JSONSchema {
     CanonicalJSON.text(of: value).withUnsafeBufferPointer { admits(canonical: $0, 0..<$0.count) }
   }
 
+  /// Node `index`'s rules are read field by field through `check.nodes`: a copy of them
+  /// would be a copy of some hundred bytes for every value.
+  private func admits(_ range: Range<Int>, _ index: Int, marks: [Int]?, _ check: CanonicalCheck) -> Bool {
+    if let target = check.nodes[index].reference, !admits(range, target, marks: marks, check) { return false }
+    let kind = ValueClasses(first: check.text[range.lowerBound])
+    guard check.nodes[index].classes.contains(kind) else { return false }
+    if check.nodes[index].classesOnly { return true }
+    if check.nodes[index].integerOnly, kind == .number, !check.isWhole(range) { return false }
+    // A list with `uniqueItems`, or a value no `enum` or `const` entry has the same text
+    // as, is compared as the tree checker compares it.
+    if (check.nodes[index].uniqueItems && kind == .array)
+      || (check.nodes[index].listsValues && !listedSameText(range, index, check))
+    {
+      return violations(of: CanonicalJSON.value(check.text, range), againstNode: index, limit: 1).isEmpty
+    }
+    switch kind {
+    case .string: return stringAdmitted(range, index, check)
+    case .array: return elementsAdmitted(range, index, check)
+    case .object: return membersAdmitted(range, index, marks: marks, check)
+    case .number: return numberAdmitted(range, index, check)
+    default: return true
+    }
+  }
+
   /// Whether an `enum` entry and the `const` of node `index` (those it has) are the same
   /// text as the value, which makes them equal.
-  private func listedSameText(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    let value = UnsafeBufferPointer(rebasing: text[range])
-    if let allowed = canonicalRules[index].allowedTexts,
+  private func listedSameText(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
+    let value = UnsafeBufferPointer(rebasing: check.text[range])
+    if let allowed = canonicalRules.allowed[index],
       !allowed.contains(where: { $0.withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, value) } })
     {
       return false
     }
-    if let constant = canonicalRules[index].constantText,
+    if let constant = canonicalRules.constants[index],
       !constant.withUnsafeBufferPointer({ CanonicalJSON.sameBytes($0, value) })
     {
       return false
@@ -74,54 +81,161 @@ extension JSONSchema {
     return true
   }
 
-  /// `type.admits` of the value `text[range]`: its kind from its first byte; a number
-  /// spelled with a fraction or an exponent is an integer only when its value is whole.
-  private static func type(_ type: SchemaType, admits text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
-    -> Bool
-  {
-    let first = text[range.lowerBound]
-    let isNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
-    switch type {
-    case .null: return first == UInt8(ascii: "n")
-    case .boolean: return first == UInt8(ascii: "t") || first == UInt8(ascii: "f")
-    case .object: return first == UInt8(ascii: "{")
-    case .array: return first == UInt8(ascii: "[")
-    case .string: return first == UInt8(ascii: "\"")
-    case .number: return isNumber
-    case .integer:
-      guard isNumber else { return false }
-      let whole = !text[range].contains {
-        $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-      }
-      return whole
-        || type.admits(.number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))))
-    }
-  }
-
-  private func numberAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    guard canonicalRules[index].hasBounds else { return true }
-    if let bounds = canonicalRules[index].wholeBounds, let number = Self.smallNumber(text, range) {
+  private func numberAdmitted(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
+    guard check.nodes[index].hasBounds else { return true }
+    if let bounds = check.nodes[index].wholeBounds, let number = check.smallNumber(range) {
       return number.isWhole
         ? number.floor >= bounds.lower && number.floor <= bounds.upper
         : number.floor >= bounds.floorLower && number.floor < bounds.floorUpper
     }
-    let rules = nodes[index].constraints
-    let spelling = UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))
+    let spelling = UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: check.text[range]))
     let small = DecimalNumber.smallInteger(spelling)
-    if let bound = rules.minimum, bound.order(of: spelling, small: small) < 0 { return false }
-    if let bound = rules.maximum, bound.order(of: spelling, small: small) > 0 { return false }
-    if let bound = rules.exclusiveMinimum, bound.order(of: spelling, small: small) <= 0 { return false }
-    if let bound = rules.exclusiveMaximum, bound.order(of: spelling, small: small) >= 0 { return false }
+    if let bound = nodes[index].constraints.minimum, bound.order(of: spelling, small: small) < 0 {
+      return false
+    }
+    if let bound = nodes[index].constraints.maximum, bound.order(of: spelling, small: small) > 0 {
+      return false
+    }
+    if let bound = nodes[index].constraints.exclusiveMinimum, bound.order(of: spelling, small: small) <= 0 {
+      return false
+    }
+    if let bound = nodes[index].constraints.exclusiveMaximum, bound.order(of: spelling, small: small) >= 0 {
+      return false
+    }
     return true
+  }
+
+  private func stringAdmitted(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
+    let (lengths, hasPattern, hasFormat) = (
+      check.nodes[index].lengths, check.nodes[index].hasPattern, check.nodes[index].hasFormat
+    )
+    guard lengths != nil || hasPattern || hasFormat else { return true }
+    let text = check.text
+    let inner = UnsafeBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)])
+    if let lengths, !check.length(of: inner, within: lengths, range) { return false }
+    // The pattern is used in place (optional chaining): bound to a name, it would be
+    // copied, its three references retained, for every string.
+    if hasPattern {
+      // Without an escape the token's bytes are the string's UTF-8.
+      let found =
+        inner.contains(UInt8(ascii: "\\"))
+        ? nodes[index].constraints.pattern?.match(CanonicalJSON.string(text, range))
+        : nodes[index].constraints.pattern?.match(utf8: inner)
+      guard found == .match else { return false }
+    }
+    if hasFormat, let format = nodes[index].constraints.format,
+      !format.admits(CanonicalJSON.string(text, range))
+    {
+      return false
+    }
+    return true
+  }
+
+  private func elementsAdmitted(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
+    guard let item = check.nodes[index].items else { return true }
+    var cursor = range.lowerBound + 1
+    let end = range.upperBound - 1
+    while cursor < end {
+      let elementEnd = CanonicalJSON.valueEnd(check.text, from: cursor)
+      guard admits(cursor..<elementEnd, item, marks: nil, check) else { return false }
+      cursor = elementEnd + 1
+    }
+    return true
+  }
+
+  /// `marks`: as `admits(canonical:_:node:members:)` takes them.
+  private func membersAdmitted(_ range: Range<Int>, _ index: Int, marks: [Int]?, _ check: CanonicalCheck)
+    -> Bool
+  {
+    let text = check.text
+    // The properties met, by their place in the node's run (the first 64), for `required`.
+    var met: UInt64 = 0
+    if let marks {
+      for place in marks.indices {
+        let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: marks)
+        guard memberAdmitted(key, value, place: place, of: index, met: &met, check) else { return false }
+      }
+    } else {
+      var cursor = range.lowerBound + 1
+      let end = range.upperBound - 1
+      var place = 0
+      while cursor < end {
+        let keyEnd = CanonicalJSON.stringEnd(text, from: cursor)
+        let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
+        guard
+          memberAdmitted(cursor..<keyEnd, (keyEnd + 1)..<valueEnd, place: place, of: index, met: &met, check)
+        else { return false }
+        place += 1
+        cursor = valueEnd + 1
+      }
+    }
+    guard met & check.nodes[index].requiredMask == check.nodes[index].requiredMask else { return false }
+    guard check.nodes[index].hasOtherRequired else { return true }
+    for required in canonicalRules.otherRequired[index] {
+      var present = false
+      CanonicalJSON.forEachMember(text, range) { key, _ in
+        present = required.withUnsafeBufferPointer {
+          CanonicalJSON.sameBytes($0, UnsafeBufferPointer(rebasing: text[key]))
+        }
+        return !present
+      }
+      if !present { return false }
+    }
+    return true
+  }
+
+  /// Whether member number `place`, key token `text[key]`, value `text[value]`, is
+  /// admitted by the object node `index`; notes the property it meets in `met`.
+  @inline(__always)
+  private func memberAdmitted(
+    _ key: Range<Int>, _ value: Range<Int>, place: Int, of index: Int, met: inout UInt64,
+    _ check: CanonicalCheck
+  ) -> Bool {
+    let token = UnsafeBufferPointer(rebasing: check.text[key])
+    let run = check.nodes[index].properties
+    // Tried at the member's own place first, as records mostly keep the schema's order.
+    var property = run.lowerBound &+ place
+    if property >= run.upperBound || !check.property(property, isNamed: token) {
+      property = run.lowerBound
+      while property < run.upperBound, !check.property(property, isNamed: token) { property &+= 1 }
+      guard property < run.upperBound else { return check.nodes[index].allowsOtherMembers }
+    }
+    let offset = property &- run.lowerBound
+    if offset < 64 { met |= 1 << offset }
+    return admits(value, check.properties[property].node, marks: nil, check)
+  }
+}
+
+/// One check of canonical text: the text and the schema's flat rules as pointers, taken
+/// once per value checked and passed down as it descends, so that checking members and
+/// elements copies and retains nothing.
+private struct CanonicalCheck {
+  let nodes: UnsafeBufferPointer<CanonicalNodeRules>
+  let properties: UnsafeBufferPointer<CanonicalProperty>
+  let names: UnsafeBufferPointer<UInt8>
+  let text: UnsafeBufferPointer<UInt8>
+
+  @inline(__always)
+  func property(_ property: Int, isNamed token: UnsafeBufferPointer<UInt8>) -> Bool {
+    CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[property].name]), token)
+  }
+
+  /// Whether the number `text[range]` is whole: spelled without a fraction or an
+  /// exponent, or with ones that leave it whole (`1.0`, `1e2`).
+  func isWhole(_ range: Range<Int>) -> Bool {
+    let plain = !text[range].contains {
+      $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+    }
+    return plain
+      || SchemaType.integer.admits(
+        .number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))))
   }
 
   /// The number `text[range]`, when it is spelled without an exponent and with at most 18
   /// digits before its point: its floor, and whether it is whole (no fraction, or one of
   /// zeros only). A canonical number is as the file spelled it, which JSON's grammar
   /// checked.
-  private static func smallNumber(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (
-    floor: Int, isWhole: Bool
-  )? {
+  func smallNumber(_ range: Range<Int>) -> (floor: Int, isWhole: Bool)? {
     var cursor = range.lowerBound
     let negative = text[cursor] == UInt8(ascii: "-")
     if negative { cursor += 1 }
@@ -149,32 +263,13 @@ extension JSONSchema {
     return (negative ? (isWhole ? -value : -value - 1) : value, isWhole)
   }
 
-  private func stringAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool {
-    let lengths = canonicalRules[index].lengths
-    let pattern = canonicalRules[index].hasPattern
-    let format = nodes[index].constraints.format
-    guard lengths != nil || pattern || format != nil else { return true }
-    let inner = UnsafeBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)])
-    if let lengths, !Self.length(of: inner, within: lengths, text, range) { return false }
-    guard pattern || format != nil else { return true }
-    // Without an escape the token's bytes are the string's UTF-8.
-    let escaped = inner.contains(UInt8(ascii: "\\"))
-    if pattern, let compiled = nodes[index].constraints.pattern {
-      let found = escaped ? compiled.match(CanonicalJSON.string(text, range)) : compiled.match(utf8: inner)
-      guard found == .match else { return false }
-    }
-    if let format, !format.admits(CanonicalJSON.string(text, range)) { return false }
-    return true
-  }
-
   /// Whether the string whose token is `text[token]`, `inner` between its quotes, has a
   /// length (in Unicode scalars, as JSON Schema counts) within `lengths`. A scalar takes
   /// from 1 to 12 bytes of a token (`\uD83D\uDE00`), so bounds that every length from
   /// a twelfth of the bytes to all of them meets need no count: a `minLength` of 1 on a
   /// non-empty string costs nothing.
-  private static func length(
-    of inner: UnsafeBufferPointer<UInt8>, within lengths: (minimum: Int, maximum: Int),
-    _ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>
+  func length(
+    of inner: UnsafeBufferPointer<UInt8>, within lengths: (minimum: Int, maximum: Int), _ token: Range<Int>
   ) -> Bool {
     let bytes = inner.count
     if lengths.minimum <= (bytes + 11) / 12 && lengths.maximum >= bytes { return true }
@@ -184,102 +279,128 @@ extension JSONSchema {
       ? CanonicalJSON.string(text, token).unicodeScalars.count : inner.count { $0 & 0xC0 != 0x80 }
     return length >= lengths.minimum && length <= lengths.maximum
   }
+}
 
-  private func elementsAdmitted(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int) -> Bool
-  {
-    guard let itemNode = canonicalRules[index].items else { return true }
-    var admitted = true
-    CanonicalJSON.forEachElement(text, range) { element in
-      admitted = admits(canonical: text, element, node: itemNode)
-      return admitted
+/// The kinds of JSON value, as bits, told from a canonical value's first byte.
+struct ValueClasses: OptionSet {
+  let rawValue: UInt8
+  static let string = ValueClasses(rawValue: 1)
+  static let object = ValueClasses(rawValue: 2)
+  static let array = ValueClasses(rawValue: 4)
+  static let boolean = ValueClasses(rawValue: 8)
+  static let null = ValueClasses(rawValue: 16)
+  static let number = ValueClasses(rawValue: 32)
+  static let all = ValueClasses(rawValue: 63)
+
+  init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// The kind of the value whose first byte is `first`: anything not a quote, a bracket,
+  /// a brace or a literal's first letter starts a number.
+  @inline(__always)
+  init(first: UInt8) {
+    switch first {
+    case UInt8(ascii: "\""): self = .string
+    case UInt8(ascii: "{"): self = .object
+    case UInt8(ascii: "["): self = .array
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .boolean
+    case UInt8(ascii: "n"): self = .null
+    default: self = .number
     }
-    return admitted
   }
 
-  /// `marks`: as `admits(canonical:_:node:members:)` takes them.
-  private func membersAdmitted(
-    _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ index: Int, marks: [Int]?
-  ) -> Bool {
-    var admitted = true
-    // The properties met, by their place in `properties` (the first 64), for `required`.
-    var met: UInt64 = 0
-    let allowsOthers = canonicalRules[index].allowsOtherMembers
-    canonicalRules[index].names.withUnsafeBufferPointer { names in
-      let properties = canonicalRules[index].properties
-      var place = 0
-      func visit(_ key: Range<Int>, _ value: Range<Int>) -> Bool {
-        defer { place += 1 }
-        let token = UnsafeBufferPointer(rebasing: text[key])
-        // Tried at the member's own place first, as records mostly keep the schema's order.
-        var property = place
-        if place >= properties.count
-          || !CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[place].name]), token)
-        {
-          property = 0
-          while property < properties.count,
-            !CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[property].name]), token)
-          {
-            property += 1
-          }
-        }
-        if property < properties.count {
-          if property < 64 { met |= 1 << property }
-          admitted = admits(canonical: text, value, node: properties[property].node)
-        } else {
-          admitted = allowsOthers
-        }
-        return admitted
-      }
-      if let marks {
-        CanonicalJSON.forEachMarkedMember(text, marks: marks, visit)
-      } else {
-        CanonicalJSON.forEachMember(text, range, visit)
-      }
+  /// The kinds `type` admits (an integer is a number that is also whole).
+  init(_ type: SchemaType) {
+    switch type {
+    case .null: self = .null
+    case .boolean: self = .boolean
+    case .object: self = .object
+    case .array: self = .array
+    case .string: self = .string
+    case .number, .integer: self = .number
     }
-    guard admitted else { return false }
-    for (required, property) in zip(
-      canonicalRules[index].requiredTokens, canonicalRules[index].requiredProperties)
-    {
-      if let property, property < 64 {
-        if met & (1 << property) == 0 { return false }
-        continue
-      }
-      var present = false
-      CanonicalJSON.forEachMember(text, range) { key, _ in
-        present = required.withUnsafeBufferPointer {
-          CanonicalJSON.sameBytes($0, UnsafeBufferPointer(rebasing: text[key]))
-        }
-        return !present
-      }
-      if !present { return false }
-    }
-    return true
   }
 }
 
-/// What checking canonical text needs of one node, in the text's own form: made once when
-/// the schema is read.
+/// What checking canonical text needs of a schema, in the text's own form and in flat
+/// arrays: made once when the schema is read. A check reaches a node's rules, properties
+/// and names through pointers; only the rare rules (listed values, required names past a
+/// node's first 64 properties) are read from arrays of arrays. A class: a copy of the
+/// schema (one for each record read) retains it once, not each of its arrays.
+final class CanonicalRules {
+  /// Node by node, the rules every value's check reads.
+  let nodes: [CanonicalNodeRules]
+  /// Every node's properties, each node's in one run (`CanonicalNodeRules.properties`)
+  /// in the order of its `properties`.
+  let properties: [CanonicalProperty]
+  /// The properties' names as canonical string tokens, one after another.
+  let names: [UInt8]
+  /// Node by node: the canonical texts of the `enum` entries and of the `const`, when given.
+  let allowed: [[[UInt8]]?]
+  let constants: [[UInt8]?]
+  /// Node by node: the `required` names not among its first 64 properties, as tokens.
+  let otherRequired: [[[UInt8]]]
+
+  init(_ schemaNodes: [SchemaNode]) {
+    var nodes: [CanonicalNodeRules] = []
+    var properties: [CanonicalProperty] = []
+    var names: [UInt8] = []
+    var otherRequired: [[[UInt8]]] = []
+    for node in schemaNodes {
+      let start = properties.count
+      for property in node.properties {
+        let nameStart = names.count
+        names += CanonicalJSON.token(of: property.name)
+        properties.append(CanonicalProperty(name: nameStart..<names.count, node: property.node))
+      }
+      var requiredMask: UInt64 = 0
+      var others: [[UInt8]] = []
+      for name in node.required {
+        if let place = node.properties.firstIndex(where: { SchemaChecker.sameName($0.name, name) }),
+          place < 64
+        {
+          requiredMask |= 1 << place
+        } else {
+          others.append(CanonicalJSON.token(of: name))
+        }
+      }
+      nodes.append(
+        CanonicalNodeRules(
+          node, properties: start..<properties.count, requiredMask: requiredMask,
+          hasOtherRequired: !others.isEmpty))
+      otherRequired.append(others)
+    }
+    self.nodes = nodes
+    self.properties = properties
+    self.names = names
+    self.otherRequired = otherRequired
+    allowed = schemaNodes.map { $0.allowedValues.map { $0.map(CanonicalJSON.text(of:)) } }
+    constants = schemaNodes.map { $0.constant.map(CanonicalJSON.text(of:)) }
+  }
+}
+
+/// A property of an object node: its name's token in `CanonicalRules.names`, and the node
+/// that checks its value.
+struct CanonicalProperty {
+  var name: Range<Int>
+  var node: Int
+}
+
+/// What checking canonical text reads of one node on every value, in plain values (a
+/// copy retains nothing).
 struct CanonicalNodeRules {
-  /// The node's `$ref` target, `type` (and whether `null` is allowed beside it), `items`
-  /// node, `additionalProperties`, `uniqueItems`, and whether it has an `enum` or `const`.
+  /// The kinds of value `type` admits (with `null` when it is allowed beside it); all
+  /// when there is no `type`. With `integerOnly`, a number must also be whole.
+  var classes: ValueClasses
+  var integerOnly: Bool
+  /// The node has no rule but `classes`: a value's first byte is its whole check.
+  var classesOnly: Bool
+  /// The node's `$ref` target, `items` node, `additionalProperties`, `uniqueItems`, and
+  /// whether it has an `enum` or `const`.
   var reference: Int?
-  var type: SchemaType?
-  var allowsNull: Bool
   var items: Int?
   var allowsOtherMembers: Bool
   var uniqueItems: Bool
   var listsValues: Bool
-  /// The properties' names as canonical string tokens, one after another, and each
-  /// property's token in `names` with the node that checks its value, in `properties`'
-  /// order.
-  var names: [UInt8]
-  var properties: [(name: Range<Int>, node: Int)]
-  /// Each `required` name as a token, and its place in `properties` when it has one.
-  var requiredTokens: [[UInt8]]
-  var requiredProperties: [Int?]
-  /// The canonical texts of the `enum` entries and of the `const`, when given.
-  var allowedTexts: [[UInt8]]?
-  var constantText: [UInt8]?
   /// Whether any number bound is given, and, when every one given is a whole number that
   /// fits an Int, what they admit: a whole number in `lower...upper`; a number strictly
   /// between two whole ones whose floor is at least `floorLower` and below `floorUpper`.
@@ -288,8 +409,15 @@ struct CanonicalNodeRules {
   /// The lengths `minLength` and `maxLength` admit, when either is given.
   var lengths: (minimum: Int, maximum: Int)?
   var hasPattern: Bool
+  var hasFormat: Bool
+  /// The node's run in `CanonicalRules.properties`.
+  var properties: Range<Int>
+  /// The `required` properties among the node's first 64, as bits of their places; and
+  /// whether other names are required (`CanonicalRules.otherRequired`).
+  var requiredMask: UInt64
+  var hasOtherRequired: Bool
 
-  init(_ node: SchemaNode) {
+  init(_ node: SchemaNode, properties: Range<Int>, requiredMask: UInt64, hasOtherRequired: Bool) {
     let rules = node.constraints
     let bounds = [rules.minimum, rules.maximum, rules.exclusiveMinimum, rules.exclusiveMaximum]
     hasBounds = bounds.contains { $0 != nil }
@@ -311,25 +439,26 @@ struct CanonicalNodeRules {
       lengths = (rules.minLength ?? 0, rules.maxLength ?? .max)
     }
     hasPattern = rules.pattern != nil
+    hasFormat = rules.format != nil
+    if let type = node.type {
+      classes = ValueClasses(type)
+      if node.allowsNull { classes.insert(.null) }
+      integerOnly = type == .integer
+    } else {
+      classes = .all
+      integerOnly = false
+    }
     reference = node.reference
-    type = node.type
-    allowsNull = node.allowsNull
     items = node.items
     allowsOtherMembers = node.allowsAdditionalProperties
     uniqueItems = rules.uniqueItems
     listsValues = node.allowedValues != nil || node.constant != nil
-    names = []
-    properties = []
-    for property in node.properties {
-      let start = names.count
-      names += CanonicalJSON.token(of: property.name)
-      properties.append((start..<names.count, property.node))
-    }
-    requiredTokens = node.required.map(CanonicalJSON.token(of:))
-    requiredProperties = node.required.map { name in
-      node.properties.firstIndex { SchemaChecker.sameName($0.name, name) }
-    }
-    allowedTexts = node.allowedValues.map { $0.map(CanonicalJSON.text(of:)) }
-    constantText = node.constant.map(CanonicalJSON.text(of:))
+    self.properties = properties
+    self.requiredMask = requiredMask
+    self.hasOtherRequired = hasOtherRequired
+    classesOnly =
+      !integerOnly && reference == nil && items == nil && allowsOtherMembers && !uniqueItems && !listsValues
+      && !hasBounds && lengths == nil && !hasPattern && !hasFormat && properties.isEmpty && requiredMask == 0
+      && !hasOtherRequired
   }
 }

@@ -17,8 +17,9 @@ package struct JSONSchema {
   let document: JSONValue
   /// Every subschema read; `nodes[0]` is the top level.
   let nodes: [SchemaNode]
-  /// Each node's names and listed values as canonical text, for `admits(canonical:_:node:)`.
-  let canonicalRules: [CanonicalNodeRules]
+  /// The nodes' rules in flat arrays, names and listed values as canonical text, for
+  /// `admits(canonical:_:node:)`.
+  let canonicalRules: CanonicalRules
 
   /// Reads `document` as a schema.
   ///
@@ -33,7 +34,7 @@ package struct JSONSchema {
     try reader.checkReferenceCycles()
     self.document = document
     self.nodes = reader.nodes
-    canonicalRules = reader.nodes.map(CanonicalNodeRules.init)
+    canonicalRules = CanonicalRules(reader.nodes)
   }
 
   /// The top-level subschema.
