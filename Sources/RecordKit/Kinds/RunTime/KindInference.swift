@@ -317,37 +317,44 @@ struct RecordReading: ~Copyable {
   /// after the read.
   mutating func keyIdentity(_ custom: CustomFields) -> String? {
     // Once one record is not keyed so, the read keys none (they are all keyed after it).
-    guard keyed, let keyToken else { return nil }
-    let identity = custom.withText { text -> String? in
-      var found: String?
-      keyToken.withUnsafeBufferPointer { token in
-        CanonicalJSON.forEachMarkedMember(text, marks: members) { key, value in
-          guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { return true }
-          guard text[value.lowerBound] == UInt8(ascii: "\"") else { return false }
-          let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
-          if !inner.isEmpty, !inner.contains(UInt8(ascii: "\\")) {
-            found = UTF8Validation.knownValidString(inner)
-          }
-          return false
-        }
-      }
-      return found
-    }
+    guard keyed, keyToken != nil else { return nil }
+    let identity = identity(of: custom)
     if identity == nil { keyed = false }
     return identity
   }
 
+  /// `keyIdentity`'s answer, found without copying `self` (as `admits(_:marked:)`).
+  private func identity(of custom: CustomFields) -> String? {
+    custom.withText { text -> String? in
+      keyToken?.withUnsafeBufferPointer { token -> String? in
+        for place in members.indices {
+          let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: members)
+          guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
+          guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+          let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
+          guard !inner.isEmpty, !inner.contains(UInt8(ascii: "\\")) else { return nil }
+          return UTF8Validation.knownValidString(inner)
+        }
+        return nil
+      } ?? nil
+    }
+  }
+
   /// Checks the record just read, number `index` (0-based), whose members are `custom`,
   /// against `schema` (when there is one), noting it in `refused` when its text breaks a
-  /// rule. `marked`: the reader marked its members in `members`. Never inlined, as `infer`.
-  @inline(never)
+  /// rule. `marked`: the reader marked its members in `members`.
   mutating func check(_ custom: CustomFields, record index: Int, marked: Bool) {
-    guard let schema else { return }
-    let admitted =
-      marked && !custom.isEmpty
-      ? custom.withText { schema.admits(canonical: $0, 0..<$0.count, members: members) }
-      : custom.meets(schema)
-    if !admitted { refused.append(index) }
+    if !admits(custom, marked: marked) { refused.append(index) }
+  }
+
+  /// Whether the record just read meets `schema` (any record does without one). Not
+  /// mutating, and the schema reached by optional chaining: bound to a name, or read
+  /// from a `self` a mutating method holds, it would be copied (each of its references
+  /// retained) for every record. Never inlined, as `infer`.
+  @inline(never)
+  private func admits(_ custom: CustomFields, marked: Bool) -> Bool {
+    guard marked && !custom.isEmpty else { return schema.map { custom.meets($0) } ?? true }
+    return custom.withText { schema?.admits(canonical: $0, 0..<$0.count, members: members) } ?? true
   }
 
   /// Adds the record just read, whose members are `custom`, to the inference (changed in
