@@ -70,6 +70,9 @@ package enum CanonicalJSON {
 
   /// Calls `body` with each member of the object `text[range]`, in order: its key's
   /// string token (quotes included) and its value; stops when `body` returns false.
+  /// Inlined, as `forEachMarkedMember` and `forEachElement` are, so that `body` is
+  /// inlined with the walk: the schema check walks every record's members and lists so.
+  @inline(__always)
   static func forEachMember(
     _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>, Range<Int>) -> Bool
   ) {
@@ -88,6 +91,7 @@ package enum CanonicalJSON {
   /// (`JSONReader.readCanonicalObject(into:members:)`: per member, where it starts — at
   /// the comma before its key, after the first — and where its value starts, as
   /// `start << 32 | valueStart`). Finds the members without scanning a byte of the text.
+  @inline(__always)
   static func forEachMarkedMember(
     _ text: UnsafeBufferPointer<UInt8>, marks: [Int], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Bool
   ) {
@@ -111,6 +115,7 @@ package enum CanonicalJSON {
 
   /// Calls `body` with each element of the array `text[range]`, in order; stops when
   /// `body` returns false.
+  @inline(__always)
   static func forEachElement(
     _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Bool
   ) {

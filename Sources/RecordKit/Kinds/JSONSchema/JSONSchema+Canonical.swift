@@ -44,9 +44,9 @@ extension JSONSchema {
   /// would be a copy of some hundred bytes for every value.
   private func admits(_ range: Range<Int>, _ index: Int, marks: [Int]?, _ check: CanonicalCheck) -> Bool {
     if let target = check.nodes[index].reference, !admits(range, target, marks: marks, check) { return false }
-    let kind = ValueClasses(first: check.text[range.lowerBound])
-    guard check.nodes[index].classes.contains(kind) else { return false }
-    if check.nodes[index].classesOnly { return true }
+    let kind = ValueKinds(first: check.text[range.lowerBound])
+    guard check.nodes[index].kinds.contains(kind) else { return false }
+    if check.nodes[index].kindsOnly { return true }
     if check.nodes[index].integerOnly, kind == .number, !check.isWhole(range) { return false }
     // A list with `uniqueItems`, or a value no `enum` or `const` entry has the same text
     // as, is compared as the tree checker compares it.
@@ -133,14 +133,12 @@ extension JSONSchema {
 
   private func elementsAdmitted(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
     guard let item = check.nodes[index].items else { return true }
-    var cursor = range.lowerBound + 1
-    let end = range.upperBound - 1
-    while cursor < end {
-      let elementEnd = CanonicalJSON.valueEnd(check.text, from: cursor)
-      guard admits(cursor..<elementEnd, item, marks: nil, check) else { return false }
-      cursor = elementEnd + 1
+    var admitted = true
+    CanonicalJSON.forEachElement(check.text, range) { element in
+      admitted = admits(element, item, marks: nil, check)
+      return admitted
     }
-    return true
+    return admitted
   }
 
   /// `marks`: as `admits(canonical:_:node:members:)` takes them.
@@ -148,27 +146,21 @@ extension JSONSchema {
     -> Bool
   {
     let text = check.text
+    var admitted = true
     // The properties met, by their place in the node's run (the first 64), for `required`.
     var met: UInt64 = 0
-    if let marks {
-      for place in marks.indices {
-        let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: marks)
-        guard memberAdmitted(key, value, place: place, of: index, met: &met, check) else { return false }
-      }
-    } else {
-      var cursor = range.lowerBound + 1
-      let end = range.upperBound - 1
-      var place = 0
-      while cursor < end {
-        let keyEnd = CanonicalJSON.stringEnd(text, from: cursor)
-        let valueEnd = CanonicalJSON.valueEnd(text, from: keyEnd + 1)
-        guard
-          memberAdmitted(cursor..<keyEnd, (keyEnd + 1)..<valueEnd, place: place, of: index, met: &met, check)
-        else { return false }
-        place += 1
-        cursor = valueEnd + 1
-      }
+    var place = 0
+    func visit(_ key: Range<Int>, _ value: Range<Int>) -> Bool {
+      admitted = memberAdmitted(key, value, place: place, of: index, met: &met, check)
+      place += 1
+      return admitted
     }
+    if let marks {
+      CanonicalJSON.forEachMarkedMember(text, marks: marks, visit)
+    } else {
+      CanonicalJSON.forEachMember(text, range, visit)
+    }
+    guard admitted else { return false }
     guard met & check.nodes[index].requiredMask == check.nodes[index].requiredMask else { return false }
     guard check.nodes[index].hasOtherRequired else { return true }
     for required in canonicalRules.otherRequired[index] {
@@ -223,10 +215,7 @@ private struct CanonicalCheck {
   /// Whether the number `text[range]` is whole: spelled without a fraction or an
   /// exponent, or with ones that leave it whole (`1.0`, `1e2`).
   func isWhole(_ range: Range<Int>) -> Bool {
-    let plain = !text[range].contains {
-      $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-    }
-    return plain
+    ValueKinds.spelledWhole(text, range)
       || SchemaType.integer.admits(
         .number(UTF8Validation.asciiString(UnsafeBufferPointer(rebasing: text[range]))))
   }
@@ -281,38 +270,13 @@ private struct CanonicalCheck {
   }
 }
 
-/// The kinds of JSON value, as bits, told from a canonical value's first byte.
-struct ValueClasses: OptionSet {
-  let rawValue: UInt8
-  static let string = ValueClasses(rawValue: 1)
-  static let object = ValueClasses(rawValue: 2)
-  static let array = ValueClasses(rawValue: 4)
-  static let boolean = ValueClasses(rawValue: 8)
-  static let null = ValueClasses(rawValue: 16)
-  static let number = ValueClasses(rawValue: 32)
-  static let all = ValueClasses(rawValue: 63)
-
-  init(rawValue: UInt8) { self.rawValue = rawValue }
-
-  /// The kind of the value whose first byte is `first`: anything not a quote, a bracket,
-  /// a brace or a literal's first letter starts a number.
-  @inline(__always)
-  init(first: UInt8) {
-    switch first {
-    case UInt8(ascii: "\""): self = .string
-    case UInt8(ascii: "{"): self = .object
-    case UInt8(ascii: "["): self = .array
-    case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .boolean
-    case UInt8(ascii: "n"): self = .null
-    default: self = .number
-    }
-  }
-
-  /// The kinds `type` admits (an integer is a number that is also whole).
+extension ValueKinds {
+  /// The kinds a schema's `type` admits, told by a value's first byte: an integer is a
+  /// number (that is also whole, which `CanonicalNodeRules.integerOnly` asks for).
   init(_ type: SchemaType) {
     switch type {
     case .null: self = .null
-    case .boolean: self = .boolean
+    case .boolean: self = .bool
     case .object: self = .object
     case .array: self = .array
     case .string: self = .string
@@ -390,10 +354,10 @@ struct CanonicalProperty {
 struct CanonicalNodeRules {
   /// The kinds of value `type` admits (with `null` when it is allowed beside it); all
   /// when there is no `type`. With `integerOnly`, a number must also be whole.
-  var classes: ValueClasses
+  var kinds: ValueKinds
   var integerOnly: Bool
-  /// The node has no rule but `classes`: a value's first byte is its whole check.
-  var classesOnly: Bool
+  /// The node has no rule but `kinds`: a value's first byte is its whole check.
+  var kindsOnly: Bool
   /// The node's `$ref` target, `items` node, `additionalProperties`, `uniqueItems`, and
   /// whether it has an `enum` or `const`.
   var reference: Int?
@@ -441,11 +405,11 @@ struct CanonicalNodeRules {
     hasPattern = rules.pattern != nil
     hasFormat = rules.format != nil
     if let type = node.type {
-      classes = ValueClasses(type)
-      if node.allowsNull { classes.insert(.null) }
+      kinds = ValueKinds(type)
+      if node.allowsNull { kinds.insert(.null) }
       integerOnly = type == .integer
     } else {
-      classes = .all
+      kinds = .all
       integerOnly = false
     }
     reference = node.reference
@@ -456,7 +420,7 @@ struct CanonicalNodeRules {
     self.properties = properties
     self.requiredMask = requiredMask
     self.hasOtherRequired = hasOtherRequired
-    classesOnly =
+    kindsOnly =
       !integerOnly && reference == nil && items == nil && allowsOtherMembers && !uniqueItems && !listsValues
       && !hasBounds && lengths == nil && !hasPattern && !hasFormat && properties.isEmpty && requiredMask == 0
       && !hasOtherRequired

@@ -204,38 +204,6 @@ package struct KindInference {
   }
 }
 
-/// The kinds of value a key has held, one bit each.
-struct ValueKinds: OptionSet {
-  let rawValue: UInt8
-  static let null = ValueKinds(rawValue: 1)
-  static let bool = ValueKinds(rawValue: 2)
-  static let integer = ValueKinds(rawValue: 4)
-  static let number = ValueKinds(rawValue: 8)
-  static let string = ValueKinds(rawValue: 16)
-  static let array = ValueKinds(rawValue: 32)
-  static let object = ValueKinds(rawValue: 64)
-
-  init(rawValue: UInt8) {
-    self.rawValue = rawValue
-  }
-
-  /// The kind of the value whose canonical text is `text[value]`.
-  init(_ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
-    switch text[value.lowerBound] {
-    case UInt8(ascii: "n"): self = .null
-    case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .bool
-    case UInt8(ascii: "\""): self = .string
-    case UInt8(ascii: "["): self = .array
-    case UInt8(ascii: "{"): self = .object
-    default:
-      let isWhole = !text[value].contains {
-        $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-      }
-      self = isWhole ? .integer : .number
-    }
-  }
-}
-
 /// What is known of one key.
 struct KeyStats {
   /// Records (or objects) holding the key.
@@ -344,7 +312,7 @@ struct RecordReading: ~Copyable {
   /// against `schema` (when there is one), noting it in `refused` when its text breaks a
   /// rule. `marked`: the reader marked its members in `members`.
   mutating func check(_ custom: CustomFields, record index: Int, marked: Bool) {
-    if !admits(custom, marked: marked) { refused.append(index) }
+    if schema != nil, !admits(custom, marked: marked) { refused.append(index) }
   }
 
   /// Whether the record just read meets `schema` (any record does without one). Not
