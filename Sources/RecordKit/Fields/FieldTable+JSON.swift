@@ -238,7 +238,7 @@ extension FieldTable {
       reading.builder.reset()
       let marking = reading.marksMembers
       if marking {
-        reading.members.removeAll(keepingCapacity: true)
+        reading.members.removeAll()
         try reader.readCanonicalObject(into: &reading.builder, members: &reading.members)
       } else {
         try reader.readCanonical(into: &reading.builder)

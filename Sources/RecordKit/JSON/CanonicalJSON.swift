@@ -70,7 +70,7 @@ package enum CanonicalJSON {
 
   /// Calls `body` with each member of the object `text[range]`, in order: its key's
   /// string token (quotes included) and its value; stops when `body` returns false.
-  /// Inlined, as `forEachMarkedMember` and `forEachElement` are, so that `body` is
+  /// Inlined, as `MemberMarks.forEach` and `forEachElement` are, so that `body` is
   /// inlined with the walk: the schema check walks every record's members and lists so.
   @inline(__always)
   static func forEachMember(
@@ -84,33 +84,6 @@ package enum CanonicalJSON {
       guard body(cursor..<keyEnd, (keyEnd + 1)..<valueEnd) else { return }
       cursor = valueEnd + 1
     }
-  }
-
-  /// Calls `body` with each member of the object that is the whole of `text`, as
-  /// `forEachMember` does, from the marks the reader made as it wrote that object
-  /// (`JSONReader.readCanonicalObject(into:members:)`: per member, where it starts — at
-  /// the comma before its key, after the first — and where its value starts, as
-  /// `start << 32 | valueStart`). Finds the members without scanning a byte of the text.
-  @inline(__always)
-  static func forEachMarkedMember(
-    _ text: UnsafeBufferPointer<UInt8>, marks: [Int], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Bool
-  ) {
-    for place in marks.indices {
-      let (key, value) = markedMember(place, of: text, marks: marks)
-      guard body(key, value) else { return }
-    }
-  }
-
-  /// Member `place`'s key token and value, from the marks (see `forEachMarkedMember`).
-  @inline(__always)
-  static func markedMember(_ place: Int, of text: UnsafeBufferPointer<UInt8>, marks: [Int]) -> (
-    key: Range<Int>, value: Range<Int>
-  ) {
-    let start = marks[place] >> 32
-    let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-    let valueStart = marks[place] & 0xFFFF_FFFF
-    let valueEnd = place + 1 < marks.count ? marks[place + 1] >> 32 : text.count - 1
-    return (keyStart..<(valueStart - 1), valueStart..<valueEnd)
   }
 
   /// Calls `body` with each element of the array `text[range]`, in order; stops when

@@ -25,7 +25,7 @@ extension JSONReader {
       }
       writer.endArray()
     case UInt8(ascii: "{"):
-      var unmarked: [Int] = []
+      var unmarked = MemberMarks()
       try readCanonicalObject(into: &writer, marking: false, members: &unmarked)
     case UInt8(ascii: "t"):
       try readLiteral("true")
@@ -48,13 +48,10 @@ extension JSONReader {
 
 extension JSONReader {
   /// `readCanonical(into:)` of the object at the current byte (the caller has peeked it),
-  /// appending to `members` where each of its members lies in `writer`'s bytes, one word
-  /// a member: where it starts (at the comma written before it, for all but the first) in
-  /// the high 32 bits, where its value starts in the low 32 (the key token ends at the `:`
-  /// before it; the value, at the next member's start or at the object's `}`). What a
-  /// record's read hands inference, which then need not find those ends again. A record's
-  /// text is below 4 GiB (the reader's limit on a file is lower).
-  mutating func readCanonicalObject(into writer: inout JSONWriter, members: inout [Int])
+  /// noting in `members` where each of its members lies in `writer`'s bytes and what each
+  /// list member's elements are (`MemberMarks`): what a record's read hands inference and
+  /// the schema check, which then need not find those ends, or walk those lists, again.
+  mutating func readCanonicalObject(into writer: inout JSONWriter, members: inout MemberMarks)
     throws(JSONSyntaxError)
   {
     try readCanonicalObject(into: &writer, marking: true, members: &members)
@@ -63,7 +60,7 @@ extension JSONReader {
   /// The object case of `readCanonical(into:)`, marking its members when `marking`.
   @inline(__always)
   private mutating func readCanonicalObject(
-    into writer: inout JSONWriter, marking: Bool, members: inout [Int]
+    into writer: inout JSONWriter, marking: Bool, members: inout MemberMarks
   )
     throws(JSONSyntaxError)
   {
@@ -73,13 +70,44 @@ extension JSONReader {
       repeat {
         let memberStart = writer.byteCount
         try readCanonicalKey(into: &writer, keys: &keys)
-        if marking { members.append(memberStart << 32 | writer.byteCount) }
-        try readCanonical(into: &writer)
+        if marking {
+          let valueStart = writer.byteCount
+          let elements: ValueKinds
+          if bytes[index] == UInt8(ascii: "[") {
+            elements = try readCanonicalList(into: &writer)
+          } else {
+            elements = []
+            try readCanonical(into: &writer)
+          }
+          members.append(start: memberStart, valueStart: valueStart, elements: elements)
+        } else {
+          try readCanonical(into: &writer)
+        }
       } while try advanceInObject()
       rawKeyStack.removeSubrange(keys.base...)
       keys.strings?.removeAll(from: &keyStack)
     }
     writer.endObject()
+  }
+
+  /// The list case of `readCanonical(into:)` (the caller has peeked its `[`), giving the
+  /// kinds of its elements as `ValueKinds(_:_:)` tells them from the text written: each
+  /// one's first byte, and a number's spelling (a number is written as it is spelled).
+  private mutating func readCanonicalList(into writer: inout JSONWriter) throws(JSONSyntaxError) -> ValueKinds
+  {
+    var kinds: ValueKinds = []
+    writer.beginArray()
+    if try enterArray() {
+      repeat {
+        let start = index
+        var kind = ValueKinds(first: bytes[start])
+        try readCanonical(into: &writer)
+        if kind == .number, ValueKinds.spelledWhole(bytes, start..<index) { kind = .integer }
+        kinds.insert(kind)
+      } while try advanceInArray()
+    }
+    writer.endArray()
+    return kinds
   }
 }
 

@@ -73,20 +73,28 @@ import Testing
     }
   }
 
-  /// The marks of a record's members are where its keys and values are in its text.
+  /// The marks of a record's members are where its keys and values are in its text, and
+  /// what kinds of element each list member holds.
   @Test func theReaderMarksEachMembersKeyAndValue() throws {
-    let source = Array(#"{ "a" : 1, "b\"c": [1, {"d": 2}], "" : "x" }"#.utf8)
+    let source = Array(
+      #"{ "a" : 1, "b\"c": [1, {"d": 2}], "" : "x", "e": [], "f": [2.5, "s", [0], null] }"#.utf8)
     var writer = JSONWriter(compact: true)
-    var marks: [Int] = []
+    var marks = MemberMarks()
     try source.withUnsafeBufferPointer { buffer in
       var reader = JSONReader(unsafeBytes: buffer)
       _ = try reader.peek()
       try reader.readCanonicalObject(into: &writer, members: &marks)
     }
     let text = String(decoding: writer.bytes, as: UTF8.self)
-    #expect(text == #"{"a":1,"b\"c":[1,{"d":2}],"":"x"}"#)
+    #expect(text == #"{"a":1,"b\"c":[1,{"d":2}],"":"x","e":[],"f":[2.5,"s",[0],null]}"#)
     // Each member's start (the comma before all but the first) and its value's start.
-    #expect(marks.map { [$0 >> 32, $0 & 0xFFFF_FFFF] } == [[1, 5], [6, 14], [25, 29]])
+    #expect(
+      (0..<marks.count).map { [marks[$0].place >> 32, marks[$0].place & 0xFFFF_FFFF] }
+        == [[1, 5], [6, 14], [25, 29], [32, 37], [39, 44]])
+    #expect(
+      (0..<marks.count).map { marks[$0].elements } == [
+        [], [.integer, .object], [], [], [.number, .string, .array, .null],
+      ])
   }
 
   /// More keys than inference types: the same ones untyped either way.

@@ -16,11 +16,13 @@ extension JSONSchema {
   /// element.
   ///
   /// `marks`: when the value is an object that is the whole of `text`, the marks the
-  /// reader made of its members as it wrote it (`CanonicalJSON.forEachMarkedMember`), so
-  /// that its members are found without a scan: how a record is checked as it is read.
+  /// reader made of its members as it wrote it (`MemberMarks`), so that its members are
+  /// found without a scan, and a list member's elements are known by their kinds without
+  /// a walk where those are all the rules ask of them: how a record is checked as it is
+  /// read.
   func admits(
     canonical text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, node index: Int = 0,
-    members marks: [Int]? = nil
+    members marks: MemberMarks? = nil
   ) -> Bool {
     let rules = canonicalRules
     return rules.nodes.withUnsafeBufferPointer { nodes in
@@ -42,8 +44,17 @@ extension JSONSchema {
 
   /// Node `index`'s rules are read field by field through `check.nodes`: a copy of them
   /// would be a copy of some hundred bytes for every value.
-  private func admits(_ range: Range<Int>, _ index: Int, marks: [Int]?, _ check: CanonicalCheck) -> Bool {
-    if let target = check.nodes[index].reference, !admits(range, target, marks: marks, check) { return false }
+  ///
+  /// `elements`: when the value is a list, its elements' kinds, if the reader told them.
+  private func admits(
+    _ range: Range<Int>, _ index: Int, marks: MemberMarks?, elements: ValueKinds? = nil,
+    _ check: CanonicalCheck
+  ) -> Bool {
+    if let target = check.nodes[index].reference,
+      !admits(range, target, marks: marks, elements: elements, check)
+    {
+      return false
+    }
     let kind = ValueKinds(first: check.text[range.lowerBound])
     guard check.nodes[index].kinds.contains(kind) else { return false }
     if check.nodes[index].kindsOnly { return true }
@@ -57,7 +68,7 @@ extension JSONSchema {
     }
     switch kind {
     case .string: return stringAdmitted(range, index, check)
-    case .array: return elementsAdmitted(range, index, check)
+    case .array: return elementsAdmitted(range, index, elements: elements, check)
     case .object: return membersAdmitted(range, index, marks: marks, check)
     case .number: return numberAdmitted(range, index, check)
     default: return true
@@ -131,8 +142,17 @@ extension JSONSchema {
     return true
   }
 
-  private func elementsAdmitted(_ range: Range<Int>, _ index: Int, _ check: CanonicalCheck) -> Bool {
+  /// `elements`: as `admits` takes them. Given, and with nothing but kinds asked of an
+  /// element, the list is not walked.
+  private func elementsAdmitted(
+    _ range: Range<Int>, _ index: Int, elements: ValueKinds?, _ check: CanonicalCheck
+  ) -> Bool {
     guard let item = check.nodes[index].items else { return true }
+    if var elements, check.nodes[item].kindsOnly {
+      // A rule of kinds alone tells a number by its first byte, whole or not.
+      if elements.remove(.integer) != nil { elements.insert(.number) }
+      return check.nodes[item].kinds.isSuperset(of: elements)
+    }
     var admitted = true
     CanonicalJSON.forEachElement(check.text, range) { element in
       admitted = admits(element, item, marks: nil, check)
@@ -142,7 +162,9 @@ extension JSONSchema {
   }
 
   /// `marks`: as `admits(canonical:_:node:members:)` takes them.
-  private func membersAdmitted(_ range: Range<Int>, _ index: Int, marks: [Int]?, _ check: CanonicalCheck)
+  private func membersAdmitted(
+    _ range: Range<Int>, _ index: Int, marks: MemberMarks?, _ check: CanonicalCheck
+  )
     -> Bool
   {
     let text = check.text
@@ -150,15 +172,15 @@ extension JSONSchema {
     // The properties met, by their place in the node's run (the first 64), for `required`.
     var met: UInt64 = 0
     var place = 0
-    func visit(_ key: Range<Int>, _ value: Range<Int>) -> Bool {
-      admitted = memberAdmitted(key, value, place: place, of: index, met: &met, check)
+    func visit(_ key: Range<Int>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool {
+      admitted = memberAdmitted(key, value, elements: elements, place: place, of: index, met: &met, check)
       place += 1
       return admitted
     }
     if let marks {
-      CanonicalJSON.forEachMarkedMember(text, marks: marks, visit)
+      marks.forEach(in: text, visit)
     } else {
-      CanonicalJSON.forEachMember(text, range, visit)
+      CanonicalJSON.forEachMember(text, range) { visit($0, $1, nil) }
     }
     guard admitted else { return false }
     guard met & check.nodes[index].requiredMask == check.nodes[index].requiredMask else { return false }
@@ -176,12 +198,13 @@ extension JSONSchema {
     return true
   }
 
-  /// Whether member number `place`, key token `text[key]`, value `text[value]`, is
-  /// admitted by the object node `index`; notes the property it meets in `met`.
+  /// Whether member number `place`, key token `text[key]`, value `text[value]` (a list
+  /// of `elements`, when the reader told them), is admitted by the object node `index`;
+  /// notes the property it meets in `met`.
   @inline(__always)
   private func memberAdmitted(
-    _ key: Range<Int>, _ value: Range<Int>, place: Int, of index: Int, met: inout UInt64,
-    _ check: CanonicalCheck
+    _ key: Range<Int>, _ value: Range<Int>, elements: ValueKinds?, place: Int, of index: Int,
+    met: inout UInt64, _ check: CanonicalCheck
   ) -> Bool {
     let token = UnsafeBufferPointer(rebasing: check.text[key])
     let run = check.nodes[index].properties
@@ -194,7 +217,7 @@ extension JSONSchema {
     }
     let offset = property &- run.lowerBound
     if offset < 64 { met |= 1 << offset }
-    return admits(value, check.properties[property].node, marks: nil, check)
+    return admits(value, check.properties[property].node, marks: nil, elements: elements, check)
   }
 }
 

@@ -51,19 +51,18 @@ package struct KindInference {
     return .object(document)
   }
 
-  /// Adds one record's members, their canonical text `text` with the places the reader
-  /// marked (`JSONReader.readCanonicalObject(into:members:)`): each member's start and its
-  /// value's start, one word a member, in order. What `add(_:)` does, without finding
-  /// where each key and value ends.
-  mutating func add(_ text: UnsafeBufferPointer<UInt8>, members marks: [Int]) {
+  /// Adds one record's members, their canonical text `text` as the reader marked it
+  /// (`MemberMarks`). What `add(_:)` does, without finding where each key and value ends
+  /// or walking a list's elements.
+  mutating func add(_ text: UnsafeBufferPointer<UInt8>, members marks: MemberMarks) {
     var table = root
     root = KeyTable()
     table.objectCount += 1
-    // A loop of its own, not `CanonicalJSON.forEachMarkedMember`: through its closure,
-    // `add` retained the table's arrays on every member (180 instructions a record).
-    for place in marks.indices {
-      let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: marks)
-      add(text, key: key, value: value, place: place, to: &table, depth: 0)
+    // A loop of its own, not `MemberMarks.forEach`: through its closure, `add` retained
+    // the table's arrays on every member (180 instructions a record).
+    for place in 0..<marks.count {
+      let (key, value) = marks.member(place, of: text)
+      add(text, key: key, value: value, elements: marks[place].elements, place: place, to: &table, depth: 0)
     }
     root = table
   }
@@ -75,19 +74,19 @@ package struct KindInference {
     table.objectCount += 1
     var place = 0
     CanonicalJSON.forEachMember(text, object) { key, value in
-      add(text, key: key, value: value, place: place, to: &table, depth: depth)
+      add(text, key: key, value: value, elements: nil, place: place, to: &table, depth: depth)
       place += 1
       return true
     }
   }
 
   /// Adds one member, the key token `text[key]` and its value `text[value]`, the
-  /// `place`th of its object, to `table`.
+  /// `place`th of its object, to `table`; `elements`: when the value is a list, its
+  /// elements' kinds, if the reader told them (`MemberMarks`).
   @inline(__always)
   private mutating func add(
-    _ text: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: Range<Int>, place: Int,
-    to table: inout KeyTable,
-    depth: Int
+    _ text: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: Range<Int>, elements: ValueKinds?,
+    place: Int, to table: inout KeyTable, depth: Int
   ) {
     // Each key's statistics are changed in place: copies of them would retain and release
     // strings and arrays for every member of every record.
@@ -98,7 +97,7 @@ package struct KindInference {
       untypedKeys += 1
       return
     }
-    record(text, value, in: &table.stats[index], depth: depth)
+    record(text, value, elements: elements, in: &table.stats[index], depth: depth)
   }
 
   private mutating func newSlot(_ key: String, in table: inout KeyTable) -> Int? {
@@ -108,9 +107,11 @@ package struct KindInference {
   }
 
   /// Adds the value `text[value]` (canonical text) to a key's statistics, counting one
-  /// more object that holds the key (in one access to them, not two).
+  /// more object that holds the key (in one access to them, not two). `elements`: as `add`
+  /// takes them (a list's elements are walked when they are not given).
   private mutating func record(
-    _ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, in stats: inout KeyStats, depth: Int
+    _ text: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, elements: ValueKinds?, in stats: inout KeyStats,
+    depth: Int
   ) {
     stats.count += 1
     let kind = ValueKinds(text, value)
@@ -123,6 +124,10 @@ package struct KindInference {
       if stats.allDates, !StringFormat.date.admits(string) { stats.allDates = false }
       if stats.allDateTimes, !StringFormat.dateTime.admits(string) { stats.allDateTimes = false }
     case .array:
+      if let elements {
+        stats.elementKinds.formUnion(elements)
+        return
+      }
       CanonicalJSON.forEachElement(text, value) { element in
         stats.elementKinds.insert(ValueKinds(text, element))
         return true
@@ -266,7 +271,7 @@ struct RecordReading: ~Copyable {
   let keyToken: [UInt8]?
   var keyed: Bool
   /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
-  var members: [Int] = []
+  var members = MemberMarks()
 
   init(inferring: Bool = false, checking schema: JSONSchema? = nil, keyedBy key: String? = nil) {
     inference = inferring ? KindInference() : nil
@@ -295,8 +300,8 @@ struct RecordReading: ~Copyable {
   private func identity(of custom: CustomFields) -> String? {
     custom.withText { text -> String? in
       keyToken?.withUnsafeBufferPointer { token -> String? in
-        for place in members.indices {
-          let (key, value) = CanonicalJSON.markedMember(place, of: text, marks: members)
+        for place in 0..<members.count {
+          let (key, value) = members.member(place, of: text)
           guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
           guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
           let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
