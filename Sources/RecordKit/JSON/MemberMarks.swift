@@ -65,10 +65,17 @@ struct MemberMarks {
     in text: UnsafeBufferPointer<UInt8>,
     _ body: (_ key: Range<Int>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool
   ) {
-    for place in 0..<count {
-      let (key, value) = member(place, of: text)
-      let elements = text[value.lowerBound] == UInt8(ascii: "[") ? marks[place].elements : nil
-      guard body(key, value, elements) else { return }
+    let count = count
+    marks.withUnsafeBufferPointer { marks in
+      for place in 0..<count {
+        let mark = marks[place]
+        let start = mark.place >> 32
+        let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
+        let valueStart = mark.place & 0xFFFF_FFFF
+        let valueEnd = place + 1 < count ? marks[place + 1].place >> 32 : text.count - 1
+        let elements = text[valueStart] == UInt8(ascii: "[") ? mark.elements : nil
+        guard body(keyStart..<(valueStart - 1), valueStart..<valueEnd, elements) else { return }
+      }
     }
   }
 }

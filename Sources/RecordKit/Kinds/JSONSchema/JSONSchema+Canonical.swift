@@ -25,15 +25,26 @@ extension JSONSchema {
     members marks: MemberMarks? = nil
   ) -> Bool {
     let rules = canonicalRules
-    return rules.nodes.withUnsafeBufferPointer { nodes in
-      rules.properties.withUnsafeBufferPointer { properties in
-        rules.names.withUnsafeBufferPointer { names in
-          admits(
-            range, index, marks: marks,
-            CanonicalCheck(nodes: nodes, properties: properties, names: names, text: text))
-        }
-      }
+    return withExtendedLifetime(rules) {
+      let check = CanonicalCheck(
+        nodes: rules.nodes, properties: rules.properties, names: rules.names, text: text)
+      guard let marks else { return admits(range, index, check) }
+      return markedAdmitted(range, index, marks: marks, check)
     }
+  }
+
+  /// `admits(_:_:check)` of an object whose members the reader marked: what the general
+  /// check does of an object node without a `$ref`, an `enum` or a `const` (any other
+  /// goes that way, its members found by a scan), its members found from the marks.
+  private func markedAdmitted(_ range: Range<Int>, _ index: Int, marks: MemberMarks, _ check: CanonicalCheck)
+    -> Bool
+  {
+    guard check.nodes[index].reference == nil, !check.nodes[index].listsValues else {
+      return admits(range, index, check)
+    }
+    guard check.nodes[index].kinds.contains(.object) else { return false }
+    if check.nodes[index].kindsOnly { return true }
+    return membersAdmitted(range, index, marks: marks, check)
   }
 
   /// `admits(canonical:_:node:)` of `value`'s canonical text, for the fuzz target that
@@ -46,13 +57,10 @@ extension JSONSchema {
   /// would be a copy of some hundred bytes for every value.
   ///
   /// `elements`: when the value is a list, its elements' kinds, if the reader told them.
-  private func admits(
-    _ range: Range<Int>, _ index: Int, marks: MemberMarks?, elements: ValueKinds? = nil,
-    _ check: CanonicalCheck
-  ) -> Bool {
-    if let target = check.nodes[index].reference,
-      !admits(range, target, marks: marks, elements: elements, check)
-    {
+  private func admits(_ range: Range<Int>, _ index: Int, elements: ValueKinds? = nil, _ check: CanonicalCheck)
+    -> Bool
+  {
+    if let target = check.nodes[index].reference, !admits(range, target, elements: elements, check) {
       return false
     }
     let kind = ValueKinds(first: check.text[range.lowerBound])
@@ -69,7 +77,7 @@ extension JSONSchema {
     switch kind {
     case .string: return stringAdmitted(range, index, check)
     case .array: return elementsAdmitted(range, index, elements: elements, check)
-    case .object: return membersAdmitted(range, index, marks: marks, check)
+    case .object: return membersAdmitted(range, index, marks: nil, check)
     case .number: return numberAdmitted(range, index, check)
     default: return true
     }
@@ -127,9 +135,14 @@ extension JSONSchema {
     // The pattern is used in place (optional chaining): bound to a name, it would be
     // copied, its three references retained, for every string.
     if hasPattern {
-      // Without an escape the token's bytes are the string's UTF-8.
+      // Without an escape the token's bytes are the string's UTF-8: the first quote or
+      // backslash after the opening quote is then the closing one.
+      var ignored = false
+      let escaped =
+        JSONStringScan.firstSpecial(in: text, from: range.lowerBound + 1, sawNonASCII: &ignored)
+        < range.upperBound - 1
       let found =
-        inner.contains(UInt8(ascii: "\\"))
+        escaped
         ? nodes[index].constraints.pattern?.match(CanonicalJSON.string(text, range))
         : nodes[index].constraints.pattern?.match(utf8: inner)
       guard found == .match else { return false }
@@ -155,7 +168,7 @@ extension JSONSchema {
     }
     var admitted = true
     CanonicalJSON.forEachElement(check.text, range) { element in
-      admitted = admits(element, item, marks: nil, check)
+      admitted = admits(element, item, check)
       return admitted
     }
     return admitted
@@ -217,22 +230,26 @@ extension JSONSchema {
     }
     let offset = property &- run.lowerBound
     if offset < 64 { met |= 1 << offset }
-    return admits(value, check.properties[property].node, marks: nil, elements: elements, check)
+    return admits(value, check.properties[property].node, elements: elements, check)
   }
 }
 
-/// One check of canonical text: the text and the schema's flat rules as pointers, taken
-/// once per value checked and passed down as it descends, so that checking members and
-/// elements copies and retains nothing.
+/// One check of canonical text: the text and the schema's flat rules as pointers (the
+/// rules' own, `CanonicalRules`, which the check keeps alive), passed down as it descends,
+/// so that checking members and elements copies and retains nothing. The rules are reached
+/// by their start alone (a node's or a property's index comes from the rules themselves):
+/// five words to pass down.
 private struct CanonicalCheck {
-  let nodes: UnsafeBufferPointer<CanonicalNodeRules>
-  let properties: UnsafeBufferPointer<CanonicalProperty>
-  let names: UnsafeBufferPointer<UInt8>
+  let nodes: UnsafePointer<CanonicalNodeRules>
+  let properties: UnsafePointer<CanonicalProperty>
+  let names: UnsafePointer<UInt8>
   let text: UnsafeBufferPointer<UInt8>
 
   @inline(__always)
   func property(_ property: Int, isNamed token: UnsafeBufferPointer<UInt8>) -> Bool {
-    CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: names[properties[property].name]), token)
+    let name = properties[property].name
+    return CanonicalJSON.sameBytes(
+      UnsafeBufferPointer(start: names + name.lowerBound, count: name.count), token)
   }
 
   /// Whether the number `text[range]` is whole: spelled without a fraction or an
@@ -313,14 +330,20 @@ extension ValueKinds {
 /// and names through pointers; only the rare rules (listed values, required names past a
 /// node's first 64 properties) are read from arrays of arrays. A class: a copy of the
 /// schema (one for each record read) retains it once, not each of its arrays.
+///
+/// The rules every check reads are in allocations of the rules' own, made once and freed
+/// with them, so that a check takes their addresses without a closure per array for each
+/// record (an array's storage is not promised to stay where a pointer to it was taken).
 final class CanonicalRules {
   /// Node by node, the rules every value's check reads.
-  let nodes: [CanonicalNodeRules]
+  let nodes: UnsafePointer<CanonicalNodeRules>
   /// Every node's properties, each node's in one run (`CanonicalNodeRules.properties`)
   /// in the order of its `properties`.
-  let properties: [CanonicalProperty]
+  let properties: UnsafePointer<CanonicalProperty>
   /// The properties' names as canonical string tokens, one after another.
-  let names: [UInt8]
+  let names: UnsafePointer<UInt8>
+  /// How many of each the allocations above hold.
+  private let counts: (nodes: Int, properties: Int, names: Int)
   /// Node by node: the canonical texts of the `enum` entries and of the `const`, when given.
   let allowed: [[[UInt8]]?]
   let constants: [[UInt8]?]
@@ -356,12 +379,27 @@ final class CanonicalRules {
           hasOtherRequired: !others.isEmpty))
       otherRequired.append(others)
     }
-    self.nodes = nodes
-    self.properties = properties
-    self.names = names
+    counts = (nodes.count, properties.count, names.count)
+    self.nodes = Self.allocated(nodes)
+    self.properties = Self.allocated(properties)
+    self.names = Self.allocated(names)
     self.otherRequired = otherRequired
     allowed = schemaNodes.map { $0.allowedValues.map { $0.map(CanonicalJSON.text(of:)) } }
     constants = schemaNodes.map { $0.constant.map(CanonicalJSON.text(of:)) }
+  }
+
+  deinit {
+    UnsafeMutablePointer(mutating: nodes).deinitialize(count: counts.nodes).deallocate()
+    UnsafeMutablePointer(mutating: properties).deinitialize(count: counts.properties).deallocate()
+    UnsafeMutablePointer(mutating: names).deinitialize(count: counts.names).deallocate()
+  }
+
+  /// A copy of `elements` in an allocation of its own (of one element at least, so that
+  /// even no elements have an address), which `deinit` frees.
+  private static func allocated<Element>(_ elements: [Element]) -> UnsafePointer<Element> {
+    let storage = UnsafeMutablePointer<Element>.allocate(capacity: max(elements.count, 1))
+    _ = UnsafeMutableBufferPointer(start: storage, count: elements.count).initialize(from: elements)
+    return UnsafePointer(storage)
   }
 }
 
