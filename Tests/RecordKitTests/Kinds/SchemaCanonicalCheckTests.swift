@@ -19,6 +19,8 @@ import Testing
          "score": {"minimum": -3, "exclusiveMaximum": 7},
          "days": {"type": "array", "items": {"type": "string", "format": "date"}, "uniqueItems": true},
          "tags": {"type": "array", "items": {"type": "string"}},
+         "code": {"type": "string", "pattern": "^AB-"},
+         "tail": {"pattern": "-z$"},
          "nums": {"items": {"type": "number"}},
          "genre": {"enum": ["a", "b", 1, {"x": 1, "y": [1, 2]}]},
          "fixed": {"const": [1, "é"]},
@@ -71,6 +73,9 @@ import Testing
     // kinds the reader noted (`MemberMarks`), without a walk.
     ("tags", [#"["a","b"]"#, "[]", #"["a",1]"#, "[null]", #"["a",["b"]]"#, "[{}]", #""a""#]),
     ("nums", ["[1,2.5]", "[]", "[1e2,-0]", #"["1"]"#, "[true]", "[[1]]", "7"]),
+    // Plain patterns, matched from the flat rules' bytes; an escaped string by the pattern.
+    ("code", [#""AB-1""#, #""AB-""#, #""xAB-""#, #""ab-1""#, #""A\u0042-1""#, #""A\u0043-1""#, #""AB""#]),
+    ("tail", [#""a-z""#, #""-z""#, #""-z-""#, #""z""#, #""\n-z""#, "5", #""-\u007a""#]),
     ("fixed", [#"[1,"é"]"#, #"[1.0,"é"]"#, #"[1,"e\u0301"]"#, #"["é",1]"#, "[1]"]),
     (
       "tree",

@@ -141,11 +141,20 @@ extension JSONSchema {
       let escaped =
         JSONStringScan.firstSpecial(in: text, from: range.lowerBound + 1, sawNonASCII: &ignored)
         < range.upperBound - 1
-      let found =
-        escaped
-        ? nodes[index].constraints.pattern?.match(CanonicalJSON.string(text, range))
-        : nodes[index].constraints.pattern?.match(utf8: inner)
-      guard found == .match else { return false }
+      if !escaped, let plain = check.nodes[index].plainPattern {
+        // Matched from the flat rules: reaching the pattern retained and released its
+        // references for every string.
+        let pattern = UnsafeBufferPointer(start: check.names + plain.text.lowerBound, count: plain.text.count)
+        guard SchemaPattern.matches(plain: pattern, atStart: plain.start, atEnd: plain.end, in: inner) else {
+          return false
+        }
+      } else {
+        let found =
+          escaped
+          ? nodes[index].constraints.pattern?.match(CanonicalJSON.string(text, range))
+          : nodes[index].constraints.pattern?.match(utf8: inner)
+        guard found == .match else { return false }
+      }
     }
     if hasFormat, let format = nodes[index].constraints.format,
       !format.admits(CanonicalJSON.string(text, range))
@@ -340,7 +349,8 @@ final class CanonicalRules {
   /// Every node's properties, each node's in one run (`CanonicalNodeRules.properties`)
   /// in the order of its `properties`.
   let properties: UnsafePointer<CanonicalProperty>
-  /// The properties' names as canonical string tokens, one after another.
+  /// The properties' names as canonical string tokens, one after another, and the plain
+  /// patterns' texts (`CanonicalNodeRules.plainPattern`).
   let names: UnsafePointer<UInt8>
   /// How many of each the allocations above hold.
   private let counts: (nodes: Int, properties: Int, names: Int)
@@ -373,10 +383,15 @@ final class CanonicalRules {
           others.append(CanonicalJSON.token(of: name))
         }
       }
-      nodes.append(
-        CanonicalNodeRules(
-          node, properties: start..<properties.count, requiredMask: requiredMask,
-          hasOtherRequired: !others.isEmpty))
+      var rules = CanonicalNodeRules(
+        node, properties: start..<properties.count, requiredMask: requiredMask,
+        hasOtherRequired: !others.isEmpty)
+      if let plain = node.constraints.pattern?.plainText {
+        let textStart = names.count
+        names += plain.text
+        rules.plainPattern = (textStart..<names.count, plain.start, plain.end)
+      }
+      nodes.append(rules)
       otherRequired.append(others)
     }
     counts = (nodes.count, properties.count, names.count)
@@ -434,6 +449,9 @@ struct CanonicalNodeRules {
   /// The lengths `minLength` and `maxLength` admit, when either is given.
   var lengths: (minimum: Int, maximum: Int)?
   var hasPattern: Bool
+  /// A pattern that is plain text (`SchemaPattern.plainText`): where its text is in
+  /// `CanonicalRules.names`, and its anchors.
+  var plainPattern: (text: Range<Int>, start: Bool, end: Bool)?
   var hasFormat: Bool
   /// The node's run in `CanonicalRules.properties`.
   var properties: Range<Int>

@@ -63,20 +63,32 @@ package struct SchemaPattern: Equatable {
   /// `match(_:)` of the string whose UTF-8 is `bytes` (which must be valid UTF-8).
   func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> PatternMatch {
     guard let literal else { return program.match(utf8: bytes) }
-    let width = literal.text.count
-    guard bytes.count >= width else { return .noMatch }
-    let found = literal.text.withUnsafeBufferPointer { text in
-      let same = { (start: Int) in
-        CanonicalJSON.sameBytes(text, UnsafeBufferPointer(rebasing: bytes[start..<(start + width)]))
-      }
-      switch (literal.start, literal.end) {
-      case (true, true): return bytes.count == width && same(0)
-      case (true, false): return same(0)
-      case (false, true): return same(bytes.count - width)
-      case (false, false): return (0...(bytes.count - width)).contains(where: same)
-      }
+    let found = literal.text.withUnsafeBufferPointer {
+      Self.matches(plain: $0, atStart: literal.start, atEnd: literal.end, in: bytes)
     }
     return found ? .match : .noMatch
+  }
+
+  /// The pattern as plain text and its anchors, when it is one (see the type's comment):
+  /// what a schema's flat rules keep of it, to match without reaching the pattern.
+  var plainText: (text: [UInt8], start: Bool, end: Bool)? { literal }
+
+  /// Whether a plain pattern, `text` anchored at the start and at the end as told, matches
+  /// somewhere in `bytes`: a comparison of bytes.
+  static func matches(
+    plain text: UnsafeBufferPointer<UInt8>, atStart: Bool, atEnd: Bool, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let width = text.count
+    guard bytes.count >= width else { return false }
+    let same = { (start: Int) in
+      CanonicalJSON.sameBytes(text, UnsafeBufferPointer(rebasing: bytes[start..<(start + width)]))
+    }
+    switch (atStart, atEnd) {
+    case (true, true): return bytes.count == width && same(0)
+    case (true, false): return same(0)
+    case (false, true): return same(bytes.count - width)
+    case (false, false): return (0...(bytes.count - width)).contains(where: same)
+    }
   }
 
   /// The match of the compiled program alone, without the plain-text shortcut (for tests
