@@ -305,8 +305,13 @@ struct RecordReading: ~Copyable {
           guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
           guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
           let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
-          guard !inner.isEmpty, !inner.contains(UInt8(ascii: "\\")) else { return nil }
-          return UTF8Validation.knownValidString(inner)
+          // One scan says whether the string has an escape (its first quote or backslash is
+          // then not its closing quote) and whether it is ASCII, which the string then
+          // need not find out again.
+          var nonASCII = false
+          let stop = JSONStringScan.firstSpecial(in: text, from: value.lowerBound + 1, sawNonASCII: &nonASCII)
+          guard !inner.isEmpty, stop == value.upperBound - 1 else { return nil }
+          return nonASCII ? UTF8Validation.knownValidString(inner) : UTF8Validation.asciiString(inner)
         }
         return nil
       } ?? nil
