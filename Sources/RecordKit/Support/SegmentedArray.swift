@@ -11,14 +11,21 @@
 ///
 /// Indices are `0..<count`, always: removing from the front renumbers the rest, as
 /// `Array.removeFirst` does.
+///
+/// The last, unfilled segment stands apart from the directory (`tail`), so that an append
+/// is one array's append: through the directory it was two arrays' uniqueness and capacity
+/// checks, some 70 instructions, five times for every `set` the history keeps.
 struct SegmentedArray<Element> {
   /// log2 of the elements in a segment.
   static var segmentShift: Int { 12 }
   static var segmentSize: Int { 1 << segmentShift }
 
-  /// The segments, oldest first; every one but the last is full, the last is not empty.
+  /// The full segments, oldest first.
   private(set) var segments: [[Element]] = []
-  /// How many elements at the front of the first segment were removed (below `segmentSize`).
+  /// The segment after them, not full (empty when the elements end at a segment's end).
+  private var tail: [Element] = []
+  /// How many elements at the front of the first segment (the tail when there is no full
+  /// segment) were removed (below `segmentSize`).
   private(set) var head = 0
   /// How many elements there are.
   private(set) var count = 0
@@ -30,17 +37,18 @@ struct SegmentedArray<Element> {
   }
 
   /// Appends `element`. O(1); allocates a segment every `segmentSize` elements.
+  @inline(__always)
   mutating func append(_ element: Element) {
-    let place = head + count
-    if place & (Self.segmentSize - 1) == 0 {
-      var segment: [Element] = []
-      segment.reserveCapacity(Self.segmentSize)
-      segment.append(element)
-      segments.append(segment)
-    } else {
-      segments[segments.count - 1].append(element)
-    }
+    if tail.isEmpty { tail.reserveCapacity(Self.segmentSize) }
+    tail.append(element)
     count += 1
+    if tail.count == Self.segmentSize { fillSegment() }
+  }
+
+  /// The tail is full: it joins the directory, and the next append starts another.
+  private mutating func fillSegment() {
+    segments.append(tail)
+    tail = []
   }
 
   /// Removes the first `k` elements (`k <= count`), freeing the segments they emptied. O(1)
@@ -53,6 +61,7 @@ struct SegmentedArray<Element> {
     }
     count -= k
     head += k
+    // Some element is left, so the emptied segments are full ones.
     let emptied = head >> Self.segmentShift
     if emptied > 0 {
       segments.removeFirst(emptied)
@@ -64,8 +73,8 @@ struct SegmentedArray<Element> {
   mutating func removeLast(_ k: Int = 1) {
     precondition(k >= 0 && k <= count, "removing more elements than a SegmentedArray holds")
     for _ in 0..<k {
-      segments[segments.count - 1].removeLast()
-      if segments[segments.count - 1].isEmpty { segments.removeLast() }
+      if tail.isEmpty { tail = segments.removeLast() }
+      tail.removeLast()
       count -= 1
     }
     if count == 0 { removeAll() }
@@ -74,6 +83,7 @@ struct SegmentedArray<Element> {
   /// Removes every element and frees every segment.
   mutating func removeAll() {
     segments = []
+    tail = []
     head = 0
     count = 0
   }
@@ -88,12 +98,20 @@ extension SegmentedArray: RandomAccessCollection, MutableCollection {
     get {
       precondition(index >= 0 && index < count, "SegmentedArray index out of range")
       let place = head + index
-      return segments[place >> Self.segmentShift][place & (Self.segmentSize - 1)]
+      let segment = place >> Self.segmentShift
+      let offset = place & (Self.segmentSize - 1)
+      return segment < segments.count ? segments[segment][offset] : tail[offset]
     }
     set {
       precondition(index >= 0 && index < count, "SegmentedArray index out of range")
       let place = head + index
-      segments[place >> Self.segmentShift][place & (Self.segmentSize - 1)] = newValue
+      let segment = place >> Self.segmentShift
+      let offset = place & (Self.segmentSize - 1)
+      if segment < segments.count {
+        segments[segment][offset] = newValue
+      } else {
+        tail[offset] = newValue
+      }
     }
   }
 }
