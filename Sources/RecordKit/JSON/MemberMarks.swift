@@ -5,7 +5,7 @@
 /// is below 4 GiB (the reader's limit on a file is lower).
 struct MemberMarks {
   /// One member's mark.
-  struct Mark: Equatable {
+  struct Mark {
     /// Where the member starts — at the comma written before it, for all but the first —
     /// in the high 32 bits, where its value starts in the low 32. The key token ends at
     /// the `:` before the value; the value, at the next member's start or at the object's
