@@ -230,17 +230,21 @@ struct KeyTable {
   private var slots: [String: Int] = [:]
 
   /// The slot of the key whose string token is `text[token]`: tried at `place` (where
-  /// records put it before) first, by its bytes, then hashed.
+  /// records put it before) first, by its bytes; then, in a table of a few keys, every
+  /// key by its bytes (a key that comes and goes moves those after it: a `String` made
+  /// and hashed for each of them cost more than the comparisons); else hashed.
   func slot(of token: Range<Int>, in text: UnsafeBufferPointer<UInt8>, place: Int) -> Int? {
-    if place < tokens.count,
-      tokens[place].withUnsafeBufferPointer({
-        CanonicalJSON.sameBytes($0, UnsafeBufferPointer(rebasing: text[token]))
-      })
-    {
-      return place
+    let key = UnsafeBufferPointer(rebasing: text[token])
+    func holds(_ slot: Int) -> Bool {
+      tokens[slot].withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, key) }
     }
+    if place < tokens.count, holds(place) { return place }
+    guard tokens.count > Self.comparedKeys else { return tokens.indices.first(where: holds) }
     return slots[CanonicalJSON.string(text, token)]
   }
+
+  /// Up to how many keys a table looks for a key by comparing bytes rather than hashing.
+  private static var comparedKeys: Int { 16 }
 
   mutating func insert(_ key: String) -> Int {
     keys.append(key)
