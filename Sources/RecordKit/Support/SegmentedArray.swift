@@ -13,8 +13,8 @@
 /// `Array.removeFirst` does.
 ///
 /// The last, unfilled segment stands apart from the directory (`tail`), so that an append
-/// is one array's append: through the directory it was two arrays' uniqueness and capacity
-/// checks, some 70 instructions, five times for every `set` the history keeps.
+/// is one array's append, not an append to an array reached through another (the history
+/// appends to several of these for every step it keeps).
 struct SegmentedArray<Element> {
   /// log2 of the elements in a segment.
   static var segmentShift: Int { 12 }
