@@ -13,12 +13,31 @@ import RecordKit
 /// commands or pairs) goes that way, errors included. `QuickParserTests`
 /// compares the two on generated lines.
 package struct QuickParser {
-  /// The kind's declared fields that `set` may write, as bytes to compare and as names.
-  private let fields: [(bytes: [UInt8], name: String)]
+  /// The kind's declared fields that `set` may write: one reference, so that a copy of
+  /// the parser (the script runner makes one for each line) retains one object.
+  private let fields: FieldNames
+
+  /// The names, and their bytes one after another with where each ends: a name is looked
+  /// for by comparing bytes in one buffer, not by reaching into an array per field.
+  private final class FieldNames: Sendable {
+    let names: [String]
+    let bytes: [UInt8]
+    let ends: [Int]
+
+    init(_ names: [String]) {
+      self.names = names
+      bytes = names.flatMap { Array($0.utf8) }
+      var end = 0
+      ends = names.map {
+        end += $0.utf8.count
+        return end
+      }
+    }
+  }
 
   package init<Root: Record>(kind: Root.Type) {
     let table = Root.fields
-    fields = table.names.filter { !table.readOnlyNames.contains($0) }.map { (Array($0.utf8), $0) }
+    fields = FieldNames(table.names.filter { !table.readOnlyNames.contains($0) })
   }
 
   /// The command `line` holds, or `nil` when the full parser must read it.
@@ -33,14 +52,16 @@ package struct QuickParser {
     scanner.skipSpace()
     guard let name = scanner.bareWord(), name.count == 3 else { return nil }
     scanner.skipSpace()
-    let isUse = Self.equal(name, Self.use)
-    guard isUse || Self.equal(name, Self.set) else { return nil }
+    let (first, second, third) = (name[name.startIndex], name[name.startIndex + 1], name[name.startIndex + 2])
+    let isUse = first == UInt8(ascii: "u") && second == UInt8(ascii: "s") && third == UInt8(ascii: "e")
+    guard isUse || (first == UInt8(ascii: "s") && second == UInt8(ascii: "e") && third == UInt8(ascii: "t"))
+    else { return nil }
     if isUse {
       guard let ref = scanner.bareWord(), scanner.atEndAfterSpace() else { return nil }
       return .use(ref: String(decoding: ref, as: UTF8.self))
     }
     guard let fieldBytes = scanner.bareWord(), let field = field(named: fieldBytes) else { return nil }
-    let fieldName = fields[field].name
+    let fieldName = fields.names[field]
     scanner.skipSpace()
     let value: ValueToken
     if let quoted = scanner.plainQuoted() {
@@ -54,26 +75,33 @@ package struct QuickParser {
     return .set(FieldAssignments(FieldAssignment(fieldName, value)))
   }
 
-  private static let use = Array("use".utf8)
-  private static let set = Array("set".utf8)
-
-  /// The index in `fields` of the field spelled `bytes` (an index, not the entry: a copy of
-  /// the entry retained its array and its string on every `set`).
-  private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-    for index in fields.indices where Self.equal(bytes, fields[index].bytes) { return index }
-    return nil
+  /// Whether `word` is the bytes of `all` from `start` on (at least as many).
+  private static func equal(
+    _ word: UnsafeBufferPointer<UInt8>, _ all: UnsafeBufferPointer<UInt8>, from start: Int
+  )
+    -> Bool
+  {
+    var offset = 0
+    while offset < word.count {
+      guard word[offset] == all[start &+ offset] else { return false }
+      offset &+= 1
+    }
+    return true
   }
 
-  /// Byte equality without the generic `elementsEqual`, which walks both sides as sequences.
-  private static func equal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ other: [UInt8]) -> Bool {
-    guard bytes.count == other.count else { return false }
-    return other.withUnsafeBufferPointer { other in
-      var offset = 0
-      while offset < other.count {
-        guard bytes[bytes.startIndex + offset] == other[offset] else { return false }
-        offset += 1
+  /// The index in `fields.names` of the field spelled `bytes`.
+  private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    let word = UnsafeBufferPointer(rebasing: bytes)
+    return fields.bytes.withUnsafeBufferPointer { all in
+      fields.ends.withUnsafeBufferPointer { ends in
+        var start = 0
+        for index in ends.indices {
+          let end = ends[index]
+          if end - start == word.count, Self.equal(word, all, from: start) { return index }
+          start = end
+        }
+        return nil
       }
-      return true
     }
   }
 
