@@ -118,7 +118,9 @@ package enum CanonicalJSON {
   /// eight its first and last four (or two, or its one byte). Most runs compared are keys
   /// of under eight bytes, which a byte loop took seven steps for.
   @inline(__always)
-  static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
     guard left.count == right.count else { return false }
     guard let x = left.baseAddress, let y = right.baseAddress else { return true }
     let (a, b, count) = (UnsafeRawPointer(x), UnsafeRawPointer(y), left.count)

@@ -49,11 +49,8 @@ struct MemberMarks {
   /// Member `place`'s key token and value in `text`, the text the marks were made of.
   @inline(__always)
   func member(_ place: Int, of text: UnsafeBufferPointer<UInt8>) -> (key: Range<Int>, value: Range<Int>) {
-    let start = self[place].place >> 32
-    let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-    let valueStart = self[place].place & 0xFFFF_FFFF
-    let valueEnd = place + 1 < count ? marks[place + 1].place >> 32 : text.count - 1
-    return (keyStart..<(valueStart - 1), valueStart..<valueEnd)
+    precondition(place < count, "a member that was marked")
+    return marks.withUnsafeBufferPointer { Self.member(place, of: text, marks: $0, count: count) }
   }
 
   /// Calls `body` with each member of `text` (the key token, the value and, for a list, its
@@ -68,14 +65,23 @@ struct MemberMarks {
     let count = count
     marks.withUnsafeBufferPointer { marks in
       for place in 0..<count {
-        let mark = marks[place]
-        let start = mark.place >> 32
-        let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-        let valueStart = mark.place & 0xFFFF_FFFF
-        let valueEnd = place + 1 < count ? marks[place + 1].place >> 32 : text.count - 1
-        let elements = text[valueStart] == UInt8(ascii: "[") ? mark.elements : nil
-        guard body(keyStart..<(valueStart - 1), valueStart..<valueEnd, elements) else { return }
+        let (key, value) = Self.member(place, of: text, marks: marks, count: count)
+        let elements = text[value.lowerBound] == UInt8(ascii: "[") ? marks[place].elements : nil
+        guard body(key, value, elements) else { return }
       }
     }
+  }
+
+  /// Member `place`'s key token and value, from the first `count` of `marks`: it runs from
+  /// its mark (after the comma there) to the next member's, or to the object's `}`.
+  @inline(__always)
+  private static func member(
+    _ place: Int, of text: UnsafeBufferPointer<UInt8>, marks: UnsafeBufferPointer<Mark>, count: Int
+  ) -> (key: Range<Int>, value: Range<Int>) {
+    let start = marks[place].place >> 32
+    let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
+    let valueStart = marks[place].place & 0xFFFF_FFFF
+    let valueEnd = place + 1 < count ? marks[place + 1].place >> 32 : text.count - 1
+    return (keyStart..<(valueStart - 1), valueStart..<valueEnd)
   }
 }

@@ -75,20 +75,6 @@ package struct QuickParser {
     return .set(FieldAssignments(FieldAssignment(fieldName, value)))
   }
 
-  /// Whether `word` is the bytes of `all` from `start` on (at least as many).
-  private static func equal(
-    _ word: UnsafeBufferPointer<UInt8>, _ all: UnsafeBufferPointer<UInt8>, from start: Int
-  )
-    -> Bool
-  {
-    var offset = 0
-    while offset < word.count {
-      guard word[offset] == all[start &+ offset] else { return false }
-      offset &+= 1
-    }
-    return true
-  }
-
   /// The index in `fields.names` of the field spelled `bytes`.
   private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
     let word = UnsafeBufferPointer(rebasing: bytes)
@@ -97,7 +83,11 @@ package struct QuickParser {
         var start = 0
         for index in ends.indices {
           let end = ends[index]
-          if end - start == word.count, Self.equal(word, all, from: start) { return index }
+          if end - start == word.count,
+            CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: all[start..<end]), word)
+          {
+            return index
+          }
           start = end
         }
         return nil
