@@ -114,6 +114,42 @@ extension JSONReaderTests {
     #expect(keys == ["a"])
   }
 
+  /// The step from a member's value to the next key is taken at once for `,"` and for a
+  /// comma, a line break and up to seven spaces: the same keys as the general step, and
+  /// the same errors at the same places when no key follows (a trailing comma, the end).
+  @Test(arguments: 0...10)
+  func aKeyAfterACommaAndSpacesIsReadAsEverywhere(spaces: Int) throws {
+    let gap = "\n" + String(repeating: " ", count: spaces)
+    var keys: [String] = []
+    try JSONReader.withReader(over: Array(#"{"a": 1,\#(gap)"b": 2,"c": 3,\#(gap)"d": 4}"#.utf8)) { reader in
+      try reader.readObject { reader, key in
+        keys.append(key)
+        try reader.skipValue()
+      }
+    }
+    #expect(keys == ["a", "b", "c", "d"])
+    let trailing = Array(#"{"a": 1,\#(gap)}"#.utf8)
+    #expect(
+      throws: JSONSyntaxError(.trailingComma(before: "}"), at: JSONPosition(line: 1, column: 8, offset: 7))
+    ) {
+      try JSONReader.withReader(over: trailing) { reader in
+        try reader.readObject { reader, _ in try reader.skipValue() }
+      }
+    }
+    let cut = Array(#"{"a": 1,\#(gap)"#.utf8)
+    #expect(throws: JSONSyntaxError.self) {
+      try JSONReader.withReader(over: cut) { reader in
+        try reader.readObject { reader, _ in try reader.skipValue() }
+      }
+    }
+    #expect(throws: Never.self) {
+      try JSONReader.withReader(over: Array(#"{"a": 1,\#(gap)"b": 2}"#.utf8)) { reader in
+        try reader.readObject { reader, _ in try reader.skipValue() }
+        try reader.finish()
+      }
+    }
+  }
+
   @Test func unreadValuesAreSkippedButStillChecked() throws {
     var count = 0
     try JSONReader.withReader(over: Array(#"[1, {"x": [2]}, "s", null]"#.utf8)) { reader in

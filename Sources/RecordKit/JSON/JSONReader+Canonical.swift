@@ -69,7 +69,12 @@ extension JSONReader {
       var keys = CanonicalKeys(base: rawKeyStack.count)
       repeat {
         let memberStart = writer.byteCount
-        try readCanonicalKey(into: &writer, keys: &keys)
+        if marking, !keys.offShape, let place = recordShape.match(bytes, at: index, from: keys.nextShapeKey) {
+          try readShapedKey(place, into: &writer, keys: &keys)
+        } else {
+          keys.offShape = true
+          try readCanonicalKey(into: &writer, keys: &keys)
+        }
         if marking {
           let valueStart = writer.byteCount
           let elements: ValueKinds
@@ -84,6 +89,10 @@ extension JSONReader {
           try readCanonical(into: &writer)
         }
       } while try advanceInObject()
+      // A record that left the shape (or found none) is the shape for the next.
+      if marking, keys.offShape, keys.strings == nil {
+        recordShape.set(met: keys.shapeMet, then: rawKeyStack[keys.base...], in: bytes)
+      }
       rawKeyStack.removeSubrange(keys.base...)
       keys.strings?.removeAll(from: &keyStack)
     }
@@ -119,10 +128,19 @@ extension JSONReader {
 struct CanonicalKeys {
   /// This object's first range on `rawKeyStack`.
   let base: Int
-  /// The classes of the raw keys seen so far.
+  /// The classes of the raw keys and shape keys seen so far.
   var classes: UInt64 = 0
   /// The string set, once the object needs it (it then holds every key so far).
   var strings: JSONKeySet?
+  /// The keys of the reader's `KeyShape` this object's keys met, as bits of their places
+  /// (a record's keys only: `readCanonicalObject(into:members:)`); they are not on
+  /// `rawKeyStack`.
+  var shapeMet: UInt64 = 0
+  /// The place in the shape after the last key met.
+  var nextShapeKey = 0
+  /// Whether a key was read without the shape: every later key is then read so, and
+  /// checked against all the keys before it (those met in the shape among them).
+  var offShape = false
 
   init(base: Int) {
     self.base = base
@@ -154,7 +172,8 @@ extension JSONReader {
     guard bytes[index] == UInt8(ascii: "\"") else {
       throw unexpected(.key, at: index, inside: .object)
     }
-    guard keys.strings == nil, rawKeyStack.count - keys.base < JSONKeySet.scanLimit,
+    guard keys.strings == nil,
+      rawKeyStack.count - keys.base + keys.shapeMet.nonzeroBitCount < JSONKeySet.scanLimit,
       let key = try plainString()
     else {
       var strings: JSONKeySet
@@ -162,6 +181,9 @@ extension JSONReader {
         strings = existing
       } else {
         strings = JSONKeySet(base: keyStack.count)
+        forEachShapeKey(met: keys.shapeMet) {
+          _ = strings.insert(String(decoding: $0, as: UTF8.self), into: &keyStack)
+        }
         for range in rawKeyStack[keys.base...] {
           let known = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
           _ = strings.insert(known, into: &keyStack)
@@ -175,8 +197,11 @@ extension JSONReader {
     let keyClass = JSONKeySet.keyClass(count: key.count, first: key.isEmpty ? 0 : bytes[key.lowerBound])
     if keys.classes & keyClass != 0 {
       let text = UnsafeBufferPointer(rebasing: bytes[key])
-      for range in rawKeyStack[keys.base...]
-      where CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), text) {
+      var duplicate = rawKeyStack[keys.base...].contains {
+        CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: bytes[$0]), text)
+      }
+      forEachShapeKey(met: keys.shapeMet) { duplicate = duplicate || CanonicalJSON.sameBytes($0, text) }
+      if duplicate {
         throw syntaxError(.duplicateKey(String(decoding: text, as: UTF8.self)), at: keyStart)
       }
     }
@@ -186,5 +211,34 @@ extension JSONReader {
     try readColon()
     tokenStart = keyStart
     writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart...key.upperBound]))
+  }
+
+  /// Reads a record's key whose token is key `place` of `recordShape` (`KeyShape.match`
+  /// found it at the current byte) and its `:`, as `readCanonicalKey` does: a key the
+  /// shape holds has no escape, is valid UTF-8, and differs from the record's keys before
+  /// it, which met the shape at places before `place`.
+  @inline(__always)
+  private mutating func readShapedKey(_ place: Int, into writer: inout JSONWriter, keys: inout CanonicalKeys)
+    throws(JSONSyntaxError)
+  {
+    let key = recordShape.keys[place]
+    keys.shapeMet |= 1 &<< UInt64(place)
+    keys.classes |= key.keyClass
+    keys.nextShapeKey = place &+ 1
+    let keyStart = index
+    index &+= key.count
+    try readColon()
+    tokenStart = keyStart
+    writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart &+ key.count)]))
+  }
+
+  /// Calls `body` with the text between the quotes of each of `recordShape`'s keys whose
+  /// place is set in `met`.
+  private func forEachShapeKey(met: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    var bits = met
+    while bits != 0 {
+      recordShape.withKey(bits.trailingZeroBitCount, body)
+      bits &= bits &- 1
+    }
   }
 }

@@ -80,8 +80,27 @@ extension JSONReader {
   }
 
   /// After a member's value: consumes `,` (true: another member follows) or `}` (false).
+  ///
+  /// Inlined, with the usual steps to the next key taken at once: a comma then the key's
+  /// quote (`,"`, as JSON Lines have it), or a comma, a line break and up to seven spaces
+  /// (`,\n    "`, as recsh writes records). A call and the general steps cost some 100
+  /// instructions a member.
+  @inline(__always)
   mutating func advanceInObject() throws(JSONSyntaxError) -> Bool {
-    try advance(closer: UInt8(ascii: "}"), expected: .objectMemberEnd, in: .object)
+    if index &+ 10 < bytes.count, bytes[index] == UInt8(ascii: ","), let base = bytes.baseAddress {
+      var next = index &+ 1
+      if bytes[next] == UInt8(ascii: "\n") {
+        next &+= 1
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
+        next &+= (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
+      }
+      if bytes[next] == UInt8(ascii: "\"") {
+        index = next
+        tokenStart = next
+        return true
+      }
+    }
+    return try advance(closer: UInt8(ascii: "}"), expected: .objectMemberEnd, in: .object)
   }
 
   /// Counts one more level of nesting, refusing it past the limit before any recursion.

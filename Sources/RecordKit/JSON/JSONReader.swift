@@ -53,6 +53,9 @@ public struct JSONReader {
   /// The keys without escapes of the objects `readCanonical` is reading, as ranges of
   /// `bytes` (see `CanonicalKeys`).
   var rawKeyStack: [Range<Int>] = []
+  /// The keys of a record read before, which a record's keys are first compared with
+  /// (`KeyShape`).
+  var recordShape = KeyShape()
   /// Elements and members of the containers being built, innermost last: each container
   /// is then made once at its exact size instead of growing its own array.
   var valueStack: [JSONValue] = []

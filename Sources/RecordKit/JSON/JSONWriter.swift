@@ -114,7 +114,9 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Writes a member's key from its canonical string token (`"name"`, quotes and escapes
-  /// as `CanonicalJSON` has them): the bytes are the key's encoding already.
+  /// as `CanonicalJSON` has them): the bytes are the key's encoding already. Inlined: a
+  /// record's read writes every key so.
+  @inline(__always)
   mutating func canonicalKey(_ token: UnsafeBufferPointer<UInt8>) {
     startKey()
     append(token)
