@@ -114,12 +114,13 @@ extension JSONReaderTests {
     #expect(keys == ["a"])
   }
 
-  /// The step from a member's value to the next key is taken at once for `,"` and for a
-  /// comma, a line break and up to seven spaces: the same keys as the general step, and
-  /// the same errors at the same places when no key follows (a trailing comma, the end).
-  @Test(arguments: 0...10)
-  func aKeyAfterACommaAndSpacesIsReadAsEverywhere(spaces: Int) throws {
-    let gap = "\n" + String(repeating: " ", count: spaces)
+  /// The step from a comma to the next key or element is taken at once after a line
+  /// break or a space and up to seven spaces more: the same keys and elements as the
+  /// general step, and the same errors at the same places when none follows (a trailing
+  /// comma, the end).
+  @Test(arguments: ["\n", " "], 0...10)
+  func whatFollowsACommaAndSpacesIsReadAsEverywhere(lead: String, spaces: Int) throws {
+    let gap = lead + String(repeating: " ", count: spaces)
     var keys: [String] = []
     try JSONReader.withReader(over: Array(#"{"a": 1,\#(gap)"b": 2,"c": 3,\#(gap)"d": 4}"#.utf8)) { reader in
       try reader.readObject { reader, key in
@@ -128,25 +129,21 @@ extension JSONReaderTests {
       }
     }
     #expect(keys == ["a", "b", "c", "d"])
-    let trailing = Array(#"{"a": 1,\#(gap)}"#.utf8)
-    #expect(
-      throws: JSONSyntaxError(.trailingComma(before: "}"), at: JSONPosition(line: 1, column: 8, offset: 7))
-    ) {
-      try JSONReader.withReader(over: trailing) { reader in
-        try reader.readObject { reader, _ in try reader.skipValue() }
+    let list = try JSONValue.parse(bytes: Array(#"[1,\#(gap)"b",[],\#(gap){},\#(gap)null]"#.utf8))
+    #expect(list == .array([.number("1"), .string("b"), .array([]), .object(JSONObject()), .null]))
+    let trailing: [(text: String, closer: Unicode.Scalar, offset: Int)] = [
+      (#"{"a": 1,\#(gap)}"#, "}", 7), (#"[1, 2,\#(gap)]"#, "]", 5),
+    ]
+    for (text, closer, offset) in trailing {
+      #expect(
+        throws: JSONSyntaxError(
+          .trailingComma(before: closer), at: JSONPosition(line: 1, column: offset + 1, offset: offset))
+      ) {
+        _ = try JSONValue.parse(bytes: Array(text.utf8))
       }
     }
-    let cut = Array(#"{"a": 1,\#(gap)"#.utf8)
-    #expect(throws: JSONSyntaxError.self) {
-      try JSONReader.withReader(over: cut) { reader in
-        try reader.readObject { reader, _ in try reader.skipValue() }
-      }
-    }
-    #expect(throws: Never.self) {
-      try JSONReader.withReader(over: Array(#"{"a": 1,\#(gap)"b": 2}"#.utf8)) { reader in
-        try reader.readObject { reader, _ in try reader.skipValue() }
-        try reader.finish()
-      }
+    for cut in [#"{"a": 1,\#(gap)"#, #"[1,\#(gap)"#] {
+      #expect(throws: JSONSyntaxError.self) { _ = try JSONValue.parse(bytes: Array(cut.utf8)) }
     }
   }
 

@@ -102,6 +102,7 @@ extension JSONReader {
   /// The list case of `readCanonical(into:)` (the caller has peeked its `[`), giving the
   /// kinds of its elements as `ValueKinds(_:_:)` tells them from the text written: each
   /// one's first byte, and a number's spelling (a number is written as it is spelled).
+  @inline(__always)
   private mutating func readCanonicalList(into writer: inout JSONWriter) throws(JSONSyntaxError) -> ValueKinds
   {
     var kinds: ValueKinds = []

@@ -45,8 +45,11 @@ extension JSONReader {
   }
 
   /// After an element: consumes `,` (true: another element follows) or `]` (false).
+  /// Inlined, the usual steps taken at once (`steppedOverComma(to:)`).
+  @inline(__always)
   mutating func advanceInArray() throws(JSONSyntaxError) -> Bool {
-    try advance(closer: UInt8(ascii: "]"), expected: .arrayElementEnd, in: .array)
+    if steppedOverComma(to: { $0 != UInt8(ascii: "]") && !JSONSpan.isWhitespace($0) }) { return true }
+    return try advance(closer: UInt8(ascii: "]"), expected: .arrayElementEnd, in: .array)
   }
 
   /// Consumes the `{` at the current byte; true when a member follows.
@@ -80,27 +83,37 @@ extension JSONReader {
   }
 
   /// After a member's value: consumes `,` (true: another member follows) or `}` (false).
-  ///
-  /// Inlined, with the usual steps to the next key taken at once: a comma then the key's
-  /// quote (`,"`, as JSON Lines have it), or a comma, a line break and up to seven spaces
-  /// (`,\n    "`, as recsh writes records). A call and the general steps cost some 100
-  /// instructions a member.
+  /// Inlined, the usual steps taken at once (`steppedOverComma(to:)`).
   @inline(__always)
   mutating func advanceInObject() throws(JSONSyntaxError) -> Bool {
-    if index &+ 10 < bytes.count, bytes[index] == UInt8(ascii: ","), let base = bytes.baseAddress {
-      var next = index &+ 1
-      if bytes[next] == UInt8(ascii: "\n") {
-        next &+= 1
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
-        next &+= (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
-      }
-      if bytes[next] == UInt8(ascii: "\"") {
-        index = next
-        tokenStart = next
-        return true
-      }
-    }
+    if steppedOverComma(to: { $0 == UInt8(ascii: "\"") }) { return true }
     return try advance(closer: UInt8(ascii: "}"), expected: .objectMemberEnd, in: .object)
+  }
+
+  /// Steps from a comma at the current byte to what follows it when that is the usual
+  /// step: the next byte, or after one space (`, `, as Python writes) or one line break
+  /// (as recsh writes records), up to seven spaces more, found with one load of eight
+  /// bytes. True when it stepped: what it stepped to is `expected` (a key's quote, an
+  /// element's first byte: neither white space nor the closer, where the general step
+  /// gives the same answer). False, with the reader not moved, for anything else (white
+  /// space before the comma, a carriage return, more spaces, a trailing comma, the end
+  /// near), which `advance` steps over or words. The general step cost some 100
+  /// instructions a member, called.
+  @inline(__always)
+  private mutating func steppedOverComma(to expected: (UInt8) -> Bool) -> Bool {
+    guard index &+ 10 < bytes.count, bytes[index] == UInt8(ascii: ","), let base = bytes.baseAddress else {
+      return false
+    }
+    var next = index &+ 1
+    if bytes[next] == UInt8(ascii: "\n") || bytes[next] == UInt8(ascii: " ") {
+      next &+= 1
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
+      next &+= (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
+    }
+    guard expected(bytes[next]) else { return false }
+    index = next
+    tokenStart = next
+    return true
   }
 
   /// Counts one more level of nesting, refusing it past the limit before any recursion.
