@@ -238,6 +238,17 @@ package enum CanonicalJSON {
     return writer.bytes
   }
 
+  /// Calls `body` with the canonical text of `value` in the writer's own buffer: what
+  /// `text(of:)` gives, without an array made of it (an allocation and a copy, about 250
+  /// instructions for a short value, on every edit of a run-time kind's field).
+  static func withText<Result>(of value: JSONValue, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+    rethrows -> Result
+  {
+    var writer = JSONWriter(compact: true)
+    writer.value(value)
+    return try writer.withBytes(body)
+  }
+
   /// The canonical string token of `string` (quotes included).
   static func token(of string: String) -> [UInt8] {
     var writer = JSONWriter(compact: true)

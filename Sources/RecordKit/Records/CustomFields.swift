@@ -107,7 +107,7 @@ public struct CustomFields: Equatable, Sendable {
       let found = find(key)
       switch (found, newValue) {
       case (let found?, let value?):
-        replace(found.value, with: CanonicalJSON.text(of: value.json))
+        CanonicalJSON.withText(of: value.json) { replace(found.value, with: $0) }
       case (let found?, nil):
         remove(found)
       case (nil, let value?):
@@ -219,12 +219,35 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   /// The member called `key`: its index among the members, and where its key token and
-  /// value lie in `text`.
+  /// value lie in `text`. A key without `"`, `\` or a control character is the bytes
+  /// between its token's quotes (canonical text escapes nothing else), so each member's
+  /// key is compared as bytes; any other key is compared with each token decoded where it
+  /// has an escape (`CanonicalJSON.token(_:_:is:)`, about 110 instructions a member).
   private func find(_ key: String) -> (index: Int, key: Range<Int>, value: Range<Int>)? {
+    var name = key
+    return name.withUTF8 { name in
+      guard !name.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 })
+      else {
+        return find(where: { text, token in CanonicalJSON.token(text, token, is: key) })
+      }
+      return find(where: { text, token in
+        token.count == name.count &+ 2
+          && CanonicalJSON.sameBytes(
+            UnsafeBufferPointer(rebasing: text[(token.lowerBound &+ 1)..<(token.upperBound &- 1)]), name)
+      })
+    }
+  }
+
+  /// The first member whose key token `text[token]` `matches`: its index among the
+  /// members, and where its key token and value lie in `text`.
+  @inline(__always)
+  private func find(where matches: (_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> Bool) -> (
+    index: Int, key: Range<Int>, value: Range<Int>
+  )? {
     var found: (Int, Range<Int>, Range<Int>)?
     var index = 0
     forEachMember { text, token, value in
-      if CanonicalJSON.token(text, token, is: key) {
+      if matches(text, token) {
         found = (index, token, value)
         return false
       }
@@ -250,6 +273,11 @@ public struct CustomFields: Equatable, Sendable {
   /// The text with `range` replaced by `bytes`, made straight into a block of its own (the
   /// text is never copied out first); no members when only `{}` would be left.
   private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { replace(range, with: $0) }
+  }
+
+  /// `replace(_:with:)` of bytes in place.
+  private mutating func replace(_ range: Range<Int>, with bytes: UnsafeBufferPointer<UInt8>) {
     let newCount = text.count - range.count + bytes.count
     guard newCount > 2 else {
       self = CustomFields()
@@ -258,7 +286,7 @@ public struct CustomFields: Equatable, Sendable {
     text = withText { old in
       BlockText(count: newCount) { made in
         _ = made.append(UnsafeBufferPointer(rebasing: old[..<range.lowerBound]))
-        _ = bytes.withUnsafeBufferPointer { made.append($0) }
+        _ = made.append(bytes)
         _ = made.append(UnsafeBufferPointer(rebasing: old[range.upperBound...]))
       }
     }

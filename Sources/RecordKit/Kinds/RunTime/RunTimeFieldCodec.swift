@@ -172,14 +172,17 @@ struct RunTimeFieldCodec: ListFieldCodec, @unchecked Sendable {
   /// of the field asks: the value's canonical text is checked first
   /// (`JSONSchema.admits(canonical:_:node:)`, the tree checker's answer without a tree),
   /// and only a refused value goes to the tree checker, which words the rule.
+  ///
+  /// The schema is reached in place (optional chaining): bound to a name, it was copied,
+  /// its references retained and released, on every edit.
   func brokenRule(_ value: CustomValue) -> String? {
-    guard hasRules, let schema else { return nil }
-    let admitted = CanonicalJSON.text(of: value.json).withUnsafeBufferPointer { text in
-      nodes.allSatisfy { schema.admits(canonical: text, 0..<text.count, node: $0) }
+    guard hasRules else { return nil }
+    let admitted = CanonicalJSON.withText(of: value.json) { text in
+      nodes.allSatisfy { schema?.admits(canonical: text, 0..<text.count, node: $0) ?? true }
     }
     if admitted { return nil }
     for node in nodes {
-      if let violation = schema.violations(of: value.json, againstNode: node, limit: 1).first {
+      if let violation = schema?.violations(of: value.json, againstNode: node, limit: 1).first {
         return violation.pointer.tokens.isEmpty
           ? violation.message : "\(violation.pointer): \(violation.message)"
       }
