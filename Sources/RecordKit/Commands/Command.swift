@@ -64,13 +64,7 @@ public enum Command<Root: Record>: Sendable {
     case .delete(let record, let number, let position):
       return position < document.count && document.records[position] == record
         && document.number(at: position) == number
-    case .group(_, let commands):
-      var scratch = document
-      for command in commands {
-        guard command.isApplicable(to: scratch) else { return false }
-        command.apply(to: &scratch)
-      }
-      return true
+    case .group(_, let commands): return commands.isApplicable(to: document)
     case .stored(let stored): return stored.command?.isApplicable(to: document) ?? false
     case .bulk(let edits, _): return edits.allSatisfy { $0.isApplicable(to: document) }
     case .deleteAll(let deletion):
@@ -97,13 +91,7 @@ public enum Command<Root: Record>: Sendable {
     case .delete(let record, let number, let position):
       return position <= document.count && !document.contains(id: record.id)
         && document.position(of: number) == nil
-    case .group(_, let commands):
-      var scratch = document
-      for command in commands.reversed() {
-        guard command.isRevertible(in: scratch) else { return false }
-        command.revert(in: &scratch)
-      }
-      return true
+    case .group(_, let commands): return commands.isRevertible(in: document)
     case .stored(let stored): return stored.command?.isRevertible(in: document) ?? false
     case .bulk(let edits, _): return edits.allSatisfy { $0.isRevertible(in: document) }
     case .deleteAll(let deletion):

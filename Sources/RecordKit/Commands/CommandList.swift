@@ -54,26 +54,70 @@ public struct CommandList<Root: Record>: Sendable {
     return try write(&store)
   }
 
-  /// Applies every command in order (`Command.apply`).
+  /// Applies every command in order (`Command.apply`). A run of inserts at rising
+  /// positions, or of deletes at falling ones (what a change made outside recsh becomes,
+  /// `RecordDifference`), goes into the document at once (`PositionRun`): one at a time,
+  /// each shifted every record after it, O(records) a command.
   func apply(to document: inout Document<Root>) {
-    guard isLarge else {
-      for command in small { command.apply(to: &document) }
-      return
+    var run = PositionRun<Root>()
+    for index in indices {
+      if isLarge, run.isEmpty, store.writeRow(index, forward: true, in: &document) { continue }
+      let command = self[index]
+      if run.add(command, forward: true) { continue }
+      run.flush(into: &document)
+      if run.add(command, forward: true) { continue }
+      command.apply(to: &document)
     }
-    for index in 0..<store.count where !store.writeRow(index, forward: true, in: &document) {
-      store[index]?.apply(to: &document)
-    }
+    run.flush(into: &document)
   }
 
-  /// Reverts every command, the last first (`Command.revert`).
+  /// Reverts every command, the last first (`Command.revert`), runs of inserts and
+  /// deletes at once as `apply(to:)` does.
   func revert(in document: inout Document<Root>) {
-    guard isLarge else {
-      for command in small.reversed() { command.revert(in: &document) }
-      return
+    var run = PositionRun<Root>()
+    for index in indices.reversed() {
+      if isLarge, run.isEmpty, store.writeRow(index, forward: false, in: &document) { continue }
+      let command = self[index]
+      if run.add(command, forward: false) { continue }
+      run.flush(into: &document)
+      if run.add(command, forward: false) { continue }
+      command.revert(in: &document)
     }
-    for index in (0..<store.count).reversed() where !store.writeRow(index, forward: false, in: &document) {
-      store[index]?.revert(in: &document)
+    run.flush(into: &document)
+  }
+
+  /// Whether the commands can be applied in order to `document`, each as
+  /// `Command.isApplicable` asks against the document with the ones before it applied;
+  /// a run of inserts or deletes checked and applied at once (`PositionRun.admits`). Costs
+  /// a copy of the document, and applying the commands to it.
+  func isApplicable(to document: Document<Root>) -> Bool {
+    var scratch = document
+    var run = PositionRun<Root>()
+    for command in self {
+      if run.add(command, forward: true) { continue }
+      guard run.admits(scratch) else { return false }
+      run.flush(into: &scratch)
+      if run.add(command, forward: true) { continue }
+      guard command.isApplicable(to: scratch) else { return false }
+      command.apply(to: &scratch)
     }
+    return run.admits(scratch)
+  }
+
+  /// Whether the commands can be reverted, the last first, from `document`, each as
+  /// `Command.isRevertible` asks; runs at once, as `isApplicable(to:)`.
+  func isRevertible(in document: Document<Root>) -> Bool {
+    var scratch = document
+    var run = PositionRun<Root>()
+    for command in reversed() {
+      if run.add(command, forward: false) { continue }
+      guard run.admits(scratch) else { return false }
+      run.flush(into: &scratch)
+      if run.add(command, forward: false) { continue }
+      guard command.isRevertible(in: scratch) else { return false }
+      command.revert(in: &scratch)
+    }
+    return run.admits(scratch)
   }
 
   /// The record the command at `index` edits when the list keeps it as a row (a one-field
@@ -106,5 +150,94 @@ extension CommandList: RandomAccessCollection {
 extension CommandList: ExpressibleByArrayLiteral {
   public init(arrayLiteral commands: Command<Root>...) {
     self.init(commands)
+  }
+}
+
+/// Inserts at rising positions, or deletes at falling ones, gathered from a list of
+/// commands to go into a document at once: inserted one after another at rising positions,
+/// each record ends where its command put it; deleted at falling positions, each delete's
+/// position is the record's before any of them. So the run is `Document.insertAll` of the
+/// records at their positions, or `Document.removeAll(at:)` of the positions: one pass and
+/// one rebuild of the document's index, where each command alone shifted every record
+/// after it. A run shorter than `batchLength` is applied a command at a time (a rebuild
+/// costs some dozens of shifts).
+struct PositionRun<Root: Record> {
+  /// Whether the run inserts (else it deletes), once it holds a command.
+  private var inserts = false
+  private var records: [Root] = []
+  private var numbers: [RecordNumber] = []
+  private var positions: [Int] = []
+
+  /// The shortest run that goes in at once.
+  static var batchLength: Int { 32 }
+
+  var isEmpty: Bool { positions.isEmpty }
+
+  /// Adds what `command` does to a document, applied (`forward`) or reverted, when it is an
+  /// insert or a delete that continues the run (or starts it); false, with nothing added,
+  /// for anything else.
+  mutating func add(_ command: Command<Root>, forward: Bool) -> Bool {
+    let (inserting, record, number, position): (Bool, Root, RecordNumber, Int)
+    switch command {
+    case .insert(let inserted, let insertedNumber, let at):
+      (inserting, record, number, position) = (forward, inserted, insertedNumber, at)
+    case .delete(let deleted, let deletedNumber, let at):
+      (inserting, record, number, position) = (!forward, deleted, deletedNumber, at)
+    default: return false
+    }
+    if let last = positions.last {
+      guard inserting == inserts, inserting ? position > last : position < last else { return false }
+    }
+    inserts = inserting
+    records.append(record)
+    numbers.append(number)
+    positions.append(position)
+    return true
+  }
+
+  /// Whether the run can go into `document` as its commands one at a time would be
+  /// allowed to (`Command.isApplicable` of an insert or a delete, against the document
+  /// with the run's commands before it done): each insert's position at most the count
+  /// then, its id and number in neither the document nor the run before it; the first
+  /// delete's position inside the document (the later ones fall below it) and each
+  /// delete's record and number the ones at its position, which the deletes before it,
+  /// all further on, did not move. O(the run), with a set of its ids and numbers.
+  func admits(_ document: Document<Root>) -> Bool {
+    guard let first = positions.first else { return true }
+    guard inserts else {
+      guard first < document.count else { return false }
+      return positions.indices.allSatisfy { index in
+        document.records[positions[index]] == records[index]
+          && document.number(at: positions[index]) == numbers[index]
+      }
+    }
+    var ids = Set<String>()
+    var seen = Set<RecordNumber>()
+    for index in positions.indices {
+      guard positions[index] <= document.count + index, !document.contains(id: records[index].id),
+        ids.insert(records[index].id).inserted, document.position(of: numbers[index]) == nil,
+        seen.insert(numbers[index]).inserted
+      else { return false }
+    }
+    return true
+  }
+
+  /// Applies the run to `document` and empties it.
+  mutating func flush(into document: inout Document<Root>) {
+    guard !positions.isEmpty else { return }
+    defer { (records, numbers, positions) = ([], [], []) }
+    if positions.count < Self.batchLength {
+      for index in positions.indices {
+        if inserts {
+          document.insert(records[index], numbered: numbers[index], at: positions[index])
+        } else {
+          document.remove(at: positions[index])
+        }
+      }
+    } else if inserts {
+      document.insertAll(records, numbered: numbers, at: positions)
+    } else {
+      _ = document.removeAll(at: positions.reversed())
+    }
   }
 }
