@@ -59,31 +59,13 @@ public struct CommandList<Root: Record>: Sendable {
   /// `RecordDifference`), goes into the document at once (`PositionRun`): one at a time,
   /// each shifted every record after it, O(records) a command.
   func apply(to document: inout Document<Root>) {
-    var run = PositionRun<Root>()
-    for index in indices {
-      if isLarge, run.isEmpty, store.writeRow(index, forward: true, in: &document) { continue }
-      let command = self[index]
-      if run.add(command, forward: true) { continue }
-      run.flush(into: &document)
-      if run.add(command, forward: true) { continue }
-      command.apply(to: &document)
-    }
-    run.flush(into: &document)
+    _ = walk(&document, forward: true, checking: false)
   }
 
   /// Reverts every command, the last first (`Command.revert`), runs of inserts and
   /// deletes at once as `apply(to:)` does.
   func revert(in document: inout Document<Root>) {
-    var run = PositionRun<Root>()
-    for index in indices.reversed() {
-      if isLarge, run.isEmpty, store.writeRow(index, forward: false, in: &document) { continue }
-      let command = self[index]
-      if run.add(command, forward: false) { continue }
-      run.flush(into: &document)
-      if run.add(command, forward: false) { continue }
-      command.revert(in: &document)
-    }
-    run.flush(into: &document)
+    _ = walk(&document, forward: false, checking: false)
   }
 
   /// Whether the commands can be applied in order to `document`, each as
@@ -92,32 +74,43 @@ public struct CommandList<Root: Record>: Sendable {
   /// a copy of the document, and applying the commands to it.
   func isApplicable(to document: Document<Root>) -> Bool {
     var scratch = document
-    var run = PositionRun<Root>()
-    for command in self {
-      if run.add(command, forward: true) { continue }
-      guard run.admits(scratch) else { return false }
-      run.flush(into: &scratch)
-      if run.add(command, forward: true) { continue }
-      guard command.isApplicable(to: scratch) else { return false }
-      command.apply(to: &scratch)
-    }
-    return run.admits(scratch)
+    return walk(&scratch, forward: true, checking: true)
   }
 
   /// Whether the commands can be reverted, the last first, from `document`, each as
   /// `Command.isRevertible` asks; runs at once, as `isApplicable(to:)`.
   func isRevertible(in document: Document<Root>) -> Bool {
     var scratch = document
+    return walk(&scratch, forward: false, checking: true)
+  }
+
+  /// Applies (`forward`) or reverts, the last first, every command to `document`, a run of
+  /// inserts or deletes at once (`PositionRun`). `checking`: each run and each other
+  /// command is first asked whether it can go (`PositionRun.admits`, `isApplicable`,
+  /// `isRevertible`), and the walk stops at the first that cannot, returning false with
+  /// the document part-way; the last run is asked, not put in. A large list's row edits
+  /// are written without an edit made of them, unless checking (the check asks the edit)
+  /// or a run is pending (it goes in first).
+  private func walk(_ document: inout Document<Root>, forward: Bool, checking: Bool) -> Bool {
     var run = PositionRun<Root>()
-    for command in reversed() {
-      if run.add(command, forward: false) { continue }
-      guard run.admits(scratch) else { return false }
-      run.flush(into: &scratch)
-      if run.add(command, forward: false) { continue }
-      guard command.isRevertible(in: scratch) else { return false }
-      command.revert(in: &scratch)
+    for step in 0..<count {
+      let index = forward ? step : count - 1 - step
+      if !checking, isLarge, run.isEmpty, store.writeRow(index, forward: forward, in: &document) { continue }
+      let command = self[index]
+      if run.add(command, forward: forward) { continue }
+      guard !checking || run.admits(document) else { return false }
+      run.flush(into: &document)
+      if run.add(command, forward: forward) { continue }
+      if checking {
+        guard forward ? command.isApplicable(to: document) : command.isRevertible(in: document) else {
+          return false
+        }
+      }
+      if forward { command.apply(to: &document) } else { command.revert(in: &document) }
     }
-    return run.admits(scratch)
+    if checking { return run.admits(document) }
+    run.flush(into: &document)
+    return true
   }
 
   /// The record the command at `index` edits when the list keeps it as a row (a one-field

@@ -182,7 +182,7 @@ extension JSONReader {
         strings = existing
       } else {
         strings = JSONKeySet(base: keyStack.count)
-        forEachShapeKey(met: keys.shapeMet) {
+        recordShape.forEachKey(met: keys.shapeMet) {
           _ = strings.insert(String(decoding: $0, as: UTF8.self), into: &keyStack)
         }
         for range in rawKeyStack[keys.base...] {
@@ -201,7 +201,9 @@ extension JSONReader {
       var duplicate = rawKeyStack[keys.base...].contains {
         CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: bytes[$0]), text)
       }
-      forEachShapeKey(met: keys.shapeMet) { duplicate = duplicate || CanonicalJSON.sameBytes($0, text) }
+      recordShape.forEachKey(met: keys.shapeMet) {
+        duplicate = duplicate || CanonicalJSON.sameBytes($0, text)
+      }
       if duplicate {
         throw syntaxError(.duplicateKey(String(decoding: text, as: UTF8.self)), at: keyStart)
       }
@@ -231,15 +233,5 @@ extension JSONReader {
     try readColon()
     tokenStart = keyStart
     writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart &+ key.count)]))
-  }
-
-  /// Calls `body` with the text between the quotes of each of `recordShape`'s keys whose
-  /// place is set in `met`.
-  private func forEachShapeKey(met: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    var bits = met
-    while bits != 0 {
-      recordShape.withKey(bits.trailingZeroBitCount, body)
-      bits &= bits &- 1
-    }
   }
 }

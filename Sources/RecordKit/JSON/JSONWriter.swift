@@ -52,12 +52,12 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: storage, count: byteCount))
   }
 
-  /// The bytes written so far, not copied: valid until the next write or the writer's end.
   /// Calls `body` with the bytes written so far, in place (the writer alive meanwhile).
   func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-    try body(UnsafeBufferPointer(start: storage, count: byteCount))
+    try body(unsafeBytes)
   }
 
+  /// The bytes written so far, not copied: valid until the next write or the writer's end.
   var unsafeBytes: UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: storage, count: byteCount)
   }

@@ -58,11 +58,16 @@ struct KeyShape {
     }
   }
 
-  /// The text between the quotes of key `place`'s token, to `body`.
-  func withKey<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    let key = keys[place]
-    return tokens.withUnsafeBufferPointer {
-      body(UnsafeBufferPointer(rebasing: $0[(key.start + 1)..<(key.start + key.count - 1)]))
+  /// Calls `body` with the text between the quotes of each key whose place is set in
+  /// `met`, in the order of their places.
+  func forEachKey(met: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    tokens.withUnsafeBufferPointer { tokens in
+      var bits = met
+      while bits != 0 {
+        let key = keys[bits.trailingZeroBitCount]
+        body(UnsafeBufferPointer(rebasing: tokens[(key.start + 1)..<(key.start + key.count - 1)]))
+        bits &= bits &- 1
+      }
     }
   }
 
@@ -85,11 +90,7 @@ struct KeyShape {
       newTokens.append(contentsOf: inner)
       newTokens.append(UInt8(ascii: "\""))
     }
-    var bits = met
-    while bits != 0 {
-      withKey(bits.trailingZeroBitCount, add)
-      bits &= bits &- 1
-    }
+    forEachKey(met: met, add)
     for range in others { add(UnsafeBufferPointer(rebasing: bytes[range])) }
     (tokens, keys) = (newTokens, newKeys)
   }
