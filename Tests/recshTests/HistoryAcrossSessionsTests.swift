@@ -323,7 +323,7 @@ import Testing
     #expect(refused.status == 3)
     #expect(
       refused.stderr.contains(
-        "the journal is in format 9, written by a newer recsh (this one reads up to 3)"))
+        "the journal is in format 9, written by a newer recsh (this one reads up to 4)"))
     let discarded = try Self.recsh(folder, at: Self.today, ["--discard-journal", "t.json", "-c", "history"])
     #expect(discarded.status == 0)
     #expect(discarded.stderr.contains("set the history aside as"))

@@ -44,6 +44,7 @@ extension Command {
       if let name { object["name"] = .string(name) }
       object["commands"] = .array(commands.map { $0.encoded() })
     case .stored(let stored):
+      if EditStep.isCompact(stored.bytes) { return stored.command?.encoded() ?? .null }
       return (try? JSONValue.parse(bytes: stored.bytes)) ?? .null
     case .bulk, .deleteAll:
       var bytes: [UInt8] = []
@@ -75,7 +76,16 @@ extension Command {
     case .insert, .delete:
       encoded().appendCompact(to: &out)
     case .stored(let stored):
-      out += stored.bytes
+      if EditStep.isCompact(stored.bytes) {
+        // JSON around it (a group's list) needs JSON: a compact step is decoded first.
+        if let command = stored.command {
+          command.appendEncoded(to: &out)
+        } else {
+          out += "null".utf8
+        }
+      } else {
+        out += stored.bytes
+      }
     case .bulk(let edits, let records):
       out += #"{"op": "bulk", "count": "#.utf8
       JSONValue.appendDecimal(records, to: &out)
@@ -90,6 +100,57 @@ extension Command {
       out += #", "records": "#.utf8
       Self.appendArray(deletion.records, to: &out) { Root.fields.encodeForJournal($0).appendCompact(to: &$1) }
       out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// Whether `appendStep` can write the command: a one-field edit, or a step read back in
+  /// that form. Any other command is kept in the log as its JSON encoding.
+  public var isCompactStep: Bool {
+    switch self {
+    case .edit: true
+    case .stored(let stored): EditStep.isCompact(stored.bytes)
+    default: false
+    }
+  }
+
+  /// Appends the command as the history log keeps a step (`EditStep`), which
+  /// `init(decodingStep:)` reads back. Needs `isCompactStep`.
+  public func appendStep(to out: inout [UInt8]) {
+    switch self {
+    case .edit(let edit): edit.appendStep(to: &out)
+    case .stored(let stored) where EditStep.isCompact(stored.bytes): out += stored.bytes
+    default: preconditionFailure("appendStep of a command that is not a compact step")
+    }
+  }
+
+  /// Reads back a step as the log keeps it: the compact form (`EditStep`) or the JSON
+  /// encoding (`appendEncoded`), validating every value through the field table.
+  init(decodingStep bytes: [UInt8]) throws(CommandDecodingError) {
+    guard EditStep.isCompact(bytes) else {
+      let json: JSONValue
+      do {
+        json = try JSONValue.parse(bytes: bytes)
+      } catch {
+        throw .malformed("\(error)")
+      }
+      try self.init(decoding: json)
+      return
+    }
+    let step = try EditStep.decode(bytes)
+    let field: any FieldAccessor<Root>
+    if step.isCustom {
+      field = FieldTable<Root>.custom(step.name)
+    } else {
+      guard let declared = Root.fields.field(named: step.name) else {
+        throw .field(.unknownField(step.name, suggestion: nil))
+      }
+      field = declared
+    }
+    do {
+      self = .edit(
+        try field.decodeEdit(record: step.record, old: step.old, new: step.new, action: step.action))
+    } catch {
+      throw .field(error)
     }
   }
 

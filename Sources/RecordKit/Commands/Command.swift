@@ -139,7 +139,8 @@ public enum Command<Root: Record>: Sendable {
   }
 }
 
-/// A command as the history log holds it (its `Command+Coding` encoding), read back with
+/// A command as the history log holds it (a compact step, `EditStep`, or its
+/// `Command+Coding` JSON encoding), read back with
 /// the log and decoded the first time it is applied, reverted, checked or named: opening
 /// a file with a long history reads its steps' framing, not their contents, and most
 /// steps of a long history are never needed. Decoded once, then kept (a final class, so
@@ -160,7 +161,7 @@ public final class StoredCommand<Root: Record>: @unchecked Sendable {
   /// The command, decoded on first use; `nil` when the encoding does not decode.
   var command: Command<Root>? {
     if let decoded { return decoded }
-    let result = try? Command<Root>(decoding: JSONValue.parse(bytes: bytes))
+    let result = try? Command<Root>(decodingStep: bytes)
     decoded = .some(result)
     return result
   }

@@ -16,6 +16,8 @@ public protocol FieldEdit<Root>: AnyObject, Sendable {
   /// Appends this edit as `Command.encoded()` spells it in compact JSON, without
   /// building a `JSONValue` tree first (the journal encodes every edit).
   func appendEncoded(to out: inout [UInt8])
+  /// Appends this edit as the history log keeps a step (`EditStep`).
+  func appendStep(to out: inout [UInt8])
 
   func apply(to document: inout Document<Root>)
   func revert(in document: inout Document<Root>)
@@ -57,6 +59,10 @@ final class PropertyUpdate<Root: Record, Codec: FieldCodec>: FieldEdit {
 
   func appendEncoded(to out: inout [UInt8]) {
     typedField.encodeUpdate(self, &out)
+  }
+
+  func appendStep(to out: inout [UInt8]) {
+    typedField.logUpdate(self, &out)
   }
 
   func apply(to document: inout Document<Root>) {

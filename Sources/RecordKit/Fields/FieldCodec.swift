@@ -37,6 +37,11 @@ public protocol FieldCodec: Sendable {
   /// Appends `encodeForCommand(value)` in compact JSON: the journal writes every edit's
   /// values so, and a codec may do it without making a `JSONValue` first.
   func appendForCommand(_ value: Value, to out: inout [UInt8])
+  /// Hands `body` the value as the history log's compact step holds it (`EditStep`):
+  /// `isText` and the UTF-8 bytes of a string when `encodeForCommand(value)` is that
+  /// string, else the bytes `appendForCommand` writes. By default the latter, made in a
+  /// scratch array; a codec of strings or numbers hands over bytes it has.
+  func withStepBytes(of value: Value, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void)
   /// Why `value`, of the right type, breaks a rule of the field (a run-time kind's
   /// schema); `nil` when it breaks none, which the default always says. Every edit that
   /// writes a value asks.
@@ -92,6 +97,13 @@ extension FieldCodec {
   func decodeFromCommand(_ json: JSONValue) -> Value? { decode(json) }
   func appendForCommand(_ value: Value, to out: inout [UInt8]) {
     encodeForCommand(value).appendCompact(to: &out)
+  }
+  public func withStepBytes(
+    of value: Value, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void
+  ) {
+    var bytes: [UInt8] = []
+    appendForCommand(value, to: &bytes)
+    bytes.withUnsafeBytes { body(false, $0) }
   }
 }
 

@@ -46,13 +46,15 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// code; they only hand themselves to these, so no generic code touches the values.
   let writeUpdate: (PropertyUpdate<Root, Codec>, inout Document<Root>, Bool) -> Void
   let encodeUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
+  /// The update as the history log keeps a step (`EditStep`), made here like `writeUpdate`.
+  let logUpdate: (PropertyUpdate<Root, Codec>, inout [UInt8]) -> Void
   /// `applySet(_:in:numbered:into:)`, made here like `setter`: the `set` written straight
   /// into a row of the store's column for this field.
   private let rowSetter:
     (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>)
       throws(FieldError) -> StepRowWrite<Root>
-  /// Row `n`'s edit as `encodeUpdate` spells an update (the log's record of it).
-  let encodeStepRow: (FieldStepColumn<Root, Codec>, Int, inout [UInt8]) -> Void
+  /// Row `n`'s edit as `logUpdate` writes an update (the log's record of it).
+  let logStepRow: (FieldStepColumn<Root, Codec>, Int, inout [UInt8]) -> Void
   /// Keeps an update as a row of the field's history column (`FieldStepColumn`), and
   /// makes row `n` into its update again; made here like `writeUpdate`, so the typed
   /// arrays are reached by specialized code.
@@ -114,9 +116,16 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
     let encode = Self.makeEditEncoder(name: name, isCustom: isCustom, codec)
     encodeUpdate = { update, out in encode(update.action, update.record, update.old, update.new, &out) }
-    encodeStepRow = { column, row, out in
+    let head = EditStep.Head(field: name, isCustom: isCustom)
+    let log = { (action: EditAction, record: RecordNumber, old: Value?, new: Value?, out: inout [UInt8]) in
+      head.append(action, record: record, to: &out)
+      EditStep.append(old, of: codec, to: &out)
+      EditStep.append(new, of: codec, to: &out)
+    }
+    logUpdate = { update, out in log(update.action, update.record, update.old, update.new, &out) }
+    logStepRow = { column, row, out in
       let (record, old, new, action) = column.rows.row(row)
-      encode(action, record, old, new, &out)
+      log(action, record, old, new, &out)
     }
     queries = FieldQueries(slot: slot, codec: codec, listEdit: listEdit, elementTest: elementTest)
   }

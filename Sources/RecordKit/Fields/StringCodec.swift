@@ -25,6 +25,10 @@ struct StringCodec: FieldCodec {
   func appendForCommand(_ value: String, to out: inout [UInt8]) {
     JSONValue.appendQuoted(value, to: &out)
   }
+  func withStepBytes(of value: String, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void) {
+    var text = value
+    text.withUTF8 { body(true, UnsafeRawBufferPointer($0)) }
+  }
   func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
   func display(_ value: String) -> String { value }
   @inline(__always)

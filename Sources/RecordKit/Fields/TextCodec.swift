@@ -31,6 +31,10 @@ struct TextCodec: FieldCodec {
     value.withBytes { JSONValue.appendQuoted(utf8: $0, to: &out) }
   }
 
+  func withStepBytes(of value: BlockText, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void) {
+    value.withBytes { body(true, UnsafeRawBufferPointer($0)) }
+  }
+
   func write(_ value: BlockText, to writer: inout JSONWriter) {
     value.withBytes { writer.string(utf8: $0) }
   }

@@ -40,12 +40,28 @@ public struct EditChange<Root: Record>: Sendable {
     }
   }
 
-  /// Appends the change as `Command.appendEncoded` spells it (the log's record of it);
-  /// a row is encoded from its typed values, without making its edit.
+  /// Appends the change as `Command.appendEncoded` spells it (JSON).
   public func appendEncoded(to out: inout [UInt8]) {
     switch made {
     case .command(let command): command.appendEncoded(to: &out)
-    case .row(let column, let row): column.appendEncoded(row: row, to: &out)
+    case .row(let column, let row): column.command(atRow: row).appendEncoded(to: &out)
+    }
+  }
+
+  /// Whether `appendStep` can write the change: a row, or a command that `isCompactStep`.
+  public var isCompactStep: Bool {
+    switch made {
+    case .command(let command): command.isCompactStep
+    case .row: true
+    }
+  }
+
+  /// Appends the change as the history log keeps a step (`EditStep`); a row is written
+  /// from its typed values, without making its edit. Needs `isCompactStep`.
+  public func appendStep(to out: inout [UInt8]) {
+    switch made {
+    case .command(let command): command.appendStep(to: &out)
+    case .row(let column, let row): column.appendStep(row: row, to: &out)
     }
   }
 }

@@ -265,10 +265,10 @@ class StepColumn<Root: Record>: @unchecked Sendable {
   func write(row: Int, forward: Bool, in document: inout Document<Root>) {
     preconditionFailure("StepColumn.write is abstract")
   }
-  /// Appends row `row`'s edit as `Command.appendEncoded` spells it (the log's record of
-  /// it), without making the edit.
-  func appendEncoded(row: Int, to out: inout [UInt8]) {
-    preconditionFailure("StepColumn.appendEncoded is abstract")
+  /// Appends row `row`'s edit as the history log keeps a step (`EditStep`), without
+  /// making the edit.
+  func appendStep(row: Int, to out: inout [UInt8]) {
+    preconditionFailure("StepColumn.appendStep is abstract")
   }
   /// Row `row`'s edit's name, as `Command.name` says it ("Set priority").
   func name(ofRow row: Int) -> String { preconditionFailure("StepColumn.name is abstract") }
@@ -290,7 +290,7 @@ protocol StepColumnSource<Root>: FieldEdit {
 
 /// The one-field edits of one field, as rows (`FieldStepRows`). Appending, writing and making
 /// a row again run the field's closures (`KeyPathField.appendStepRow`, `writeStepRow`,
-/// `stepRowUpdate`, `encodeStepRow`), made
+/// `stepRowUpdate`, `logStepRow`), made
 /// where the value type is known: the column's own methods are generic code that would
 /// look up the value type's metadata on every call.
 final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, @unchecked Sendable {
@@ -316,7 +316,7 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
 
   override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
 
-  override func appendEncoded(row: Int, to out: inout [UInt8]) { field.encodeStepRow(self, row, &out) }
+  override func appendStep(row: Int, to out: inout [UInt8]) { field.logStepRow(self, row, &out) }
 
   override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
     field.writeStepRow(self, row, &document, forward)

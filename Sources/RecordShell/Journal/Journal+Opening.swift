@@ -181,7 +181,9 @@ extension Journal {
     arrival.seen = Seen(status)
     let journal = Journal(path: path, folder: folder, fileSystem: fileSystem, arrival: arrival)
     switch classify(bytes, modificationTime: Double(status.modificationTime) / 1e9) {
-    case .success(let log?): return .existing(journal, log)
+    case .success(let log?):
+      journal.writesCompactSteps = log.header.format >= JournalEntry.compactStepFormat
+      return .existing(journal, log)
     case .failure(let error): return .damaged(journal, bytes: bytes, error)
     case .success(nil): return .fresh(journal)
     }

@@ -47,6 +47,12 @@ public final class Journal {
   private(set) var failure: SystemCallError?
   private(set) var reportedFailure = false
 
+  /// Whether steps go in as compact steps (`EditStep`): a log of this version's format.
+  /// A log of an older one, which this session goes on with, gets JSON steps as that
+  /// format has them, so that the recsh that wrote it can still read it. Set from the
+  /// header read (`read`) or written (`start`).
+  var writesCompactSteps = true
+
   /// The second of the last `time` entry: a step in a new second appends one first.
   var loggedSecond: Double = -1
 
@@ -269,6 +275,7 @@ public final class Journal {
     failure = nil
     reportedFailure = false
     loggedSecond = -1
+    writesCompactSteps = header.format >= JournalEntry.compactStepFormat
     pending.buffer = JournalFraming.magic
     append(.header(header), isStep: false)
     guard let file else {

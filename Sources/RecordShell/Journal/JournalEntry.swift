@@ -21,9 +21,11 @@ enum JournalEntry: Equatable, Sendable {
   case base(hash: String, records: [UInt8])
   /// A session began writing (`pid`), at `time`, with `kind`.
   case open(pid: Int32, time: Double, kind: String)
-  /// A command performed: a new step, or an edit inside the open group. Held as its
-  /// encoding's bytes (`Command.appendEncoded`), which a replay keeps undecoded until
-  /// the step is needed (`StoredCommand`).
+  /// A command performed: a new step, or an edit inside the open group. Held as the
+  /// bytes the log keeps of it, which a replay keeps undecoded until the step is needed
+  /// (`StoredCommand`): a one-field edit's compact step (`EditStep`, its own payload, in
+  /// logs of format 4 on), any other command's JSON encoding (`Command.appendEncoded`,
+  /// in a payload `{"do": …}`).
   case perform([UInt8])
   case begin(name: String?, origin: String?)
   case end
@@ -59,9 +61,14 @@ enum JournalEntry: Equatable, Sendable {
     var start = 0
   }
 
-  /// The format this version writes; a newer one is refused. 3: a field edit is a list
-  /// (`Command.encoded()`); 2, whose edits are objects, is read too.
-  static let format = 3
+  /// The format this version writes; a newer one is refused. 4: a one-field edit is a
+  /// compact step (`EditStep`); 3, whose edits are JSON lists (`Command.encoded()`), and 2,
+  /// whose edits are objects, are read too. A session that goes on with a log of an older
+  /// format writes its steps as that format does (`Journal.writesCompactSteps`), so that
+  /// the recsh that wrote it can still read it.
+  static let format = 4
+  /// The first format whose logs hold compact steps.
+  static let compactStepFormat = 4
   /// The first byte of a `.base` payload whose records follow as they are (a JSON payload
   /// starts with `{`).
   static let baseMark: UInt8 = 0
@@ -126,7 +133,8 @@ enum JournalEntry: Equatable, Sendable {
       let frame = Zstd.compress(records)
       return frame.isEmpty
         ? Self.basePrefix(hash: hash) + records : Self.basePrefix(hash: hash, compressed: true) + frame
-    case .perform(let command): return Self.performPrefix + command + [UInt8(ascii: "}")]
+    case .perform(let command):
+      return Self.isCompactStep(command) ? command : Self.performPrefix + command + [UInt8(ascii: "}")]
     default: return json.compactUTF8
     }
   }
@@ -175,7 +183,11 @@ enum JournalEntry: Equatable, Sendable {
     return (parts.hash, records)
   }
 
-  /// How a `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
+  /// Whether a step's bytes are a compact step (`EditStep`: its first byte is 2, where a
+  /// JSON payload's is `{` and a base's 0 or 1), which is its payload as it is.
+  static func isCompactStep(_ bytes: [UInt8]) -> Bool { EditStep.isCompact(bytes) }
+
+  /// How a JSON `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
   static let performPrefix = Array(#"{"do": "#.utf8)
 
   private static func encode(_ runs: [NumberRun]) -> JSONValue {
@@ -189,6 +201,10 @@ enum JournalEntry: Equatable, Sendable {
       return
     }
     // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed).
+    if Self.isCompactStep(payload) {
+      self = .perform(payload)
+      return
+    }
     if payload.count > Self.performPrefix.count, payload.last == UInt8(ascii: "}"),
       payload.starts(with: Self.performPrefix)
     {

@@ -184,7 +184,12 @@ extension JournalReplay {
         records.append(.time(second))
       }
       var encoded: [UInt8] = []
-      step.command.appendEncoded(to: &encoded)
+      let command = step.command
+      if header.format >= JournalEntry.compactStepFormat && command.isCompactStep {
+        command.appendStep(to: &encoded)
+      } else {
+        command.appendEncoded(to: &encoded)
+      }
       records.append(.perform(encoded))
       (at, next) = (step.number, step.number + 1)
     }

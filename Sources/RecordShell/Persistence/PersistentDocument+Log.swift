@@ -551,11 +551,15 @@ extension PersistentDocument {
   func logPerform(_ change: EditChange<Root>) {
     guard let journal else { return }
     journal.noteTime(editor.clock())
-    // The bytes of `JournalEntry.perform(command.encoded()).payload`, written in place.
-    journal.append { out in
-      out += JournalEntry.performPrefix
-      change.appendEncoded(to: &out)
-      out.append(UInt8(ascii: "}"))
+    // The bytes of `JournalEntry.perform(…).payload`, written in place.
+    if journal.writesCompactSteps && change.isCompactStep {
+      journal.append { out in change.appendStep(to: &out) }
+    } else {
+      journal.append { out in
+        out += JournalEntry.performPrefix
+        change.appendEncoded(to: &out)
+        out.append(UInt8(ascii: "}"))
+      }
     }
   }
 

@@ -120,9 +120,9 @@ import Testing
 
   @Test func aNewerFormatIsRefused() {
     let bytes = JournalFramingTests.journal([
-      #"{"header": {"format": 4, "base": null, "pid": 0, "time": 0, "kind": "task"}}"#
+      #"{"header": {"format": 5, "base": null, "pid": 0, "time": 0, "kind": "task"}}"#
     ]).bytes
-    #expect(throws: JournalError.newerFormat(4)) { try Journal.leftover(bytes, modificationTime: 0) }
+    #expect(throws: JournalError.newerFormat(5)) { try Journal.leftover(bytes, modificationTime: 0) }
   }
 
   @Test func numbersSkipDroppedSteps() throws {

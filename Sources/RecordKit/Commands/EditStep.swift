@@ -1,0 +1,201 @@
+/// A one-field edit as the history log keeps a step: a few bytes of framing around the
+/// field's name and the two values, with no JSON to write or read around them. The log
+/// holds one such step per `set`, so this is the edit path's record; every other command
+/// keeps its JSON encoding (`Command+Coding`), and an edit nested in another command
+/// (a group, a list of edits) is JSON there too.
+///
+///     0x02 · action (1 byte: its place in `EditAction.allCases`)
+///          · record number (UInt32, little-endian)
+///          · field: 0 a declared field, 1 a custom key · the name's length (LEB128) · the name
+///          · old value · new value
+///
+/// and a value is one of
+///
+///     0                                   absent
+///     1 · length (LEB128) · UTF-8 bytes   a string: the text of the JSON string the
+///                                         field's codec encodes the value as, unescaped
+///     2 · length (LEB128) · compact JSON  any other value, as `appendForCommand` spells it
+///
+/// A JSON encoding starts with `[` or `{`, so the first byte tells the two apart. Read back
+/// (`decode`), a step gives the same field and JSON values as the JSON list
+/// `["set", 17, "title", ["a"], ["b"]]` would, and goes through the same checks
+/// (`FieldAccessor.decodeEdit`). Hostile bytes give `CommandDecodingError.malformed`:
+/// every length is checked against what is left, a string must be UTF-8 and the step must
+/// end where its new value does.
+package enum EditStep {
+  /// The first byte of a step in this form.
+  static let mark: UInt8 = 2
+
+  /// How a value is held.
+  enum Form: UInt8 {
+    case absent = 0
+    case text = 1
+    case json = 2
+  }
+
+  /// Whether `bytes` (a step as the log holds it) are in this form rather than JSON.
+  package static func isCompact(_ bytes: some Collection<UInt8>) -> Bool { bytes.first == mark }
+
+  /// What a step says, its values as JSON.
+  struct Decoded: Equatable {
+    var action: EditAction
+    var record: RecordNumber
+    var name: String
+    var isCustom: Bool
+    var old: JSONValue?
+    var new: JSONValue?
+  }
+
+  /// Reads a step written by `Head.append` and `appendValue`.
+  static func decode(_ bytes: [UInt8]) throws(CommandDecodingError) -> Decoded {
+    var reader = Reader(bytes: bytes)
+    guard try reader.byte() == mark else { throw .malformed("a compact step starts with its mark") }
+    let actionIndex = Int(try reader.byte())
+    guard actionIndex < EditAction.allCases.count else {
+      throw .malformed("a compact step's action \(actionIndex) is unknown")
+    }
+    var number: UInt32 = 0
+    for shift in stride(from: 0, to: 32, by: 8) { number |= UInt32(try reader.byte()) << UInt32(shift) }
+    let kind = try reader.byte()
+    guard kind <= 1 else { throw .malformed("a compact step's field is neither declared nor custom") }
+    let name = try reader.text(try reader.length())
+    let old = try reader.value()
+    let new = try reader.value()
+    guard reader.offset == bytes.count else { throw .malformed("a compact step has bytes after its values") }
+    return Decoded(
+      action: EditAction.allCases[actionIndex], record: RecordNumber(number), name: name, isCustom: kind == 1,
+      old: old, new: new)
+  }
+
+  /// Appends `value`'s form, length and bytes as `codec` hands them over (`nil`: absent).
+  @inline(__always)
+  static func append<Codec: FieldCodec>(_ value: Codec.Value?, of codec: Codec, to out: inout [UInt8]) {
+    guard let value else {
+      out.append(Form.absent.rawValue)
+      return
+    }
+    codec.withStepBytes(of: value) { isText, bytes in
+      // The form and the length (at most 1 + 10 bytes) go in with one append.
+      withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { raw in
+        raw[0] = (isText ? Form.text : Form.json).rawValue
+        let end = 1 + writeLength(bytes.count, to: raw, at: 1)
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
+      }
+      out.append(contentsOf: bytes)
+    }
+  }
+
+  /// Writes `length` as LEB128 at `offset`; how many bytes it took (at most 10).
+  @inline(__always)
+  static func writeLength(_ length: Int, to raw: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    var rest = UInt64(length)
+    var index = offset
+    while rest >= 0x80 {
+      raw[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+      rest >>= 7
+      index += 1
+    }
+    raw[index] = UInt8(rest)
+    return index + 1 - offset
+  }
+
+  /// The part of a step that is the same for every edit of one field, laid out once: the
+  /// field's kind, its name's length and the name. `append` writes a step's start (mark,
+  /// action, record number, this part) with one append to the log's buffer.
+  final class Head: @unchecked Sendable {
+    /// The field's part; only read after `init`.
+    private let part: [UInt8]
+    /// Whether mark, action, record number and the part fit the 64-byte stack buffer.
+    private let fitsScratch: Bool
+
+    init(field name: String, isCustom: Bool) {
+      var part: [UInt8] = [isCustom ? 1 : 0]
+      withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { raw in
+        let count = EditStep.writeLength(name.utf8.count, to: raw, at: 0)
+        part += UnsafeRawBufferPointer(rebasing: raw[..<count])
+      }
+      part += name.utf8
+      self.part = part
+      fitsScratch = 6 + part.count <= 64
+    }
+
+    /// Appends mark, action, record number and the field's part.
+    func append(_ action: EditAction, record: RecordNumber, to out: inout [UInt8]) {
+      guard fitsScratch else {
+        out.append(EditStep.mark)
+        out.append(UInt8(action.index))
+        for shift in stride(from: 0, to: 32, by: 8) {
+          out.append(UInt8(truncatingIfNeeded: record.value >> shift))
+        }
+        out += part
+        return
+      }
+      // A fixed size: the buffer is a plain stack slot.
+      withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { raw in
+        raw[0] = EditStep.mark
+        raw[1] = UInt8(action.index)
+        raw.storeBytes(of: record.value.littleEndian, toByteOffset: 2, as: UInt32.self)
+        part.withUnsafeBytes { part in
+          UnsafeMutableRawBufferPointer(rebasing: raw[6..<(6 + part.count)]).copyMemory(from: part)
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(6 + part.count)]))
+      }
+    }
+  }
+
+  /// Reads a step's bytes from the front, every read checked against the end.
+  private struct Reader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func byte() throws(CommandDecodingError) -> UInt8 {
+      guard offset < bytes.count else { throw .malformed("a compact step ends early") }
+      defer { offset += 1 }
+      return bytes[offset]
+    }
+
+    /// A LEB128 length, no longer than what is left.
+    mutating func length() throws(CommandDecodingError) -> Int {
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        let byte = try byte()
+        guard shift < 63 else { throw .malformed("a compact step's length is too large") }
+        value |= UInt64(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { break }
+        shift += 7
+      }
+      guard value <= UInt64(bytes.count - offset) else { throw .malformed("a compact step ends early") }
+      return Int(value)
+    }
+
+    /// The next `count` bytes as UTF-8 text.
+    mutating func text(_ count: Int) throws(CommandDecodingError) -> String {
+      let slice = bytes[offset..<(offset + count)]
+      offset += count
+      guard let text = String(validating: slice, as: UTF8.self) else {
+        throw .malformed("a compact step's text is not UTF-8")
+      }
+      return text
+    }
+
+    mutating func value() throws(CommandDecodingError) -> JSONValue? {
+      guard let form = Form(rawValue: try byte()) else {
+        throw .malformed("a compact step's value form is unknown")
+      }
+      switch form {
+      case .absent: return nil
+      case .text: return .string(try text(try length()))
+      case .json:
+        let count = try length()
+        let slice = bytes[offset..<(offset + count)]
+        offset += count
+        do {
+          return try JSONValue.parse(bytes: Array(slice))
+        } catch {
+          throw .malformed("a compact step's value: \(error)")
+        }
+      }
+    }
+  }
+}
