@@ -67,22 +67,34 @@ package enum EditStep {
       old: old, new: new)
   }
 
-  /// Appends `value`'s form, length and bytes as `codec` hands them over (`nil`: absent).
+  /// The most a step laid out on the stack may take (`Head.append`).
+  static let scratchSize = 256
+
+  /// Hands `body` the form and bytes of `value` as `codec` gives them (`nil`: absent, no
+  /// bytes).
   @inline(__always)
-  static func append<Codec: FieldCodec>(_ value: Codec.Value?, of codec: Codec, to out: inout [UInt8]) {
-    guard let value else {
-      out.append(Form.absent.rawValue)
-      return
+  static func withValue<Codec: FieldCodec>(
+    _ value: Codec.Value?, of codec: Codec, _ body: (Form, UnsafeRawBufferPointer) -> Void
+  ) {
+    guard let value else { return body(.absent, UnsafeRawBufferPointer(start: nil, count: 0)) }
+    codec.withStepBytes(of: value) { isText, bytes in body(isText ? .text : .json, bytes) }
+  }
+
+  /// Writes a value's form, and unless absent its length and bytes, at `offset`; where it
+  /// ends. Needs room for them and 11 bytes more.
+  @inline(__always)
+  static func write(
+    _ form: Form, _ bytes: UnsafeRawBufferPointer, to raw: UnsafeMutableRawBufferPointer, at offset: Int
+  )
+    -> Int
+  {
+    raw[offset] = form.rawValue
+    guard form != .absent else { return offset + 1 }
+    let start = offset + 1 + writeLength(bytes.count, to: raw, at: offset + 1)
+    if !bytes.isEmpty {
+      UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + bytes.count)]).copyMemory(from: bytes)
     }
-    codec.withStepBytes(of: value) { isText, bytes in
-      // The form and the length (at most 1 + 10 bytes) go in with one append.
-      withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { raw in
-        raw[0] = (isText ? Form.text : Form.json).rawValue
-        let end = 1 + writeLength(bytes.count, to: raw, at: 1)
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
-      }
-      out.append(contentsOf: bytes)
-    }
+    return start + bytes.count
   }
 
   /// Writes `length` as LEB128 at `offset`; how many bytes it took (at most 10).
@@ -100,13 +112,10 @@ package enum EditStep {
   }
 
   /// The part of a step that is the same for every edit of one field, laid out once: the
-  /// field's kind, its name's length and the name. `append` writes a step's start (mark,
-  /// action, record number, this part) with one append to the log's buffer.
+  /// field's kind, its name's length and the name. `append` writes a whole step.
   final class Head: @unchecked Sendable {
     /// The field's part; only read after `init`.
     private let part: [UInt8]
-    /// Whether mark, action, record number and the part fit the 64-byte stack buffer.
-    private let fitsScratch: Bool
 
     init(field name: String, isCustom: Bool) {
       var part: [UInt8] = [isCustom ? 1 : 0]
@@ -116,29 +125,44 @@ package enum EditStep {
       }
       part += name.utf8
       self.part = part
-      fitsScratch = 6 + part.count <= 64
     }
 
-    /// Appends mark, action, record number and the field's part.
-    func append(_ action: EditAction, record: RecordNumber, to out: inout [UInt8]) {
-      guard fitsScratch else {
-        out.append(EditStep.mark)
-        out.append(UInt8(action.index))
-        for shift in stride(from: 0, to: 32, by: 8) {
-          out.append(UInt8(truncatingIfNeeded: record.value >> shift))
+    /// Appends the step of `action` on the record numbered `record`, from `old` to `new`
+    /// as `codec` hands their bytes over. A step that fits `scratchSize` bytes (a short
+    /// name and short values: nearly every one) is laid out on the stack and appended
+    /// once; appending to an array costs about 100 instructions a call, which five
+    /// appends a step made most of its cost. A longer one is appended in pieces.
+    @inline(__always)
+    func append<Codec: FieldCodec>(
+      _ action: EditAction, record: RecordNumber, old: Codec.Value?, new: Codec.Value?, of codec: Codec,
+      to out: inout [UInt8]
+    ) {
+      EditStep.withValue(old, of: codec) { oldForm, oldBytes in
+        EditStep.withValue(new, of: codec) { newForm, newBytes in
+          part.withUnsafeBytes { part in
+            let size = 6 + part.count + 2 * 11 + oldBytes.count + newBytes.count
+            withUnsafeTemporaryAllocation(byteCount: min(size, EditStep.scratchSize), alignment: 8) { raw in
+              raw[0] = EditStep.mark
+              raw[1] = UInt8(action.index)
+              raw.storeBytes(of: record.value.littleEndian, toByteOffset: 2, as: UInt32.self)
+              guard size <= EditStep.scratchSize else {
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<6]))
+                out.append(contentsOf: part)
+                for (form, bytes) in [(oldForm, oldBytes), (newForm, newBytes)] {
+                  raw[0] = form.rawValue
+                  let end = form == .absent ? 1 : 1 + EditStep.writeLength(bytes.count, to: raw, at: 1)
+                  out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
+                  out.append(contentsOf: bytes)
+                }
+                return
+              }
+              UnsafeMutableRawBufferPointer(rebasing: raw[6..<(6 + part.count)]).copyMemory(from: part)
+              var end = EditStep.write(oldForm, oldBytes, to: raw, at: 6 + part.count)
+              end = EditStep.write(newForm, newBytes, to: raw, at: end)
+              out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
+            }
+          }
         }
-        out += part
-        return
-      }
-      // A fixed size: the buffer is a plain stack slot.
-      withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { raw in
-        raw[0] = EditStep.mark
-        raw[1] = UInt8(action.index)
-        raw.storeBytes(of: record.value.littleEndian, toByteOffset: 2, as: UInt32.self)
-        part.withUnsafeBytes { part in
-          UnsafeMutableRawBufferPointer(rebasing: raw[6..<(6 + part.count)]).copyMemory(from: part)
-        }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(6 + part.count)]))
       }
     }
   }

@@ -118,9 +118,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     encodeUpdate = { update, out in encode(update.action, update.record, update.old, update.new, &out) }
     let head = EditStep.Head(field: name, isCustom: isCustom)
     let log = { (action: EditAction, record: RecordNumber, old: Value?, new: Value?, out: inout [UInt8]) in
-      head.append(action, record: record, to: &out)
-      EditStep.append(old, of: codec, to: &out)
-      EditStep.append(new, of: codec, to: &out)
+      head.append(action, record: record, old: old, new: new, of: codec, to: &out)
     }
     logUpdate = { update, out in log(update.action, update.record, update.old, update.new, &out) }
     logStepRow = { column, row, out in

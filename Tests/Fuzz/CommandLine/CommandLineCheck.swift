@@ -39,11 +39,12 @@ enum CommandLineCheck {
     _ = Tokenizer.needsContinuation(text)
 
     let isEven = bytes.count % 2 == 0
+    // The fast lane reads only lines checked to be UTF-8, as the script runner gives it.
     if isEven {
-      agree(taskLane, taskContext, bytes, text)
+      if isUTF8 { agree(taskLane, taskContext, bytes, text) }
       runQueries(text)
     } else {
-      agree(contactLane, contactContext, bytes, text)
+      if isUTF8 { agree(contactLane, contactContext, bytes, text) }
     }
 
     let context = CompletionContext(
