@@ -140,6 +140,33 @@ public struct Document<Root: Record>: Sendable {
     return try outcome?.get()
   }
 
+  /// `withMutableRecord(at:_:)` for a one-field change: `body` answers what it gives and
+  /// the index in the kind's table of the declared field it wrote (`nil`: another field,
+  /// or none), and only that field of the record is marked as changed (`ChangeMarks`);
+  /// the whole record when `body` throws.
+  mutating func withMutableRecord<Result, Failure: Error>(
+    at position: Int,
+    changingField body: (UnsafeMutablePointer<Root>) throws(Failure) -> (Result, field: Int?)
+  ) throws(Failure) -> Result? {
+    guard numbers.indices.contains(position) else { return nil }
+    let number = numbers[position]
+    let outcome = records.withUnsafeMutableBufferPointer {
+      buffer -> Swift.Result<(Result, field: Int?), Failure>? in
+      guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
+      return Swift.Result { () throws(Failure) in try body(base + position) }
+    }
+    switch outcome {
+    case .success(let (result, field))?:
+      if let field { changes.mark(number, field: field) } else { changes.mark(number) }
+      return result
+    case .failure(let error)?:
+      changes.mark(number)
+      throw error
+    case nil:
+      return nil
+    }
+  }
+
   /// Runs `body` on the record numbered `number` in place (nothing when there is none).
   @inline(__always)
   mutating func withMutableRecord(numbered number: RecordNumber, _ body: (UnsafeMutablePointer<Root>) -> Void)
@@ -183,6 +210,10 @@ public struct Document<Root: Record>: Sendable {
   /// Whether the record numbered `number` may differ from what it was when this lineage
   /// began or `markUnchanged()` was last called. O(1).
   func mayHaveChanged(_ number: RecordNumber) -> Bool { changes.contains(number) }
+
+  /// Which declared fields of the record numbered `number` may have changed, as
+  /// `ChangeMarks.fields(of:)` says. O(1).
+  func fieldsThatMayHaveChanged(_ number: RecordNumber) -> UInt64 { changes.fields(of: number) }
 
   /// Removes the records at `positions` (ascending, each in range) and returns them with
   /// their numbers: one pass over the document and one rebuild of its id index, where
@@ -394,17 +425,59 @@ extension DocumentError: CustomStringConvertible {
 
 /// One bit per record number: which records a document marked as changed. Grows as
 /// numbers are marked; a number never marked reads as unchanged.
-struct ChangeMarks: Sendable, Equatable {
+///
+/// A record changed only by one-field `set`s also says which of the kind's first 64
+/// declared fields they wrote (`mark(_:field:)`), so that a save compares only those
+/// members with the file's (`MemberPatch`): after a million edits of one or two fields of
+/// each record, the others were most of the save. Any other change marks the whole
+/// record, and a whole mark is never narrowed. The field words are kept from the first
+/// such mark on, one per number up to the highest marked (8 bytes a record).
+struct ChangeMarks: Sendable {
   private var words: [UInt64] = []
+  /// Per number, the fields marked, `~0` for the whole record; numbers past its end that
+  /// `words` marks are whole.
+  private var fieldWords: [UInt64] = []
 
+  /// Marks the whole record.
   mutating func mark(_ number: RecordNumber) {
     let word = Int(number.value >> 6)
     if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
     words[word] |= 1 << UInt64(number.value & 63)
+    let slot = Int(number.value)
+    if slot < fieldWords.count { fieldWords[slot] = ~0 }
+  }
+
+  /// Marks declared field `field` (its index in the kind's table) of the record: the
+  /// whole record when `field` is past 63.
+  mutating func mark(_ number: RecordNumber, field: Int) {
+    guard field < 64 else { return mark(number) }
+    let slot = Int(number.value)
+    if slot >= fieldWords.count {
+      // A record marked before the words reached it was marked whole.
+      if contains(number) { return }
+      let start = fieldWords.count
+      fieldWords.reserveCapacity(max(slot + 1, fieldWords.count * 2))
+      for other in start...slot {
+        fieldWords.append(contains(RecordNumber(UInt32(other))) ? ~0 : 0)
+      }
+    }
+    let word = Int(number.value >> 6)
+    if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
+    words[word] |= 1 << UInt64(number.value & 63)
+    fieldWords[slot] |= 1 << UInt64(field)
   }
 
   func contains(_ number: RecordNumber) -> Bool {
     let word = Int(number.value >> 6)
     return word < words.count && words[word] & (1 << UInt64(number.value & 63)) != 0
+  }
+
+  /// Which declared fields of the record may have changed, a bit per field index below
+  /// 64 (any field from 64 on may have when the record is marked): 0 for a record not
+  /// marked, `~0` for one marked whole.
+  func fields(of number: RecordNumber) -> UInt64 {
+    guard contains(number) else { return 0 }
+    let slot = Int(number.value)
+    return slot < fieldWords.count ? fieldWords[slot] : ~0
   }
 }

@@ -434,7 +434,12 @@ public struct FileImage: Sendable {
           }
         } else {
           document.withRecord(at: position) { record in
-            if let ordinal, patch.write(record, over: spans[ordinal], in: bytes, into: &out) { return }
+            // Only the fields that may have changed are compared with the original's.
+            let changed = trustMarks ? document.fieldsThatMayHaveChanged(document.number(at: position)) : ~0
+            if let ordinal, patch.write(record, over: spans[ordinal], in: bytes, changed: changed, into: &out)
+            {
+              return
+            }
             write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
           }
         }

@@ -40,6 +40,12 @@ final class MemberPatch<Root: Record> {
   private var news: [UInt8] = []
   /// Where each declared field stands in the original, by the field's index.
   private var places: [MemberPlace] = []
+  /// The record's declared fields that may have changed (`write`'s `changed`).
+  private var changed: UInt64 = ~0
+
+  /// Whether declared field `index` may differ from the original.
+  @inline(__always)
+  private func mayHaveChanged(_ index: Int) -> Bool { index >= 64 || changed & (1 << UInt64(index)) != 0 }
 
   init() {
     table = Root.fields
@@ -53,11 +59,14 @@ final class MemberPatch<Root: Record> {
   }
 
   /// Writes `record` over its original object `bytes[span]` to `out` and answers true, or
-  /// answers false and writes nothing (see the type).
+  /// answers false and writes nothing (see the type). `changed` says which declared fields
+  /// may differ from the original, a bit per field index below 64 (`ChangeMarks`): the
+  /// others keep their bytes, or their absence, without being compared.
   func write(
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
-    into out: inout [UInt8]
+    changed: UInt64 = ~0, into out: inout [UInt8]
   ) -> Bool {
+    self.changed = changed
     guard !table.hasNestedObjects, JSONSpan.members(ofObjectAt: span.lowerBound, in: bytes, into: &members)
     else { return false }
     edits.removeAll(keepingCapacity: true)
@@ -98,7 +107,8 @@ final class MemberPatch<Root: Record> {
         let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
       {
         places[index] = .member(position)
-        guard declared(fields[index], of: record, member: member.value, in: bytes) else { return false }
+        guard !mayHaveChanged(index) || declared(fields[index], of: record, member: member.value, in: bytes)
+        else { return false }
         continue
       }
       guard next < end else { return false }
@@ -121,7 +131,7 @@ final class MemberPatch<Root: Record> {
   /// cannot be.
   private func insertNew(of record: UnsafePointer<Root>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     for index in fields.indices {
-      guard case .absent = places[index] else { continue }
+      guard case .absent = places[index], mayHaveChanged(index) else { continue }
       value.reset()
       guard fields[index].writeValue(record, to: &value) else { continue }
       guard insert(fields[index].name, at: index, in: bytes) else { return false }

@@ -196,21 +196,31 @@ public struct Editor<Root: Record>: Sendable {
     _ assignment: borrowing FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
     document: inout Document<Root>, history: inout History<Root>
   ) throws(EditError) -> EditOutcome<Root> {
-    let outcome = try document.withMutableRecord(at: position) {
-      (pointer) throws(EditError) -> EditOutcome<Root> in
-      let field = try resolve(assignment, in: UnsafePointer(pointer))
-      return try wrap { () throws(FieldError) -> EditOutcome<Root> in
-        let written = try history.recordRow(of: number, at: time) {
-          (store) throws(FieldError) -> StepRowWrite<Root> in
-          try field.applySet(assignment.value, in: pointer, numbered: number, into: &store)
+    // A declared field's index marks that field alone as changed (`ChangeMarks`).
+    let outcome = try document.withMutableRecord(
+      at: position,
+      changingField: {
+        (pointer) throws(EditError) -> (EditOutcome<Root>, field: Int?) in
+        let declared = assignment.createsCustomField ? nil : Root.fields.index(ofField: assignment.field)
+        let field: any FieldAccessor<Root>
+        if let declared {
+          field = Root.fields.fields[declared]
+        } else {
+          field = try resolve(assignment, in: UnsafePointer(pointer))
         }
-        if let written { return written }
-        guard let edit = try field.applySet(assignment.value, in: pointer, numbered: number) else {
-          return .unchanged
+        let outcome = try wrap { () throws(FieldError) -> EditOutcome<Root> in
+          let written = try history.recordRow(of: number, at: time) {
+            (store) throws(FieldError) -> StepRowWrite<Root> in
+            try field.applySet(assignment.value, in: pointer, numbered: number, into: &store)
+          }
+          if let written { return written }
+          guard let edit = try field.applySet(assignment.value, in: pointer, numbered: number) else {
+            return .unchanged
+          }
+          return record(.edit(edit), in: &history, at: time)
         }
-        return record(.edit(edit), in: &history, at: time)
-      }
-    }
+        return (outcome, declared)
+      })
     guard let outcome else { throw .noSuchPosition(position) }
     return outcome
   }
