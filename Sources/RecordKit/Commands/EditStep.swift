@@ -46,7 +46,7 @@ package enum EditStep {
     var new: JSONValue?
   }
 
-  /// Reads a step written by `Head.append` and `appendValue`.
+  /// Reads a step written by `Head.append`.
   static func decode(_ bytes: [UInt8]) throws(CommandDecodingError) -> Decoded {
     var reader = Reader(bytes: bytes)
     guard try reader.byte() == mark else { throw .malformed("a compact step starts with its mark") }
