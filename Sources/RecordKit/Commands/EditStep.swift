@@ -37,7 +37,7 @@ package enum EditStep {
   package static func isCompact(_ bytes: some Collection<UInt8>) -> Bool { bytes.first == mark }
 
   /// What a step says, its values as JSON.
-  struct Decoded: Equatable {
+  struct Decoded {
     var action: EditAction
     var record: RecordNumber
     var name: String
@@ -80,17 +80,24 @@ package enum EditStep {
     codec.withStepBytes(of: value) { isText, bytes in body(isText ? .text : .json, bytes) }
   }
 
-  /// Writes a value's form, and unless absent its length and bytes, at `offset`; where it
-  /// ends. Needs room for them and 11 bytes more.
+  /// Writes a value's form, and unless absent its length, at `offset` (at most 11 bytes);
+  /// where its bytes go.
   @inline(__always)
-  static func write(
-    _ form: Form, _ bytes: UnsafeRawBufferPointer, to raw: UnsafeMutableRawBufferPointer, at offset: Int
-  )
+  static func writeForm(_ form: Form, count: Int, to raw: UnsafeMutableRawBufferPointer, at offset: Int)
     -> Int
   {
     raw[offset] = form.rawValue
     guard form != .absent else { return offset + 1 }
-    let start = offset + 1 + writeLength(bytes.count, to: raw, at: offset + 1)
+    return offset + 1 + writeLength(count, to: raw, at: offset + 1)
+  }
+
+  /// Writes a value's form, length and bytes at `offset`; where it ends. Needs room for
+  /// the bytes and 11 more.
+  @inline(__always)
+  static func write(
+    _ form: Form, _ bytes: UnsafeRawBufferPointer, to raw: UnsafeMutableRawBufferPointer, at offset: Int
+  ) -> Int {
+    let start = writeForm(form, count: bytes.count, to: raw, at: offset)
     if !bytes.isEmpty {
       UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + bytes.count)]).copyMemory(from: bytes)
     }
@@ -113,8 +120,8 @@ package enum EditStep {
 
   /// The part of a step that is the same for every edit of one field, laid out once: the
   /// field's kind, its name's length and the name. `append` writes a whole step.
-  final class Head: @unchecked Sendable {
-    /// The field's part; only read after `init`.
+  struct Head: Sendable {
+    /// The field's part.
     private let part: [UInt8]
 
     init(field name: String, isCustom: Bool) {
@@ -149,8 +156,7 @@ package enum EditStep {
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<6]))
                 out.append(contentsOf: part)
                 for (form, bytes) in [(oldForm, oldBytes), (newForm, newBytes)] {
-                  raw[0] = form.rawValue
-                  let end = form == .absent ? 1 : 1 + EditStep.writeLength(bytes.count, to: raw, at: 1)
+                  let end = EditStep.writeForm(form, count: bytes.count, to: raw, at: 0)
                   out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
                   out.append(contentsOf: bytes)
                 }
@@ -193,11 +199,15 @@ package enum EditStep {
       return Int(value)
     }
 
+    /// The next `count` bytes (no more than what is left: `length` checks it).
+    mutating func bytes(_ count: Int) -> ArraySlice<UInt8> {
+      defer { offset += count }
+      return bytes[offset..<(offset + count)]
+    }
+
     /// The next `count` bytes as UTF-8 text.
     mutating func text(_ count: Int) throws(CommandDecodingError) -> String {
-      let slice = bytes[offset..<(offset + count)]
-      offset += count
-      guard let text = String(validating: slice, as: UTF8.self) else {
+      guard let text = String(validating: bytes(count), as: UTF8.self) else {
         throw .malformed("a compact step's text is not UTF-8")
       }
       return text
@@ -211,11 +221,9 @@ package enum EditStep {
       case .absent: return nil
       case .text: return .string(try text(try length()))
       case .json:
-        let count = try length()
-        let slice = bytes[offset..<(offset + count)]
-        offset += count
+        let json = bytes(try length())
         do {
-          return try JSONValue.parse(bytes: Array(slice))
+          return try JSONValue.parse(bytes: Array(json))
         } catch {
           throw .malformed("a compact step's value: \(error)")
         }

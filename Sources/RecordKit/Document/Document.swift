@@ -133,11 +133,18 @@ public struct Document<Root: Record>: Sendable {
     at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
     if numbers.indices.contains(position) { changes.mark(numbers[position]) }
-    let outcome = records.withUnsafeMutableBufferPointer { buffer -> Swift.Result<Result, Failure>? in
+    return try inPlace(at: position, body)?.get()
+  }
+
+  /// Runs `body` on the record at `position` in place, marking nothing; `nil` when there
+  /// is none.
+  private mutating func inPlace<Result, Failure: Error>(
+    at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result
+  ) -> Swift.Result<Result, Failure>? {
+    records.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
       return Swift.Result { () throws(Failure) in try body(base + position) }
     }
-    return try outcome?.get()
   }
 
   /// `withMutableRecord(at:_:)` for a one-field change: `body` answers what it gives and
@@ -150,12 +157,7 @@ public struct Document<Root: Record>: Sendable {
   ) throws(Failure) -> Result? {
     guard numbers.indices.contains(position) else { return nil }
     let number = numbers[position]
-    let outcome = records.withUnsafeMutableBufferPointer {
-      buffer -> Swift.Result<(Result, field: Int?), Failure>? in
-      guard let base = buffer.baseAddress, buffer.indices.contains(position) else { return nil }
-      return Swift.Result { () throws(Failure) in try body(base + position) }
-    }
-    switch outcome {
+    switch inPlace(at: position, body) {
     case .success(let (result, field))?:
       if let field { changes.mark(number, field: field) } else { changes.mark(number) }
       return result
@@ -440,11 +442,16 @@ struct ChangeMarks: Sendable {
 
   /// Marks the whole record.
   mutating func mark(_ number: RecordNumber) {
+    setBit(of: number)
+    let slot = Int(number.value)
+    if slot < fieldWords.count { fieldWords[slot] = ~0 }
+  }
+
+  /// Sets the record's bit in `words`.
+  private mutating func setBit(of number: RecordNumber) {
     let word = Int(number.value >> 6)
     if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
     words[word] |= 1 << UInt64(number.value & 63)
-    let slot = Int(number.value)
-    if slot < fieldWords.count { fieldWords[slot] = ~0 }
   }
 
   /// Marks declared field `field` (its index in the kind's table) of the record: the
@@ -461,9 +468,7 @@ struct ChangeMarks: Sendable {
         fieldWords.append(contains(RecordNumber(UInt32(other))) ? ~0 : 0)
       }
     }
-    let word = Int(number.value >> 6)
-    if word >= words.count { words += repeatElement(0, count: word + 1 - words.count) }
-    words[word] |= 1 << UInt64(number.value & 63)
+    setBit(of: number)
     fieldWords[slot] |= 1 << UInt64(field)
   }
 

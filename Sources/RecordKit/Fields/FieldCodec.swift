@@ -101,9 +101,15 @@ extension FieldCodec {
   public func withStepBytes(
     of value: Value, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void
   ) {
+    withCommandBytes(of: value) { body(false, $0) }
+  }
+
+  /// Hands `body` the bytes `appendForCommand` writes for `value`, made in a scratch array:
+  /// `withStepBytes`'s default, and what a codec's own falls back to.
+  func withCommandBytes(of value: Value, _ body: (UnsafeRawBufferPointer) -> Void) {
     var bytes: [UInt8] = []
     appendForCommand(value, to: &bytes)
-    bytes.withUnsafeBytes { body(false, $0) }
+    bytes.withUnsafeBytes(body)
   }
 }
 

@@ -34,11 +34,7 @@ struct IntCodec: FieldCodec {
   /// A value's digits, laid out on the stack (a negative one with its sign, as
   /// `appendForCommand` writes it).
   func withStepBytes(of value: Int, _ body: (_ isText: Bool, _ bytes: UnsafeRawBufferPointer) -> Void) {
-    guard value >= 0 else {
-      var bytes: [UInt8] = []
-      appendForCommand(value, to: &bytes)
-      return bytes.withUnsafeBytes { body(false, $0) }
-    }
+    guard value >= 0 else { return withCommandBytes(of: value) { body(false, $0) } }
     JSONValue.withDigits(of: UInt64(value)) { body(false, $0) }
   }
   func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }

@@ -408,8 +408,10 @@ public struct FileImage: Sendable {
           splice.separator(between: previous, and: ordinal, into: &out)
         }
         let start = flushed + out.count
-        let unchanged = trustMarks && !document.mayHaveChanged(document.number(at: position))
-        if let ordinal, unchanged {
+        // The declared fields that may have changed (none: the record is as read; all, when
+        // the marks are another lineage's); a patch compares only those with the original.
+        let changed = trustMarks ? document.fieldsThatMayHaveChanged(document.number(at: position)) : ~0
+        if let ordinal, changed == 0 {
           out += bytes[spans[ordinal]]
           // A column the file did not have is absent from a row read from it.
           if let table, let columns {
@@ -434,8 +436,6 @@ public struct FileImage: Sendable {
           }
         } else {
           document.withRecord(at: position) { record in
-            // Only the fields that may have changed are compared with the original's.
-            let changed = trustMarks ? document.fieldsThatMayHaveChanged(document.number(at: position)) : ~0
             if let ordinal, patch.write(record, over: spans[ordinal], in: bytes, changed: changed, into: &out)
             {
               return

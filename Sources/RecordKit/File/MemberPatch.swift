@@ -40,12 +40,11 @@ final class MemberPatch<Root: Record> {
   private var news: [UInt8] = []
   /// Where each declared field stands in the original, by the field's index.
   private var places: [MemberPlace] = []
-  /// The record's declared fields that may have changed (`write`'s `changed`).
-  private var changed: UInt64 = ~0
-
-  /// Whether declared field `index` may differ from the original.
+  /// Whether declared field `index` may differ from the original, by `write`'s `changed`.
   @inline(__always)
-  private func mayHaveChanged(_ index: Int) -> Bool { index >= 64 || changed & (1 << UInt64(index)) != 0 }
+  private static func mayHaveChanged(_ index: Int, in changed: UInt64) -> Bool {
+    index >= 64 || changed & (1 << UInt64(index)) != 0
+  }
 
   init() {
     table = Root.fields
@@ -66,7 +65,6 @@ final class MemberPatch<Root: Record> {
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
     changed: UInt64 = ~0, into out: inout [UInt8]
   ) -> Bool {
-    self.changed = changed
     guard !table.hasNestedObjects, JSONSpan.members(ofObjectAt: span.lowerBound, in: bytes, into: &members)
     else { return false }
     edits.removeAll(keepingCapacity: true)
@@ -74,8 +72,8 @@ final class MemberPatch<Root: Record> {
     places.removeAll(keepingCapacity: true)
     places.append(contentsOf: repeatElement(.absent, count: fields.count))
     let matched = record.pointee.custom.withText { custom in
-      matchMembers(of: record, custom: custom, in: bytes)
-        && (table.keepsAllMembers || insertNew(of: record, in: bytes))
+      matchMembers(of: record, custom: custom, in: bytes, changed: changed)
+        && (table.keepsAllMembers || insertNew(of: record, in: bytes, changed: changed))
     }
     guard matched else { return false }
     // Members put in come after the changes, among which they belong.
@@ -96,7 +94,8 @@ final class MemberPatch<Root: Record> {
   /// field, the others in order with the record's custom members (`custom`, canonical
   /// text), noting the changes; false when the patch cannot go on.
   private func matchMembers(
-    of record: UnsafePointer<Root>, custom: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>
+    of record: UnsafePointer<Root>, custom: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
+    changed: UInt64
   ) -> Bool {
     /// The next of the record's custom members, by the offset of its key token.
     var next = custom.isEmpty ? 0 : 1
@@ -107,7 +106,9 @@ final class MemberPatch<Root: Record> {
         let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
       {
         places[index] = .member(position)
-        guard !mayHaveChanged(index) || declared(fields[index], of: record, member: member.value, in: bytes)
+        guard
+          !Self.mayHaveChanged(index, in: changed)
+            || declared(fields[index], of: record, member: member.value, in: bytes)
         else { return false }
         continue
       }
@@ -129,9 +130,13 @@ final class MemberPatch<Root: Record> {
 
   /// Puts in each declared field the record has and the original lacks; false when one
   /// cannot be.
-  private func insertNew(of record: UnsafePointer<Root>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  private func insertNew(
+    of record: UnsafePointer<Root>, in bytes: UnsafeBufferPointer<UInt8>, changed: UInt64
+  )
+    -> Bool
+  {
     for index in fields.indices {
-      guard case .absent = places[index], mayHaveChanged(index) else { continue }
+      guard case .absent = places[index], Self.mayHaveChanged(index, in: changed) else { continue }
       value.reset()
       guard fields[index].writeValue(record, to: &value) else { continue }
       guard insert(fields[index].name, at: index, in: bytes) else { return false }

@@ -62,7 +62,7 @@ public struct Editor<Root: Record>: Sendable {
     let number = document.number(at: position)
     let found: Void? = try document.withRecord(at: position) { (record) throws(EditError) in
       for assignment in assignments {
-        let field = try Self.resolve(assignment, in: record)
+        let field = try Self.resolve(assignment, in: record).field
         let name = field.name
         guard !seen.contains(name) else { throw .field(.givenTwice(name)) }
         seen.append(name)
@@ -201,13 +201,7 @@ public struct Editor<Root: Record>: Sendable {
       at: position,
       changingField: {
         (pointer) throws(EditError) -> (EditOutcome<Root>, field: Int?) in
-        let declared = assignment.createsCustomField ? nil : Root.fields.index(ofField: assignment.field)
-        let field: any FieldAccessor<Root>
-        if let declared {
-          field = Root.fields.fields[declared]
-        } else {
-          field = try resolve(assignment, in: UnsafePointer(pointer))
-        }
+        let (field, declared) = try resolve(assignment, in: UnsafePointer(pointer))
         let outcome = try wrap { () throws(FieldError) -> EditOutcome<Root> in
           let written = try history.recordRow(of: number, at: time) {
             (store) throws(FieldError) -> StepRowWrite<Root> in
@@ -237,13 +231,15 @@ public struct Editor<Root: Record>: Sendable {
     return (document.records[position], document.number(at: position))
   }
 
+  /// The field `assignment` names, with its index in the kind's table when it is a
+  /// declared one; the record is read (in place) only for any other.
   private static func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)
-    -> any FieldAccessor<Root>
+    -> (field: any FieldAccessor<Root>, declared: Int?)
   {
-    if !assignment.createsCustomField, let field = Root.fields.declaredField(named: assignment.field) {
-      return field
+    if !assignment.createsCustomField, let index = Root.fields.index(ofField: assignment.field) {
+      return (Root.fields.fields[index], index)
     }
-    return try Self.resolve(assignment, in: record.pointee)
+    return (try Self.resolve(assignment, in: record.pointee), nil)
   }
 
   private static func resolve(_ assignment: FieldAssignment, in record: Root) throws(EditError)

@@ -134,7 +134,7 @@ enum JournalEntry: Equatable, Sendable {
       return frame.isEmpty
         ? Self.basePrefix(hash: hash) + records : Self.basePrefix(hash: hash, compressed: true) + frame
     case .perform(let command):
-      return Self.isCompactStep(command) ? command : Self.performPrefix + command + [UInt8(ascii: "}")]
+      return EditStep.isCompact(command) ? command : Self.performPrefix + command + [UInt8(ascii: "}")]
     default: return json.compactUTF8
     }
   }
@@ -183,10 +183,6 @@ enum JournalEntry: Equatable, Sendable {
     return (parts.hash, records)
   }
 
-  /// Whether a step's bytes are a compact step (`EditStep`: its first byte is 2, where a
-  /// JSON payload's is `{` and a base's 0 or 1), which is its payload as it is.
-  static func isCompactStep(_ bytes: [UInt8]) -> Bool { EditStep.isCompact(bytes) }
-
   /// How a JSON `perform` payload begins: `{"do": `, then the command's encoding, then `}`.
   static let performPrefix = Array(#"{"do": "#.utf8)
 
@@ -200,8 +196,9 @@ enum JournalEntry: Equatable, Sendable {
       self = .base(hash: base.hash, records: base.records)
       return
     }
-    // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed).
-    if Self.isCompactStep(payload) {
+    // A step, as recsh writes it: kept as bytes, not parsed (it is read when needed). A
+    // compact step's first byte, 2, is neither a base's (0, 1) nor JSON's `{`.
+    if EditStep.isCompact(payload) {
       self = .perform(payload)
       return
     }
