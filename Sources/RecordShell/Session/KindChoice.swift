@@ -242,8 +242,9 @@ package struct KindChoice {
           break
         }
       }
+      var seen: [[UInt8]] = []
       for index in records.indices where !records[index].custom.isEmpty {
-        held.formUnion(records[index].custom.keys)
+        records[index].custom.addKeys(to: &held, seen: &seen)
       }
     }
     return held
