@@ -15,8 +15,8 @@
 /// each record lies in them, and the caller hands them to `rewrite(_:in:…)` when a save
 /// needs them (the file as read, kept open and checked against the hash of what was read;
 /// see `StoredImage` in RecordShell), so that a session does not keep a second copy of
-/// the file beside its records. Costs a range and an id per record, plus the file's size
-/// in memory when it holds the bytes.
+/// the file beside its records. Costs 8 bytes (`SpanList`) and an id per record, plus
+/// the file's size in memory when it holds the bytes.
 public struct FileImage: Sendable {
   /// The file's bytes, when the image holds them; `nil` when the caller keeps them.
   public let heldBytes: [UInt8]?
@@ -24,7 +24,7 @@ public struct FileImage: Sendable {
   public let byteCount: Int
   public let layout: RecordLayout
   /// Each record's bytes, in file order.
-  let spans: [Range<Int>]
+  let spans: SpanList
   /// Each record's id, in file order: how a record of the document finds its bytes.
   let ids: [String]
   /// After the array's `[` and before its `]`; the whole file for JSON Lines.
@@ -106,7 +106,7 @@ public struct FileImage: Sendable {
   }
 
   private init(
-    held: [UInt8]?, byteCount: Int, layout: RecordLayout, spans: [Range<Int>], ids: [String],
+    held: [UInt8]?, byteCount: Int, layout: RecordLayout, spans: SpanList, ids: [String],
     inner: Range<Int>, style: JSONLayoutStyle, lineage: UInt64, table: CSVTable? = nil
   ) {
     (heldBytes, self.byteCount, self.layout, self.spans, self.ids) = (held, byteCount, layout, spans, ids)
@@ -129,7 +129,7 @@ public struct FileImage: Sendable {
     guard let header = table.headerSpan, table.rowCount == ids.count, table.byteCount == byteCount else {
       return nil
     }
-    let spans = (0..<table.rowCount).map { table.rowSpan($0).content }
+    let spans = SpanList((0..<table.rowCount).lazy.map { table.rowSpan($0).content })
     self.init(
       held: held, byteCount: byteCount, layout: layout, spans: spans, ids: ids,
       inner: header.contentEnd..<byteCount, style: .lines, lineage: lineage, table: table)
@@ -156,12 +156,12 @@ public struct FileImage: Sendable {
       let layout: RecordLayout
       let byteCount: Int
       let inner: Range<Int>
-      let spans: [Range<Int>]
+      let spans: SpanList
       let style: JSONLayoutStyle
     }
 
     let layout: RecordLayout
-    private var spans: [Range<Int>] = []
+    private var spans = SpanList()
     private var cursor = 0
     private var innerStart: Int?
     private var style: JSONLayoutStyle?
@@ -292,7 +292,7 @@ public struct FileImage: Sendable {
     let placement: Placement?
 
     struct Placement: Sendable {
-      let spans: [Range<Int>]
+      let spans: SpanList
       let inner: Range<Int>
       let style: JSONLayoutStyle
     }
@@ -363,7 +363,7 @@ public struct FileImage: Sendable {
     // Each record's new place and id: made only once they differ from the image's (a
     // record added, removed, moved or changed in size before it), so that an unedited save
     // shares the image's arrays instead of holding second copies at its peak.
-    var newSpans: [Range<Int>]?
+    var newSpans: SpanList?
     var newIDs: [String]?
     /// The start of the furthest record read so far, less the record before it.
     var passed = 0
@@ -450,7 +450,7 @@ public struct FileImage: Sendable {
         }
         newIDs?.append(id)
         if newSpans == nil, ordinal != position || placed != spans[position] {
-          newSpans = Array(spans[..<position])
+          newSpans = spans.prefix(position)
           newSpans?.reserveCapacity(document.count)
         }
         newSpans?.append(placed)
@@ -479,7 +479,7 @@ public struct FileImage: Sendable {
       placement: table != nil
         ? nil
         : Plan.Placement(
-          spans: newSpans ?? (count == spans.count ? spans : Array(spans[..<count])),
+          spans: newSpans ?? (count == spans.count ? spans : spans.prefix(count)),
           inner: inner.lowerBound..<innerEnd, style: style))
   }
 

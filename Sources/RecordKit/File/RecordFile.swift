@@ -380,7 +380,18 @@ enum RecordCount {
   @inline(__always)
   static func reserve<Item>(in items: inout [Item], read: Int, of total: Int) {
     guard items.count == 1024, read > 0 else { return }
-    items.reserveCapacity(
-      Int(min(Double(Int32.max), Double(items.count) * Double(total) / Double(read) * 1.03)))
+    items.reserveCapacity(room(for: items.count, read: read, of: total))
+  }
+
+  /// `reserve(in:read:of:)` for a file's record spans.
+  @inline(__always)
+  static func reserve(in spans: inout SpanList, read: Int, of total: Int) {
+    guard spans.count == 1024, read > 0 else { return }
+    spans.reserveCapacity(room(for: spans.count, read: read, of: total))
+  }
+
+  /// The count `count` items read from `read` bytes foretell for `total`, 3% to spare.
+  private static func room(for count: Int, read: Int, of total: Int) -> Int {
+    Int(min(Double(Int32.max), Double(count) * Double(total) / Double(read) * 1.03))
   }
 }

@@ -25,7 +25,7 @@ struct SpanSplice {
   /// The original inside (after `[`/`{`, before `]`/`}`, or a whole JSON Lines file).
   let inner: Range<Int>
   /// The original parts, in order.
-  let parts: [Range<Int>]
+  let parts: SpanList
   /// For an inside that had no parts: what opens and closes it and separates its parts.
   var freshOpening: [UInt8] = []
   var freshSeparator: [UInt8] = Array(", ".utf8)

@@ -42,7 +42,7 @@ struct ValuePatch {
   private func splice(_ inner: Range<Int>, _ parts: [Range<Int>], indent: [UInt8], multiline: Bool)
     -> SpanSplice
   {
-    var splice = SpanSplice(bytes: bytes, inner: inner, parts: parts)
+    var splice = SpanSplice(bytes: bytes, inner: inner, parts: SpanList(parts))
     if multiline {
       splice.freshOpening = style.lineEnding + indent + style.indentUnit
       splice.freshSeparator = [UInt8(ascii: ",")] + style.lineEnding + indent + style.indentUnit

@@ -1,0 +1,73 @@
+/// Byte ranges in order (each record's bytes in a file, each part's in a container),
+/// held compact: two `UInt32` a range — 8 bytes, where a `Range<Int>` takes 16 — while
+/// every bound fits, as in any file under 4 GiB. The first bound past `UInt32.max`
+/// widens the whole list to `Int` pairs, so that no size of file is refused.
+///
+/// A `FileImage` keeps one range per record for the life of a session: for a JSON Lines
+/// file of 100k short records that is 0.8 MB less of a peak near twice the file.
+///
+/// Reading a range is O(1); `append` is amortized O(1), and the one widening O(count).
+struct SpanList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+  /// Lower and upper bound of each range in turn, while every bound fits in a `UInt32`.
+  private var narrow: [UInt32] = []
+  /// The same once one bound did not fit; `narrow` is then empty.
+  private var wide: [Int] = []
+  private var isWide = false
+
+  /// Whether the ranges are held in 8 bytes each: every bound so far fits in a `UInt32`.
+  var isCompact: Bool { !isWide }
+
+  init() {}
+
+  init(_ ranges: some Sequence<Range<Int>>) {
+    reserveCapacity(ranges.underestimatedCount)
+    for range in ranges { append(range) }
+  }
+
+  init(arrayLiteral ranges: Range<Int>...) { self.init(ranges) }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { (isWide ? wide.count : narrow.count) &>> 1 }
+
+  subscript(position: Int) -> Range<Int> {
+    if isWide { return wide[2 &* position]..<wide[2 &* position &+ 1] }
+    return Int(narrow[2 &* position])..<Int(narrow[2 &* position &+ 1])
+  }
+
+  /// Appends `range`, whose bounds must not be negative.
+  mutating func append(_ range: Range<Int>) {
+    precondition(range.lowerBound >= 0, "a byte range starts at an offset")
+    if !isWide {
+      if range.upperBound <= Int(UInt32.max) {
+        narrow.append(UInt32(truncatingIfNeeded: range.lowerBound))
+        narrow.append(UInt32(truncatingIfNeeded: range.upperBound))
+        return
+      }
+      widen()
+    }
+    wide.append(range.lowerBound)
+    wide.append(range.upperBound)
+  }
+
+  /// Room for `count` ranges in all.
+  mutating func reserveCapacity(_ count: Int) {
+    if isWide { wide.reserveCapacity(2 * count) } else { narrow.reserveCapacity(2 * count) }
+  }
+
+  /// The first `count` ranges, in a list of their own.
+  func prefix(_ count: Int) -> SpanList {
+    var list = SpanList()
+    list.isWide = isWide
+    if isWide { list.wide = Array(wide[..<(2 * count)]) } else { list.narrow = Array(narrow[..<(2 * count)]) }
+    return list
+  }
+
+  private mutating func widen() {
+    wide.reserveCapacity(Swift.max(narrow.capacity, narrow.count + 2))
+    for bound in narrow { wide.append(Int(bound)) }
+    narrow = []
+    isWide = true
+  }
+
+  static func == (lhs: SpanList, rhs: SpanList) -> Bool { lhs.elementsEqual(rhs) }
+}
