@@ -107,7 +107,9 @@ extension FieldCodec {
   /// Hands `body` the bytes `appendForCommand` writes for `value`, made in a scratch array:
   /// `withStepBytes`'s default, and what a codec's own falls back to.
   func withCommandBytes(of value: Value, _ body: (UnsafeRawBufferPointer) -> Void) {
+    // Room for most values at once: the array otherwise grew twice for a short one.
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(64)
     appendForCommand(value, to: &bytes)
     bytes.withUnsafeBytes(body)
   }

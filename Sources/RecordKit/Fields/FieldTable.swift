@@ -1,51 +1,61 @@
 /// The fields of one record kind: the single table that drives parsing,
 /// printing, completion and validation of values.
 public struct FieldTable<Root: Record>: Sendable {
+  /// Everything the table holds, in one object: a copy of the table costs one retain, not
+  /// one for each of its arrays, sets and closures. A run-time kind's records reach their
+  /// table through the kind bound to the task (`RunTimeRecord.fields`), a copy each time:
+  /// about 800 instructions of every `set` on such a kind while the members were the
+  /// table's own.
+  private let storage: Storage
+
   /// Every declared field, `id` first, in the order `show` and the file use.
-  public let fields: [any FieldAccessor<Root>]
+  public var fields: [any FieldAccessor<Root>] { storage.fields }
   /// Nested objects (`address`) whose declared members are dotted fields, with
   /// where their undeclared keys are kept.
-  public let nestedObjects: [NestedObject<Root>]
-  private let positions: [String: Int]
+  public var nestedObjects: [NestedObject<Root>] { storage.nestedObjects }
+  private var positions: [String: Int] { storage.positions }
   /// The fields' names in table order, and whether there are nested objects: loading and
   /// saving ask for every field of every record, and generic code pays a run-time type
   /// lookup each time it reaches into `fields` or `nestedObjects` (see `index(ofField:)`).
-  public let names: [String]
-  let hasNestedObjects: Bool
+  public var names: [String] { storage.names }
+  var hasNestedObjects: Bool { storage.hasNestedObjects }
   /// The names again as bytes, for matching a file's keys without making strings.
-  let keyTable: JSONNameTable
+  var keyTable: JSONNameTable { storage.keyTable }
   /// A run-time kind's objects of composed fields (`publisher` for `publisher.city`),
   /// which no custom field may take the name of.
-  let objectNames: Set<String>
+  var objectNames: Set<String> { storage.objectNames }
   /// What the shell's parser checks on every line, computed once.
-  public let readOnlyNames: Set<String>
-  public let listNames: Set<String>
+  public var readOnlyNames: Set<String> { storage.readOnlyNames }
+  public var listNames: Set<String> { storage.listNames }
   /// The field that identifies a record: `id` for the shipped kinds; for a run-time kind
   /// `id`, the schema's `x-recsh-key`, or none (records are referred to by `@N`).
-  public let key: RecordKey?
+  public var key: RecordKey? { storage.key }
   /// Whether records keep every member, declared or not, in `custom`, in file order (a
   /// run-time kind, whose fields are members reached by name), rather than declared
   /// fields in stored properties with `id` first (a shipped kind).
-  public let keepsAllMembers: Bool
+  public var keepsAllMembers: Bool { storage.keepsAllMembers }
   /// Whether `set +FIELD` may create a key the kind does not declare; false where a
   /// schema says `additionalProperties: false`.
-  let allowsCustomFields: Bool
+  var allowsCustomFields: Bool { storage.allowsCustomFields }
   /// Values `new` gives the fields it is not told (a schema's `default`s), in table order.
-  let defaults: [(field: String, value: JSONValue)]
+  var defaults: [(field: String, value: JSONValue)] { storage.defaults }
   /// Fields every record must hold (a schema's `required`): `new` refuses a record without one.
-  let requiredNames: [String]
+  var requiredNames: [String] { storage.requiredNames }
   /// A run-time kind's schema document, as read or inferred; `nil` for a shipped kind,
   /// whose schema is made from its fields (`schemaDocument(title:)`).
-  let schema: JSONValue?
+  var schema: JSONValue? { storage.schema }
   /// A run-time kind's check of the records of a file it reads (`open FILE` too): its
   /// schema's rules, the violations thrown with their places in the bytes; `nil` for a
   /// shipped kind, whose types its loading checks.
-  package let checkRecords:
-    (@Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void)?
+  package var checkRecords: RecordCheck? { storage.checkRecords }
+
+  /// A run-time kind's check of a file's records (`checkRecords`).
+  package typealias RecordCheck =
+    @Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void
 
   /// A shipped kind's table: `id` first, then `fields`.
   init(_ fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>] = []) {
-    self.init(
+    storage = Storage(
       allFields: [IDField<Root>()] + fields, nestedObjects: nestedObjects,
       key: RecordKey(name: "id", isInteger: false),
       keepsAllMembers: false, allowsCustomFields: true, defaults: [], required: [], schema: nil,
@@ -56,46 +66,62 @@ public struct FieldTable<Root: Record>: Sendable {
   init(
     runTime fields: [any FieldAccessor<Root>], key: RecordKey?, allowsCustomFields: Bool,
     defaults: [(field: String, value: JSONValue)], required: [String], schema: JSONValue,
-    checkRecords:
-      @escaping @Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void
+    checkRecords: @escaping RecordCheck
   ) {
-    self.init(
+    storage = Storage(
       allFields: fields, nestedObjects: [], key: key, keepsAllMembers: true,
       allowsCustomFields: allowsCustomFields,
       defaults: defaults, required: required, schema: schema, checkRecords: checkRecords)
   }
 
-  private init(
-    allFields fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>], key: RecordKey?,
-    keepsAllMembers: Bool, allowsCustomFields: Bool, defaults: [(field: String, value: JSONValue)],
-    required: [String], schema: JSONValue?,
-    checkRecords: (
-      @Sendable ([Root], UnsafeBufferPointer<UInt8>, RecordLayout) throws(RecordFileError) -> Void
-    )?
-  ) {
-    self.schema = schema
-    self.checkRecords = checkRecords
-    self.fields = fields
-    self.requiredNames = required
-    self.key = key
-    self.keepsAllMembers = keepsAllMembers
-    self.allowsCustomFields = allowsCustomFields
-    self.defaults = defaults
-    self.nestedObjects = nestedObjects
-    var positions: [String: Int] = [:]
-    for (index, field) in self.fields.enumerated() {
-      positions[field.name] = index
+  /// The table's contents (see `storage`): set once, never changed.
+  private final class Storage: Sendable {
+    let fields: [any FieldAccessor<Root>]
+    let nestedObjects: [NestedObject<Root>]
+    let positions: [String: Int]
+    let names: [String]
+    let hasNestedObjects: Bool
+    let keyTable: JSONNameTable
+    let objectNames: Set<String>
+    let readOnlyNames: Set<String>
+    let listNames: Set<String>
+    let key: RecordKey?
+    let keepsAllMembers: Bool
+    let allowsCustomFields: Bool
+    let defaults: [(field: String, value: JSONValue)]
+    let requiredNames: [String]
+    let schema: JSONValue?
+    let checkRecords: RecordCheck?
+
+    init(
+      allFields fields: [any FieldAccessor<Root>], nestedObjects: [NestedObject<Root>], key: RecordKey?,
+      keepsAllMembers: Bool, allowsCustomFields: Bool, defaults: [(field: String, value: JSONValue)],
+      required: [String], schema: JSONValue?, checkRecords: RecordCheck?
+    ) {
+      self.schema = schema
+      self.checkRecords = checkRecords
+      self.fields = fields
+      self.requiredNames = required
+      self.key = key
+      self.keepsAllMembers = keepsAllMembers
+      self.allowsCustomFields = allowsCustomFields
+      self.defaults = defaults
+      self.nestedObjects = nestedObjects
+      var positions: [String: Int] = [:]
+      for (index, field) in fields.enumerated() {
+        positions[field.name] = index
+      }
+      self.positions = positions
+      names = fields.map { $0.name }
+      keyTable = JSONNameTable(names)
+      objectNames =
+        keepsAllMembers
+        ? Set(names.compactMap { $0.split(separator: ".", maxSplits: 1).dropLast().first.map(String.init) })
+        : []
+      hasNestedObjects = !nestedObjects.isEmpty
+      readOnlyNames = Set(fields.filter { $0.isReadOnly }.map { $0.name })
+      listNames = Set(fields.filter(\.isList).map { $0.name })
     }
-    self.positions = positions
-    names = self.fields.map { $0.name }
-    keyTable = JSONNameTable(names)
-    objectNames =
-      keepsAllMembers
-      ? Set(names.compactMap { $0.split(separator: ".", maxSplits: 1).dropLast().first.map(String.init) })
-      : []
-    hasNestedObjects = !nestedObjects.isEmpty
-    readOnlyNames = Set(self.fields.filter { $0.isReadOnly }.map { $0.name })
-    listNames = Set(self.fields.filter(\.isList).map { $0.name })
   }
 
   /// The kind as a JSON Schema (draft 2020-12): a run-time kind's document as read or

@@ -24,9 +24,14 @@
 /// table's array of existentials looked up their type's metadata). O(bytes of the
 /// record), no allocation per record once warm.
 final class MemberPatch<Root: Record> {
-  private let table: FieldTable<Root>
   /// The table's fields, copied once.
   private let fields: UnsafeMutableBufferPointer<any FieldAccessor<Root>>
+  /// The table's names as bytes and its two facts the patch asks, held here: reached
+  /// through the table (a class's stored struct) at every member, the names' arrays were
+  /// retained and released each time.
+  private let keyTable: JSONNameTable
+  private let keepsAllMembers: Bool
+  private let hasNestedObjects: Bool
 
   /// The record's value of one field, compact.
   private var value = JSONWriter(compact: true)
@@ -47,7 +52,10 @@ final class MemberPatch<Root: Record> {
   }
 
   init() {
-    table = Root.fields
+    let table = Root.fields
+    (keyTable, keepsAllMembers, hasNestedObjects) = (
+      table.keyTable, table.keepsAllMembers, table.hasNestedObjects
+    )
     fields = .allocate(capacity: table.fields.count)
     _ = fields.initialize(from: table.fields)
   }
@@ -65,7 +73,7 @@ final class MemberPatch<Root: Record> {
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
     changed: UInt64 = ~0, into out: inout [UInt8]
   ) -> Bool {
-    guard !table.hasNestedObjects, JSONSpan.members(ofObjectAt: span.lowerBound, in: bytes, into: &members)
+    guard !hasNestedObjects, JSONSpan.members(ofObjectAt: span.lowerBound, in: bytes, into: &members)
     else { return false }
     edits.removeAll(keepingCapacity: true)
     news.removeAll(keepingCapacity: true)
@@ -73,7 +81,7 @@ final class MemberPatch<Root: Record> {
     places.append(contentsOf: repeatElement(.absent, count: fields.count))
     let matched = record.pointee.custom.withText { custom in
       matchMembers(of: record, custom: custom, in: bytes, changed: changed)
-        && (table.keepsAllMembers || insertNew(of: record, in: bytes, changed: changed))
+        && (keepsAllMembers || insertNew(of: record, in: bytes, changed: changed))
     }
     guard matched else { return false }
     // Members put in come after the changes, among which they belong.
@@ -102,8 +110,8 @@ final class MemberPatch<Root: Record> {
     let end = max(custom.count - 1, 0)
     for position in members.indices {
       let member = members[position]
-      if !table.keepsAllMembers,
-        let (index, _) = table.keyTable.match(in: bytes, at: member.key.lowerBound + 1)
+      if !keepsAllMembers,
+        let (index, _) = keyTable.match(in: bytes, at: member.key.lowerBound + 1)
       {
         places[index] = .member(position)
         guard
