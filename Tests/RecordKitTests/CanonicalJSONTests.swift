@@ -105,7 +105,8 @@ import Testing
 }
 
 /// `CustomFields`, kept as text, against the plain array of members it stood for: random
-/// reads, sets, removals and positioned inserts, compared after every step.
+/// reads, sets, removals, positioned inserts and a `set`'s exchange, compared after every
+/// step.
 @Suite struct CustomFieldsModelTests {
   @Test(arguments: [0xC0_0001, 0xC0_0002, 0xC0_0003] as [UInt64])
   func randomEditsAgreeWithAnArrayOfMembers(_ seed: UInt64) {
@@ -118,7 +119,7 @@ import Testing
       let key = keys[Int(generator.next() % UInt64(keys.count))]
       let context: Comment = "seed \(seed) step \(step) key \(key)"
       let index = model.firstIndex { JSONValue.sameBytes($0.key, key) }
-      switch generator.next() % 5 {
+      switch generator.next() % 6 {
       case 0, 1:
         let value = documents.value()
         let position = Int(generator.next() % 6)
@@ -138,6 +139,22 @@ import Testing
           model[index].value = value
         } else {
           model.append(JSONObject.Member(key: key, value: value))
+        }
+      case 4:
+        let value = generator.next() % 3 == 0 ? (index.map { model[$0].value } ?? .null) : documents.value()
+        let position = Int(generator.next() % 6)
+        let old = fields.exchange(key, with: CustomValue(value, position: position))
+        if let index {
+          if model[index].value == value {
+            #expect(old == nil, context)
+          } else {
+            #expect(old == .some(CustomValue(model[index].value)), context)
+            #expect(old??.position == index, context)
+            model[index].value = value
+          }
+        } else {
+          #expect(old == .some(nil), context)
+          model.insert(JSONObject.Member(key: key, value: value), at: min(position, model.count))
         }
       default:
         #expect(fields[key] == index.map { model[$0].value }, context)

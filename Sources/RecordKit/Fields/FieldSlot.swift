@@ -115,6 +115,11 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
   @inline(__always)
   func replace(with value: Value, at record: UnsafeMutablePointer<Root>, writing: Bool) -> Value?? {
     guard let offset else {
+      if writing, let customKey {
+        // A member, found once (`CustomFields.exchange`); `Value` is `CustomValue` here.
+        let old = record.pointee.custom.exchange(customKey, with: unsafeBitCast(value, to: CustomValue.self))
+        return unsafeBitCast(old, to: Value??.self)
+      }
       let old = self.value(at: UnsafePointer(record))
       guard old != value else { return nil }
       if writing { store(value, at: record) }
