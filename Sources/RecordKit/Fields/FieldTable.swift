@@ -3,9 +3,8 @@
 public struct FieldTable<Root: Record>: Sendable {
   /// Everything the table holds, in one object: a copy of the table costs one retain, not
   /// one for each of its arrays, sets and closures. A run-time kind's records reach their
-  /// table through the kind bound to the task (`RunTimeRecord.fields`), a copy each time:
-  /// about 800 instructions of every `set` on such a kind while the members were the
-  /// table's own.
+  /// table through the kind bound to the task (`RunTimeRecord.fields`), a copy at every
+  /// edit.
   private let storage: Storage
 
   /// Every declared field, `id` first, in the order `show` and the file use.

@@ -120,9 +120,8 @@ public struct CustomFields: Equatable, Sendable {
   /// A `set`'s one access to member `key`: when its value differs from `value` (or it is
   /// absent), puts `value` in its place (an absent key goes in at `value.position`, as the
   /// subscript puts it) and returns what it held, with its place; `nil`, changing
-  /// nothing, when it already holds `value`. The member is found once, where reading it
-  /// and then setting it found it twice (some 500 instructions of every `set` on a
-  /// run-time kind).
+  /// nothing, when it already holds `value`. One scan of the members to find it, where
+  /// a read and then a write of the subscript take two.
   mutating func exchange(_ key: String, with value: CustomValue) -> CustomValue?? {
     guard let found = find(key) else {
       insert(key, value.json, at: value.position)
