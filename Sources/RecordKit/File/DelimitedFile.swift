@@ -32,6 +32,7 @@ package enum DelimitedFile<Root: Record> {
     // each row as the object it stands for.
     let direct = !fields.keepsAllMembers && !fields.hasNestedObjects
     let places = table.header.map { name in name == "id" ? -1 : fields.index(ofField: name) ?? -2 }
+    let declared = fields.fields
     var records: [Root] = []
     records.reserveCapacity(table.rowCount)
     var members: [JSONObject.Member] = []
@@ -55,8 +56,8 @@ package enum DelimitedFile<Root: Record> {
         if direct {
           records.append(
             try decodeDeclared(
-              members, places: places, header: table.header, custom: &custom, builder: &builder, texts: &texts
-            ))
+              members, declared: declared, places: places, header: table.header, custom: &custom,
+              builder: &builder, texts: &texts))
         } else if fields.keepsAllMembers {
           records.append(
             try fields.runTimeRecord(
@@ -76,11 +77,12 @@ package enum DelimitedFile<Root: Record> {
 
   /// A record of a kind that declares its fields from a row's `members` (its cells that
   /// hold a value, in column order): what `FieldTable.decode` makes of the object they
-  /// stand for, without looking each key up. `places`: each column's field index, `-1` for
-  /// `id`, `-2` for a key the kind does not declare.
+  /// stand for, without looking each key up. `declared`: the kind's fields
+  /// (`Root.fields.fields`, taken once for the table, not at every row); `places`: each
+  /// column's field index, `-1` for `id`, `-2` for a key the kind does not declare.
   private static func decodeDeclared(
-    _ members: [JSONObject.Member], places: [Int], header: [String], custom: inout [JSONObject.Member],
-    builder: inout JSONWriter, texts: inout TextArena
+    _ members: [JSONObject.Member], declared: [any FieldAccessor<Root>], places: [Int], header: [String],
+    custom: inout [JSONObject.Member], builder: inout JSONWriter, texts: inout TextArena
   ) throws(RecordDecodingError) -> Root {
     custom.removeAll(keepingCapacity: true)
     guard let idMember = members.first(where: { $0.key == "id" }) else { throw .missingID }
@@ -89,7 +91,7 @@ package enum DelimitedFile<Root: Record> {
     }
     var record = Root(id: id)
     var column = 0
-    try Root.fields.fields.withUnsafeBufferPointer { (declared) throws(RecordDecodingError) in
+    try declared.withUnsafeBufferPointer { (declared) throws(RecordDecodingError) in
       for member in members {
         // The members skip absent cells: the column is the next whose name is the key.
         while header[column] != member.key { column += 1 }
