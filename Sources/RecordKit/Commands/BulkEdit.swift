@@ -164,7 +164,7 @@ enum DeltaList {
     var previous = 0
     var first = true
     for value in values {
-      if !first { out += ", ".utf8 }
+      if !first { out.append(literal: ", ") }
       JSONValue.appendDecimal(value - previous, to: &out)
       previous = value
       first = false

@@ -61,16 +61,16 @@ extension Command {
     case .edit(let edit):
       edit.appendEncoded(to: &out)
     case .edits(let edits):
-      out += #"{"op": "edits", "edits": "#.utf8
+      out.append(literal: #"{"op": "edits", "edits": "#)
       Self.appendArray(edits, to: &out) { $0.appendEncoded(to: &$1) }
       out.append(UInt8(ascii: "}"))
     case .group(let name, let commands):
-      out += #"{"op": "group""#.utf8
+      out.append(literal: #"{"op": "group""#)
       if let name {
-        out += #", "name": "#.utf8
+        out.append(literal: #", "name": "#)
         JSONValue.appendQuoted(name, to: &out)
       }
-      out += #", "commands": "#.utf8
+      out.append(literal: #", "commands": "#)
       Self.appendArray(commands, to: &out) { $0.appendEncoded(to: &$1) }
       out.append(UInt8(ascii: "}"))
     case .insert, .delete:
@@ -81,23 +81,23 @@ extension Command {
         if let command = stored.command {
           command.appendEncoded(to: &out)
         } else {
-          out += "null".utf8
+          out.append(literal: "null")
         }
       } else {
         out += stored.bytes
       }
     case .bulk(let edits, let records):
-      out += #"{"op": "bulk", "count": "#.utf8
+      out.append(literal: #"{"op": "bulk", "count": "#)
       JSONValue.appendDecimal(records, to: &out)
-      out += #", "edits": "#.utf8
+      out.append(literal: #", "edits": "#)
       Self.appendArray(edits, to: &out) { $0.appendEncoded(to: &$1) }
       out.append(UInt8(ascii: "}"))
     case .deleteAll(let deletion):
-      out += #"{"op": "delete-all", "at": "#.utf8
+      out.append(literal: #"{"op": "delete-all", "at": "#)
       DeltaList.append(deletion.positions, to: &out)
-      out += #", "numbers": "#.utf8
+      out.append(literal: #", "numbers": "#)
       DeltaList.append(deletion.numbers.lazy.map { Int($0.value) }, to: &out)
-      out += #", "records": "#.utf8
+      out.append(literal: #", "records": "#)
       Self.appendArray(deletion.records, to: &out) { Root.fields.encodeForJournal($0).appendCompact(to: &$1) }
       out.append(UInt8(ascii: "}"))
     }
@@ -161,7 +161,7 @@ extension Command {
   ) {
     out.append(UInt8(ascii: "["))
     for (index, element) in elements.enumerated() {
-      if index > 0 { out += ", ".utf8 }
+      if index > 0 { out.append(literal: ", ") }
       body(element, &out)
     }
     out.append(UInt8(ascii: "]"))

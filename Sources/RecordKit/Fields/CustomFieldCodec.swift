@@ -43,21 +43,16 @@ public struct CustomFieldCodec: FieldCodec {
   }
 
   /// `encodeForCommand(value)` in compact JSON, written straight out (the journal's path:
-  /// twice in every step of a run-time kind). The fixed pieces are arrays made once:
-  /// appending a string literal's UTF-8 went through a generic copy of the view, about 300
-  /// instructions each.
+  /// twice in every step of a run-time kind).
   public func appendForCommand(_ value: CustomValue, to out: inout [UInt8]) {
-    out.append(contentsOf: Self.valueOpening)
+    out.append(literal: #"{"value": "#)
     value.json.appendCompact(to: &out)
     if value.position != .max {
-      out.append(contentsOf: Self.atKey)
+      out.append(literal: #", "at": "#)
       JSONValue.appendDecimal(value.position, to: &out)
     }
     out.append(UInt8(ascii: "}"))
   }
-
-  private static let valueOpening = Array(#"{"value": "#.utf8)
-  private static let atKey = Array(#", "at": "#.utf8)
 
   public func decodeFromCommand(_ json: JSONValue) -> CustomValue? {
     guard case .object(let object) = json, let value = object["value"] else { return nil }

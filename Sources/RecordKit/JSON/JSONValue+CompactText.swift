@@ -16,26 +16,25 @@ extension JSONValue {
 
   func appendCompact(to out: inout [UInt8]) {
     switch self {
-    case .null: out += "null".utf8
-    case .bool(let value): out += (value ? "true" : "false").utf8
+    case .null: out.append(literal: "null")
+    case .bool(let value): out.append(literal: value ? "true" : "false")
     case .number(var spelling):
-      // Through its UTF-8 buffer: `+= spelling.utf8` took a generic copy of the view, about
-      // 170 instructions (every logged step of a run-time kind's number writes two).
+      // Its UTF-8 buffer in one copy, as `append(literal:)` copies the fixed pieces.
       spelling.withUTF8 { out.append(contentsOf: $0) }
     case .string(let text): Self.appendQuoted(text, to: &out)
     case .array(let items):
       out.append(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
-        if index > 0 { out += ", ".utf8 }
+        if index > 0 { out.append(literal: ", ") }
         item.appendCompact(to: &out)
       }
       out.append(UInt8(ascii: "]"))
     case .object(let object):
       out.append(UInt8(ascii: "{"))
       for (index, member) in object.members.enumerated() {
-        if index > 0 { out += ", ".utf8 }
+        if index > 0 { out.append(literal: ", ") }
         Self.appendQuoted(member.key, to: &out)
-        out += ": ".utf8
+        out.append(literal: ": ")
         member.value.appendCompact(to: &out)
       }
       out.append(UInt8(ascii: "}"))
@@ -85,14 +84,14 @@ extension JSONValue {
     }
     for byte in utf8 {
       switch byte {
-      case UInt8(ascii: "\""): out += "\\\"".utf8
-      case UInt8(ascii: "\\"): out += "\\\\".utf8
-      case UInt8(ascii: "\n"): out += "\\n".utf8
-      case UInt8(ascii: "\t"): out += "\\t".utf8
-      case UInt8(ascii: "\r"): out += "\\r".utf8
+      case UInt8(ascii: "\""): out.append(literal: "\\\"")
+      case UInt8(ascii: "\\"): out.append(literal: "\\\\")
+      case UInt8(ascii: "\n"): out.append(literal: "\\n")
+      case UInt8(ascii: "\t"): out.append(literal: "\\t")
+      case UInt8(ascii: "\r"): out.append(literal: "\\r")
       case 0..<0x20:
         let hex = Array("0123456789abcdef".utf8)
-        out += "\\u00".utf8
+        out.append(literal: "\\u00")
         out.append(hex[Int(byte >> 4)])
         out.append(hex[Int(byte & 0xF)])
       default: out.append(byte)

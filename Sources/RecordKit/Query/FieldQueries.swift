@@ -235,16 +235,16 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
     -> (BulkUpdate<Root, Codec>, inout [UInt8]) -> Void
   {
     { update, out in
-      out += #"{"action": "#.utf8
+      out.append(literal: #"{"action": "#)
       JSONValue.appendQuoted(update.action.rawValue, to: &out)
       out += (update.typedField.isCustom ? #", "custom": "# : #", "field": "#).utf8
       JSONValue.appendQuoted(update.typedField.name, to: &out)
-      out += #", "records": "#.utf8
+      out.append(literal: #", "records": "#)
       DeltaList.append(update.records.lazy.map { Int($0.value) }, to: &out)
       appendValues(update.olds, key: "old", codec, to: &out)
       switch update.news {
       case .same(let value?):
-        out += #", "new": "#.utf8
+        out.append(literal: #", "new": "#)
         codec.appendForCommand(value, to: &out)
       case .same(nil): break
       case .each(let values): appendValues(values, key: "new", codec, to: &out)
@@ -255,24 +255,24 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
 
   /// `, "old": [...]` (or `"news"`), and `, "oldAbsent": [...]` when a value is absent.
   private static func appendValues(_ values: [Value?], key: String, _ codec: Codec, to out: inout [UInt8]) {
-    out += #", ""#.utf8
+    out.append(literal: #", ""#)
     out += (key == "old" ? "old" : "news").utf8
-    out += #"": ["#.utf8
+    out.append(literal: #"": ["#)
     var absent: [Int] = []
     for (index, value) in values.enumerated() {
-      if index > 0 { out += ", ".utf8 }
+      if index > 0 { out.append(literal: ", ") }
       if let value {
         codec.appendForCommand(value, to: &out)
       } else {
-        out += "null".utf8
+        out.append(literal: "null")
         absent.append(index)
       }
     }
     out.append(UInt8(ascii: "]"))
     if !absent.isEmpty {
-      out += #", ""#.utf8
+      out.append(literal: #", ""#)
       out += key.utf8
-      out += #"Absent": "#.utf8
+      out.append(literal: #"Absent": "#)
       DeltaList.append(absent, to: &out)
     }
   }
