@@ -55,6 +55,12 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
     custom[positioned: key] = unsafeBitCast(value, to: CustomValue?.self)
   }
 
+  /// `replace(with:at:writing:)` of the member: found once (`CustomFields.exchange`).
+  @inline(__always)
+  private func exchangeMember(of custom: inout CustomFields, _ key: String, with value: Value) -> Value?? {
+    unsafeBitCast(custom.exchange(key, with: unsafeBitCast(value, to: CustomValue.self)), to: Value??.self)
+  }
+
   /// Whether the value is reached at a fixed offset rather than through the key path.
   var isStored: Bool { offset != nil }
 
@@ -115,11 +121,7 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
   @inline(__always)
   func replace(with value: Value, at record: UnsafeMutablePointer<Root>, writing: Bool) -> Value?? {
     guard let offset else {
-      if writing, let customKey {
-        // A member, found once (`CustomFields.exchange`); `Value` is `CustomValue` here.
-        let old = record.pointee.custom.exchange(customKey, with: unsafeBitCast(value, to: CustomValue.self))
-        return unsafeBitCast(old, to: Value??.self)
-      }
+      if writing, let customKey { return exchangeMember(of: &record.pointee.custom, customKey, with: value) }
       let old = self.value(at: UnsafePointer(record))
       guard old != value else { return nil }
       if writing { store(value, at: record) }

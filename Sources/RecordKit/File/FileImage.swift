@@ -450,7 +450,7 @@ public struct FileImage: Sendable {
         }
         newIDs?.append(id)
         if newSpans == nil, ordinal != position || placed != spans[position] {
-          newSpans = spans.prefix(position)
+          newSpans = spans.leading(position)
           newSpans?.reserveCapacity(document.count)
         }
         newSpans?.append(placed)
@@ -479,7 +479,7 @@ public struct FileImage: Sendable {
       placement: table != nil
         ? nil
         : Plan.Placement(
-          spans: newSpans ?? (count == spans.count ? spans : spans.prefix(count)),
+          spans: newSpans ?? (count == spans.count ? spans : spans.leading(count)),
           inner: inner.lowerBound..<innerEnd, style: style))
   }
 

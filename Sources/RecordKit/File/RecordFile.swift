@@ -378,20 +378,18 @@ enum RecordCount {
   /// is asked at every record read, where a call cost about 50 instructions a record
   /// (callgrind, `recsh FILE -c save` of 100k tasks: 1,164M, inlined 1,159M).
   @inline(__always)
-  static func reserve<Item>(in items: inout [Item], read: Int, of total: Int) {
+  static func reserve(in items: inout some Reserving, read: Int, of total: Int) {
     guard items.count == 1024, read > 0 else { return }
-    items.reserveCapacity(room(for: items.count, read: read, of: total))
+    items.reserveCapacity(
+      Int(min(Double(Int32.max), Double(items.count) * Double(total) / Double(read) * 1.03)))
   }
 
-  /// `reserve(in:read:of:)` for a file's record spans.
-  @inline(__always)
-  static func reserve(in spans: inout SpanList, read: Int, of total: Int) {
-    guard spans.count == 1024, read > 0 else { return }
-    spans.reserveCapacity(room(for: spans.count, read: read, of: total))
-  }
-
-  /// The count `count` items read from `read` bytes foretell for `total`, 3% to spare.
-  private static func room(for count: Int, read: Int, of total: Int) -> Int {
-    Int(min(Double(Int32.max), Double(count) * Double(total) / Double(read) * 1.03))
+  /// What room is made in: a file's records (an array) or their places (`SpanList`).
+  protocol Reserving {
+    var count: Int { get }
+    mutating func reserveCapacity(_ count: Int)
   }
 }
+
+extension Array: RecordCount.Reserving {}
+extension SpanList: RecordCount.Reserving {}

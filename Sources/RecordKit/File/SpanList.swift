@@ -58,7 +58,7 @@ struct SpanList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Eq
   }
 
   /// The first `count` ranges, in a list of their own.
-  func prefix(_ count: Int) -> SpanList {
+  func leading(_ count: Int) -> SpanList {
     var list = SpanList()
     list.isWide = isWide
     if isWide { list.wide = Array(wide[..<count]) } else { list.narrow = Array(narrow[..<count]) }

@@ -39,9 +39,9 @@ struct ValuePatch {
 
   /// A splice of `inner` with `parts`, its fresh pieces for an inside that had no parts
   /// (over lines at one more indent than `indent`, or on one line).
-  private func splice(_ inner: Range<Int>, _ parts: [Range<Int>], indent: [UInt8], multiline: Bool)
-    -> SpanSplice
-  {
+  private func splice(
+    _ inner: Range<Int>, _ parts: some Sequence<Range<Int>>, indent: [UInt8], multiline: Bool
+  ) -> SpanSplice {
     var splice = SpanSplice(bytes: bytes, inner: inner, parts: SpanList(parts))
     if multiline {
       splice.freshOpening = style.lineEnding + indent + style.indentUnit
@@ -68,7 +68,7 @@ struct ValuePatch {
     _ inner: Range<Int>, _ members: [JSONSpan.Member], old: JSONObject, new: JSONObject, indent: [UInt8],
     multiline: Bool, into out: inout [UInt8]
   ) {
-    let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
+    let splice = splice(inner, members.lazy.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
     /// The parts in order, each with the position in `new` of its member's key (`nil`: a
@@ -126,7 +126,7 @@ struct ValuePatch {
       out += bytes[span.range]
       return
     }
-    let splice = splice(inner, members.map(\.range), indent: indent, multiline: multiline)
+    let splice = splice(inner, members.lazy.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
     var parts = members.indices.map { SpanSplice.Part.kept($0) }
@@ -160,7 +160,7 @@ struct ValuePatch {
     _ inner: Range<Int>, _ elements: [JSONSpan], old: [JSONValue], new: [JSONValue], indent: [UInt8],
     multiline: Bool, into out: inout [UInt8]
   ) {
-    let splice = splice(inner, elements.map(\.range), indent: indent, multiline: multiline)
+    let splice = splice(inner, elements.lazy.map(\.range), indent: indent, multiline: multiline)
     let (over, partIndent) = layout(of: splice, indent: indent, multiline: multiline)
     let nested = over && style.nestedMultiline
     let (prefix, suffix) = commonEnds(old, new, ==)

@@ -25,7 +25,7 @@ import Testing
       #expect(Array(list) == model)
       #expect(list.isCompact == (model.last.map { $0.upperBound <= Int(UInt32.max) } ?? true))
       let cut = Int.random(in: 0...model.count, using: &generator)
-      #expect(Array(list.prefix(cut)) == Array(model[..<cut]))
+      #expect(Array(list.leading(cut)) == Array(model[..<cut]))
       #expect(SpanList(model) == list)
       if let last = model.last {
         var other = SpanList(model.dropLast())
@@ -44,7 +44,7 @@ import Testing
     list.append((edge + 7)..<(1 << 40))
     #expect(
       Array(list) == [0..<10, 12..<(edge - 5), (edge - 5)..<edge, edge..<(edge + 1), (edge + 7)..<(1 << 40)])
-    #expect(Array(list.prefix(2)) == [0..<10, 12..<(edge - 5)])
-    #expect(!list.prefix(2).isCompact)
+    #expect(Array(list.leading(2)) == [0..<10, 12..<(edge - 5)])
+    #expect(!list.leading(2).isCompact)
   }
 }
