@@ -72,15 +72,39 @@ import Testing
     #expect(!titleString.isStored)
     Self.check(
       titleString, on: Self.task(), values: ["two", nil, "three", String(repeating: "long ", count: 50)])
-    let priority = FieldSlot(\TaskRecord.priority)
+    let priority = FieldSlot(\TaskRecord.priorityLevel)
     #expect(priority.isStored)
     Self.check(priority, on: Self.task(), values: [5, nil, 0])
+    // `done` shares the record's last 16 bytes with the priority and the date.
+    let done = FieldSlot(\TaskRecord.done)
+    #expect(done.isStored)
+    Self.check(done, on: Self.task(), values: [true, nil, false])
     let tags = FieldSlot(\TaskRecord.tagList)
     #expect(tags.isStored)
     Self.check(tags, on: Self.task(), values: [["z"], nil, []].map { $0.map { TextList($0) } })
     let due = FieldSlot(\TaskRecord.due)
     #expect(due.isStored)
-    Self.check(due, on: Self.task(), values: [.null, nil, .value(ISODate("2026-12-01")!)])
+    Self.check(
+      due, on: Self.task(),
+      values: [.null, nil, .value(ISODate("2026-12-01")!), .value(ISODate("2026-12-01T09:30:00.25+01:00")!)])
+  }
+
+  /// The date, the priority and `done` share a task's last 16 bytes: writing one at its
+  /// offset leaves the others as they were.
+  @Test func fieldsSharingAWordLeaveEachOtherAlone() throws {
+    let date = try #require(ISODate("2026-12-01T09:30:00Z"))
+    var record = Self.task()
+    record.done = true
+    record.due = .value(date)
+    withUnsafeMutablePointer(to: &record) { pointer in
+      _ = FieldSlot(\TaskRecord.priorityLevel).replace(with: 5, at: pointer, writing: true)
+      #expect(pointer.pointee.done == true && pointer.pointee.due == .value(date))
+      _ = FieldSlot(\TaskRecord.done).replace(with: false, at: pointer, writing: true)
+      #expect(pointer.pointee.priority == 5 && pointer.pointee.due == .value(date))
+      _ = FieldSlot(\TaskRecord.due).replace(with: .null, at: pointer, writing: true)
+      #expect(pointer.pointee.priority == 5 && pointer.pointee.done == false)
+    }
+    #expect(record.due == .null && record.priority == 5 && record.done == false)
   }
 
   @Test func aNestedStoredFieldIsReachedAtItsOffsetToo() {
@@ -180,7 +204,7 @@ import Testing
   static func isStored<Root: Record>(_ field: any FieldAccessor<Root>) -> Bool {
     if let typed = field as? KeyPathField<Root, StringCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, TextCodec> { return typed.slot.isStored }
-    if let typed = field as? KeyPathField<Root, IntCodec> { return typed.slot.isStored }
+    if let typed = field as? KeyPathField<Root, IntCodec<Int8>> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, BoolCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, StringListCodec> { return typed.slot.isStored }
     if let typed = field as? KeyPathField<Root, TextListCodec> { return typed.slot.isStored }

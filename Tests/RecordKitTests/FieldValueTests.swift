@@ -110,10 +110,56 @@ import Testing
 
   @Test(arguments: [
     "2026-12-01", "2000-02-29", "2026-12-01T00:00", "2026-12-01T23:59:60Z", "2026-12-01T10:00:00.1-05:30",
+    "0000-01-01", "9999-12-31T23:59:59+23:59", "2026-12-01T10:00-00:00", "2026-12-01T10:00Z",
+    "2026-12-01T10:00:00.000000000000000000001Z", "2026-12-01T10:00:00.5",
   ])
   func isoDateAcceptsAndKeepsSpelling(_ text: String) throws {
     let date = try #require(ISODate(text))
     #expect(date.spelling == text)
+    #expect(date.withUTF8 { Array($0) } == Array(text.utf8))
+    #expect(date.hasTime == (text.utf8.count > 10))
+  }
+
+  /// Random spellings of every shape (packed, or kept whole for a fraction): each comes
+  /// back byte for byte, and two dates are equal, and hash alike, exactly when their
+  /// spellings are.
+  @Test func isoDatesKeepRandomSpellingsAndCompareEqualByThem() throws {
+    var g = SplitMix64(seed: 30)
+    func two(_ limit: Int) -> String {
+      let value = g.int(limit)
+      return value < 10 ? "0\(value)" : "\(value)"
+    }
+    func spelling() -> String {
+      let year = String(repeating: "0", count: 3) + "\(1999 + g.int(3))"
+      var text = "\(year.suffix(4))-\(two(2) == "00" ? "01" : "12")-\(["01", "15", "28"][g.int(3)])"
+      guard g.int(4) > 0 else { return text }
+      text += "T\(two(24)):\(two(60))"
+      if g.int(2) == 0 {
+        text += ":\(two(61))"
+        if g.int(4) == 0 { text += "." + String(repeating: "\(g.int(10))", count: 1 + g.int(3)) }
+      }
+      switch g.int(3) {
+      case 0: text += "Z"
+      case 1: text += (g.int(2) == 0 ? "+" : "-") + "\(two(24)):\(two(60))"
+      default: break
+      }
+      return text
+    }
+    let spellings = (0..<400).map { _ in spelling() }
+    let dates = try spellings.map { try #require(ISODate($0)) }
+    for (text, date) in zip(spellings, dates) { #expect(date.spelling == text) }
+    for _ in 0..<2000 {
+      let (i, j) = (g.int(spellings.count), g.int(spellings.count))
+      #expect((dates[i] == dates[j]) == (spellings[i] == spellings[j]))
+      if dates[i] == dates[j] { #expect(dates[i].hashValue == dates[j].hashValue) }
+    }
+  }
+
+  /// A task is 96 bytes: the fields under 16 bytes (the date, the priority, `done`) share
+  /// its last 16. A field added carelessly shows here.
+  @Test func aTaskRecordKeepsItsSize() {
+    #expect(MemoryLayout<Nullable<ISODate>?>.size == 9)
+    #expect(MemoryLayout<TaskRecord>.stride == 96)
   }
 
   @Test(arguments: [

@@ -9,7 +9,7 @@ import Testing
   typealias Store = StepStore<TaskRecord>
 
   static let title = TaskRecord.fields.field(named: "title") as? KeyPathField<TaskRecord, TextCodec>
-  static let priority = TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec>
+  static let priority = TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec<Int8>>
 
   /// A random command: mostly one-field edits (either value may be absent, any action),
   /// some of a new custom accessor each time, some that are not rows.
@@ -21,7 +21,7 @@ import Testing
     func maybe<T>(_ value: T) -> T? { g.int(4) == 0 ? nil : value }
     switch g.int(100) {
     case 0..<40:
-      let (old, new) = (maybe(g.int(6)), maybe(g.int(6)))
+      let (old, new) = (maybe(Int8(g.int(6))), maybe(Int8(g.int(6))))
       return .edit(PropertyUpdate(record: record, field: priority, old: old, new: new, action: action))
     case 40..<70:
       let (old, new) = (maybe(BlockText("old \(serial)")), maybe(BlockText("é \(g.int(50))")))

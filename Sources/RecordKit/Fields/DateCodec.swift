@@ -16,7 +16,7 @@ struct DateCodec: FieldCodec {
   }
 
   func encode(_ value: ISODate) -> JSONValue { .string(value.spelling) }
-  func write(_ value: ISODate, to writer: inout JSONWriter) { writer.string(value.spelling) }
+  func write(_ value: ISODate, to writer: inout JSONWriter) { value.withUTF8 { writer.string(utf8: $0) } }
   func display(_ value: ISODate) -> String { value.spelling }
   func compare(_ a: ISODate, _ b: ISODate) -> Int? { ISODate.compare(a, b) }
 }

@@ -8,13 +8,15 @@ public struct TaskRecord: Record {
   /// an allocation each); `title` and `detail` give and take them as `String`s.
   var titleText: BlockText?
   var detailText: BlockText?
-  // (`done` after `priority`: in the padding after the `Int?`'s tag, 8 bytes a record less.)
-  public var priority: Int?
-  public var done: Bool?
   /// The tags as one text (`TextList`); `tags` gives and takes them as `[String]`.
   var tagList: TextList?
-  public var due: Nullable<ISODate>?
   public var custom = CustomFields()
+  // The fields of under 16 bytes last, so they share the record's last 16: the date's 9
+  // (`ISODate`), the priority's 2 (`priority` gives and takes it as an `Int`), `done`'s 1.
+  // A record is 96 bytes.
+  public var due: Nullable<ISODate>?
+  var priorityLevel: Int8?
+  public var done: Bool?
 
   public init(id: String) {
     self.id = id
@@ -30,6 +32,13 @@ public struct TaskRecord: Record {
     set { detailText = newValue.map { BlockText($0) } }
   }
 
+  /// The priority; one outside `Int8`'s range is a programming error (the field's values
+  /// are 0–5).
+  public var priority: Int? {
+    get { priorityLevel.map(Int.init) }
+    set { priorityLevel = newValue.map { Int8($0) } }
+  }
+
   public var tags: [String]? {
     get { tagList?.elements }
     set { tagList = newValue.map { TextList($0) } }
@@ -39,7 +48,7 @@ public struct TaskRecord: Record {
     KeyPathField("title", \.titleText, TextCodec()),
     KeyPathField("detail", \.detailText, TextCodec()),
     KeyPathField("done", \.done, BoolCodec()),
-    KeyPathField("priority", \.priority, IntCodec(range: 0...5)),
+    KeyPathField("priority", \.priorityLevel, IntCodec(range: 0...5)),
     KeyPathField(list: "tags", \.tagList, TextListCodec()),
     KeyPathField("due", \.due, NullableCodec(DateCodec())),
   ])
