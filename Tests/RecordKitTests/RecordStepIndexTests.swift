@@ -109,7 +109,8 @@ import Testing
     let priority = try #require(StepStoreTests.priority)
     func edits(_ records: [UInt32]) -> [any FieldEdit<TaskRecord>] {
       records.enumerated().map { serial, number in
-        PropertyUpdate(record: Self.number(number), field: priority, old: Int8(serial % 6), new: 9, action: .set)
+        PropertyUpdate(
+          record: Self.number(number), field: priority, old: Int8(serial % 6), new: 9, action: .set)
       }
     }
     // 200 edits over 40 records: compacted, narrow.

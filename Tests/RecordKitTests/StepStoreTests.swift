@@ -9,7 +9,8 @@ import Testing
   typealias Store = StepStore<TaskRecord>
 
   static let title = TaskRecord.fields.field(named: "title") as? KeyPathField<TaskRecord, TextCodec>
-  static let priority = TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec<Int8>>
+  static let priority =
+    TaskRecord.fields.field(named: "priority") as? KeyPathField<TaskRecord, IntCodec<Int8>>
 
   /// A random command: mostly one-field edits (either value may be absent, any action),
   /// some of a new custom accessor each time, some that are not rows.
