@@ -15,10 +15,8 @@
 public struct Document<Root: Record>: Sendable {
   public private(set) var records: [Root]
   private var index: IDIndex<Root>
-  /// The number of the record at each position.
-  private(set) var numbers: [RecordNumber]
-  /// The position of the record with each number, `-1` for a number no record has now.
-  private var positionsByNumber: [Int32]
+  /// The number of the record at each position, and the position of each number.
+  private(set) var numbering: Numbering
   /// The number the next new record gets: one more than any given so far.
   public private(set) var nextNumber: RecordNumber
   /// Which records may differ from what the document held when `lineage` began or
@@ -31,8 +29,7 @@ public struct Document<Root: Record>: Sendable {
   public init() {
     records = []
     index = IDIndex()
-    numbers = []
-    positionsByNumber = []
+    numbering = Numbering(identity: 0)
     nextNumber = RecordNumber(0)
     changes = ChangeMarks()
     lineage = UInt64.random(in: 1...UInt64.max)
@@ -42,18 +39,13 @@ public struct Document<Root: Record>: Sendable {
   /// record, all different, as a saved file's numbers are read back); two records with one id
   /// are refused.
   public init(records: [Root], numbers: [RecordNumber]? = nil) throws(DocumentError) {
-    let numbers = numbers ?? (0..<records.count).map { RecordNumber(UInt32(truncatingIfNeeded: $0)) }
-    precondition(numbers.count == records.count, "one number per record")
-    self.numbers = numbers
-    var positions: [Int32] = []
-    for (position, number) in numbers.enumerated() {
-      let slot = Int(number.value)
-      if slot >= positions.count { positions += repeatElement(-1, count: slot + 1 - positions.count) }
-      guard positions[slot] < 0 else { throw .duplicateNumber(number) }
-      positions[slot] = Int32(truncatingIfNeeded: position)
+    if let numbers {
+      numbering = try Numbering(numbers)
+    } else {
+      numbering = Numbering(identity: records.count)
     }
-    positionsByNumber = positions
-    nextNumber = RecordNumber(UInt32(truncatingIfNeeded: positions.count))
+    precondition(self.numbering.count == records.count, "one number per record")
+    nextNumber = self.numbering.nextFree
     changes = ChangeMarks()
     lineage = UInt64.random(in: 1...UInt64.max)
     self.records = records
@@ -75,15 +67,14 @@ public struct Document<Root: Record>: Sendable {
 
   /// The position of the record numbered `number`, if it is in the document: O(1).
   @inline(__always)
-  func position(of number: RecordNumber) -> Int? {
-    let slot = Int(number.value)
-    guard slot < positionsByNumber.count else { return nil }
-    let position = positionsByNumber[slot]
-    return position < 0 ? nil : Int(position)
-  }
+  func position(of number: RecordNumber) -> Int? { numbering.position(of: number) }
 
   /// The number of the record at `position`, which must exist.
-  public func number(at position: Int) -> RecordNumber { numbers[position] }
+  public func number(at position: Int) -> RecordNumber { numbering.number(at: position) }
+
+  /// The records' numbers in order. O(records): an array is made for a document numbered
+  /// as read.
+  var numbers: [RecordNumber] { numbering.all }
 
   /// The record numbered `number`, if it is in the document.
   func record(numbered number: RecordNumber) -> Root? {
@@ -132,7 +123,7 @@ public struct Document<Root: Record>: Sendable {
   mutating func withMutableRecord<Result, Failure: Error>(
     at position: Int, _ body: (UnsafeMutablePointer<Root>) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
-    if numbers.indices.contains(position) { changes.mark(numbers[position]) }
+    if position >= 0 && position < numbering.count { changes.mark(numbering.number(at: position)) }
     return try inPlace(at: position, body)?.get()
   }
 
@@ -155,8 +146,8 @@ public struct Document<Root: Record>: Sendable {
     at position: Int,
     changingField body: (UnsafeMutablePointer<Root>) throws(Failure) -> (Result, field: Int?)
   ) throws(Failure) -> Result? {
-    guard numbers.indices.contains(position) else { return nil }
-    let number = numbers[position]
+    guard position >= 0 && position < numbering.count else { return nil }
+    let number = numbering.number(at: position)
     switch inPlace(at: position, body) {
     case .success(let (result, field))?:
       if let field { changes.mark(number, field: field) } else { changes.mark(number) }
@@ -184,19 +175,15 @@ public struct Document<Root: Record>: Sendable {
   mutating func withRecordBuffer<Result>(
     _ body: (UnsafeMutableBufferPointer<Root>, (RecordNumber) -> Int?) -> Result
   ) -> Result {
-    let table = positionsByNumber
-    return records.withUnsafeMutableBufferPointer { buffer in
-      body(buffer) { number in
-        let slot = Int(number.value)
-        guard slot < table.count, table[slot] >= 0 else { return nil }
-        return Int(table[slot])
-      }
-    }
+    let lookup = numbering.lookup
+    return records.withUnsafeMutableBufferPointer { buffer in body(buffer, lookup) }
   }
 
   /// Marks the records at `positions` as changed (see `changes`).
   mutating func markChanged(at positions: some Sequence<Int>) {
-    for position in positions where numbers.indices.contains(position) { changes.mark(numbers[position]) }
+    for position in positions where position >= 0 && position < numbering.count {
+      changes.mark(numbering.number(at: position))
+    }
   }
 
   /// Marks the records numbered `numbers` as changed (see `changes`).
@@ -234,11 +221,11 @@ public struct Document<Root: Record>: Sendable {
     for (position, record) in records.enumerated() {
       if next < positions.count, positions[next] == position {
         removed.append(record)
-        removedNumbers.append(numbers[position])
+        removedNumbers.append(numbering.number(at: position))
         next += 1
       } else {
         keptRecords.append(record)
-        keptNumbers.append(numbers[position])
+        keptNumbers.append(numbering.number(at: position))
       }
     }
     rebuild(records: keptRecords, numbers: keptNumbers)
@@ -263,7 +250,7 @@ public struct Document<Root: Record>: Sendable {
         next += 1
       } else if kept < records.count {
         mergedRecords.append(records[kept])
-        mergedNumbers.append(numbers[kept])
+        mergedNumbers.append(numbering.number(at: kept))
         kept += 1
       }
     }
@@ -274,16 +261,8 @@ public struct Document<Root: Record>: Sendable {
   /// number from them: O(records).
   private mutating func rebuild(records newRecords: [Root], numbers newNumbers: [RecordNumber]) {
     records = newRecords
-    numbers = newNumbers
-    for slot in positionsByNumber.indices { positionsByNumber[slot] = -1 }
-    for (position, number) in newNumbers.enumerated() {
-      let slot = Int(number.value)
-      if slot >= positionsByNumber.count {
-        positionsByNumber += repeatElement(-1, count: slot + 1 - positionsByNumber.count)
-      }
-      positionsByNumber[slot] = Int32(truncatingIfNeeded: position)
-      if number.value >= nextNumber.value { nextNumber = RecordNumber(number.value &+ 1) }
-    }
+    numbering.reset(to: newNumbers)
+    if numbering.nextFree > nextNumber { nextNumber = numbering.nextFree }
     var index = IDIndex<Root>(capacity: newRecords.count)
     records.withUnsafeBufferPointer { buffer in
       for position in buffer.indices { _ = index.insert(position: position, in: buffer) }
@@ -302,18 +281,10 @@ public struct Document<Root: Record>: Sendable {
   mutating func insert(_ record: Root, numbered number: RecordNumber, at position: Int) {
     changes.mark(number)
     records.insert(record, at: position)
-    numbers.insert(number, at: position)
+    numbering.insert(number, at: position)
     // The records after it moved up one; then the new one goes in.
-    if position < records.count - 1 {
-      index.shiftPositions(from: position, by: 1)
-      shiftNumberedPositions(from: position, by: 1)
-    }
+    if position < records.count - 1 { index.shiftPositions(from: position, by: 1) }
     _ = records.withUnsafeBufferPointer { index.insert(position: position, in: $0) }
-    let slot = Int(number.value)
-    if slot >= positionsByNumber.count {
-      positionsByNumber += repeatElement(-1, count: slot + 1 - positionsByNumber.count)
-    }
-    positionsByNumber[slot] = Int32(truncatingIfNeeded: position)
     if number.value >= nextNumber.value { nextNumber = RecordNumber(number.value &+ 1) }
   }
 
@@ -321,18 +292,8 @@ public struct Document<Root: Record>: Sendable {
     markChanged(at: [position])
     records.withUnsafeBufferPointer { index.remove(position: position, in: $0) }
     records.remove(at: position)
-    let number = numbers.remove(at: position)
-    positionsByNumber[Int(number.value)] = -1
+    _ = numbering.remove(at: position)
     index.shiftPositions(from: position + 1, by: -1)
-    shiftNumberedPositions(from: position + 1, by: -1)
-  }
-
-  /// Adds `delta` to every position from `start` on, in the positions by number.
-  private mutating func shiftNumberedPositions(from start: Int, by delta: Int32) {
-    let start = Int32(truncatingIfNeeded: start)
-    positionsByNumber.withUnsafeMutableBufferPointer { positions in
-      for slot in positions.indices where positions[slot] >= start { positions[slot] &+= delta }
-    }
   }
 }
 
@@ -342,8 +303,9 @@ extension Document {
   /// keeps them, so that a replay over the saved file numbers its records as the session
   /// did. Costs O(records).
   public var numberRuns: [NumberRun]? {
+    if numbering.isIdentity { return nil }
     var runs: [NumberRun] = []
-    for number in numbers {
+    for number in numbering.all {
       if let last = runs.last, UInt64(last.first.value) + UInt64(last.count) == UInt64(number.value) {
         runs[runs.count - 1].count += 1
       } else {
@@ -371,8 +333,8 @@ extension Document {
     try self.init(records: document.records, numbers: numbers)
     // The same records: a file image of `document` still describes them.
     lineage = document.lineage
-    for (position, number) in document.numbers.enumerated() where document.changes.contains(number) {
-      changes.mark(numbers[position])
+    for position in 0..<document.count where document.changes.contains(document.number(at: position)) {
+      changes.mark(self.number(at: position))
     }
   }
 }
