@@ -26,7 +26,7 @@ public struct FileImage: Sendable {
   /// Each record's bytes, in file order.
   let spans: SpanList
   /// Each record's id, in file order: how a record of the document finds its bytes.
-  let ids: [String]
+  let ids: IDList
   /// After the array's `[` and before its `]`; the whole file for JSON Lines.
   let inner: Range<Int>
   /// The file's style, read off its first record.
@@ -42,7 +42,14 @@ public struct FileImage: Sendable {
   /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
   /// the ends do not fit the bytes, or an array file has no `[` (a file of no bytes: written
   /// as recsh writes new files). A file of no records gives new ones recsh's own style.
-  public init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: [String], lineage: UInt64) {
+  public init?(
+    bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: some Sequence<String>, lineage: UInt64
+  ) {
+    self.init(bytes: bytes, layout: layout, recordEnds: recordEnds, idList: IDList(ids), lineage: lineage)
+  }
+
+  private init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], idList ids: IDList, lineage: UInt64)
+  {
     guard recordEnds.count == ids.count else { return nil }
     if layout.isDelimited {
       self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
@@ -60,12 +67,14 @@ public struct FileImage: Sendable {
   /// The image of a file whose records `locator` placed as they were read, which loaded
   /// as records with `ids` (in file order); it does not hold the bytes. `nil` when the
   /// locator found the bytes no records of `layout`, or the counts differ.
-  public init?(located locator: Locator.Located, layout: RecordLayout, ids: [String], lineage: UInt64) {
-    self.init(held: nil, located: locator, layout: layout, ids: ids, lineage: lineage)
+  public init?(
+    located locator: Locator.Located, layout: RecordLayout, ids: some Sequence<String>, lineage: UInt64
+  ) {
+    self.init(held: nil, located: locator, layout: layout, ids: IDList(ids), lineage: lineage)
   }
 
   private init?(
-    held: [UInt8]?, located: Locator.Located, layout: RecordLayout, ids: [String], lineage: UInt64
+    held: [UInt8]?, located: Locator.Located, layout: RecordLayout, ids: IDList, lineage: UInt64
   ) {
     guard located.spans.count == ids.count, located.layout == layout else { return nil }
     self.init(
@@ -75,19 +84,29 @@ public struct FileImage: Sendable {
 
   /// The image of a CSV or TSV file's `bytes` as `table` read them (its rows loaded as
   /// records with `ids`): the table is not read again. `nil` as above.
-  package init?(bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: [String], lineage: UInt64) {
-    self.init(read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
+  package init?(
+    bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: some Sequence<String>, lineage: UInt64
+  ) {
+    self.init(
+      read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: IDList(ids), lineage: lineage)
   }
 
   /// The image of a CSV or TSV file of `byteCount` bytes as `table` read them (its rows
   /// loaded as records with `ids`); it does not hold the bytes. `nil` as above.
-  package init?(byteCount: Int, layout: RecordLayout, table: CSVTable, ids: [String], lineage: UInt64) {
-    self.init(read: table, held: nil, byteCount: byteCount, layout: layout, ids: ids, lineage: lineage)
+  package init?(
+    byteCount: Int, layout: RecordLayout, table: CSVTable, ids: some Sequence<String>, lineage: UInt64
+  ) {
+    self.init(
+      read: table, held: nil, byteCount: byteCount, layout: layout, ids: IDList(ids), lineage: lineage)
   }
 
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
   /// layout): the records are found by reading the bytes once. `nil` as above.
-  public init?(written bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+  public init?(written bytes: [UInt8], layout: RecordLayout, ids: some Sequence<String>, lineage: UInt64) {
+    self.init(written: bytes, layout: layout, idList: IDList(ids), lineage: lineage)
+  }
+
+  private init?(written bytes: [UInt8], layout: RecordLayout, idList ids: IDList, lineage: UInt64) {
     if layout.isDelimited {
       self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
       return
@@ -102,11 +121,11 @@ public struct FileImage: Sendable {
       }
     }
     guard read != nil else { return nil }
-    self.init(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: lineage)
+    self.init(bytes: bytes, layout: layout, recordEnds: ends, idList: ids, lineage: lineage)
   }
 
   private init(
-    held: [UInt8]?, byteCount: Int, layout: RecordLayout, spans: SpanList, ids: [String],
+    held: [UInt8]?, byteCount: Int, layout: RecordLayout, spans: SpanList, ids: IDList,
     inner: Range<Int>, style: JSONLayoutStyle, lineage: UInt64, table: CSVTable? = nil
   ) {
     (heldBytes, self.byteCount, self.layout, self.spans, self.ids) = (held, byteCount, layout, spans, ids)
@@ -117,14 +136,14 @@ public struct FileImage: Sendable {
   /// record's span is its row without its line break; the inside starts at the header's
   /// line break. `nil` when the bytes are no table with one row per id, or have no header
   /// (a file of no bytes: written as recsh writes new files).
-  private init?(table bytes: [UInt8], layout: RecordLayout, ids: [String], lineage: UInt64) {
+  private init?(table bytes: [UInt8], layout: RecordLayout, ids: IDList, lineage: UInt64) {
     guard let table = bytes.withUnsafeBufferPointer({ try? CSVReader.read($0, tabSeparated: layout == .tsv) })
     else { return nil }
     self.init(read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
   }
 
   private init?(
-    read table: CSVTable, held: [UInt8]?, byteCount: Int, layout: RecordLayout, ids: [String], lineage: UInt64
+    read table: CSVTable, held: [UInt8]?, byteCount: Int, layout: RecordLayout, ids: IDList, lineage: UInt64
   ) {
     guard let header = table.headerSpan, table.rowCount == ids.count, table.byteCount == byteCount else {
       return nil
@@ -285,7 +304,7 @@ public struct FileImage: Sendable {
   /// image, where each record went and the style (else the bytes are read to find them).
   public struct Plan: Sendable {
     let layout: RecordLayout
-    let ids: [String]
+    let ids: IDList
     let lineage: UInt64
     /// How many bytes were written.
     let byteCount: Int
@@ -300,11 +319,12 @@ public struct FileImage: Sendable {
     /// The plan of a save in recsh's own layout of `document`'s records, `byteCount` bytes.
     public init<Root: Record>(unplaced document: Document<Root>, layout: RecordLayout, byteCount: Int) {
       self.init(
-        layout: layout, ids: (0..<document.count).map(document.id(at:)), lineage: document.lineage,
+        layout: layout, ids: IDList((0..<document.count).lazy.map(document.id(at:))),
+        lineage: document.lineage,
         byteCount: byteCount, placement: nil)
     }
 
-    init(layout: RecordLayout, ids: [String], lineage: UInt64, byteCount: Int, placement: Placement?) {
+    init(layout: RecordLayout, ids: IDList, lineage: UInt64, byteCount: Int, placement: Placement?) {
       (self.layout, self.ids, self.lineage, self.byteCount, self.placement) =
         (layout, ids, lineage, byteCount, placement)
     }
@@ -315,7 +335,7 @@ public struct FileImage: Sendable {
   public init?(plan: Plan, bytes: [UInt8]) {
     guard bytes.count == plan.byteCount else { return nil }
     guard let placement = plan.placement else {
-      self.init(written: bytes, layout: plan.layout, ids: plan.ids, lineage: plan.lineage)
+      self.init(written: bytes, layout: plan.layout, idList: plan.ids, lineage: plan.lineage)
       return
     }
     self.init(
@@ -364,7 +384,7 @@ public struct FileImage: Sendable {
     // record added, removed, moved or changed in size before it), so that an unedited save
     // shares the image's arrays instead of holding second copies at its peak.
     var newSpans: SpanList?
-    var newIDs: [String]?
+    var newIDs: IDList?
     /// The start of the furthest record read so far, less the record before it.
     var passed = 0
     var innerEnd = 0
@@ -392,7 +412,7 @@ public struct FileImage: Sendable {
       for position in 0..<document.count {
         let id = document.id(at: position)
         var ordinal: Int?
-        if expected < ids.count, ids[expected] == id {
+        if expected < ids.count, ids.holds(id, at: expected) {
           ordinal = expected
         } else {
           if byID == nil { byID = ordinalsByID() }
@@ -445,7 +465,7 @@ public struct FileImage: Sendable {
         }
         let placed = start..<(flushed + out.count)
         if newIDs == nil, ordinal != position {
-          newIDs = Array(ids[..<position])
+          newIDs = ids.leading(position)
           newIDs?.reserveCapacity(document.count)
         }
         newIDs?.append(id)
@@ -473,7 +493,7 @@ public struct FileImage: Sendable {
     // A table's image is read again from the bytes written (`init(plan:bytes:)`).
     let count = document.count
     return Plan(
-      layout: layout, ids: newIDs ?? (count == ids.count ? ids : Array(ids[..<count])),
+      layout: layout, ids: newIDs ?? (count == ids.count ? ids : ids.leading(count)),
       lineage: document.lineage,
       byteCount: flushed,
       placement: table != nil
@@ -604,9 +624,7 @@ public struct FileImage: Sendable {
   }
 
   /// Each record's position in the file by its id (the first, should two share one).
-  func ordinalsByID() -> [String: Int] {
-    Dictionary(ids.enumerated().map { ($1, $0) }) { first, _ in first }
-  }
+  func ordinalsByID() -> [String: Int] { ids.positionsByID() }
 
   /// The bytes of record `ordinal` here, when they read as exactly `record`; `nil` also
   /// when the image does not hold its bytes. O(bytes of the record). A CSV or TSV row is

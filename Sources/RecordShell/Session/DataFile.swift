@@ -87,7 +87,8 @@ public enum DataFile<Root: Record> {
     of path: String, located: FileImage.Locator.Located?, table: CSVTable?, layout: RecordLayout,
     document: Document<Root>, file: HeldFile?, byteCount: Int, hash: String, using fileSystem: any FileSystem
   ) -> StoredImage? {
-    let ids = (0..<document.count).map(document.id(at:))
+    // Read from the records as the image takes them, not gathered into an array first.
+    let ids = (0..<document.count).lazy.map(document.id(at:))
     let image: FileImage?
     if let table {
       image = FileImage(
