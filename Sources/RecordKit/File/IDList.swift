@@ -1,79 +1,102 @@
 /// The ids of a file image's records, in file order (`FileImage`): how a save finds the
 /// bytes of each of the document's records.
 ///
-/// While every id has the same number of bytes, as generated ids do, they are kept back
-/// to back in one array, `width` bytes each: 8 bytes an id of 8 letters, where a `String`
-/// is 16 (1.6 MB of 100k ids, a sixteenth of their JSON Lines file). The first id of
-/// another length turns the list into `String`s, as it was kept before; so no list costs
-/// more than that. Comparing an id with one here compares bytes and makes no `String`.
+/// The ids' UTF-8 bytes are kept back to back in one array. While every id has the same
+/// number of bytes, as generated ids do, that is all: 8 bytes an id of 8 letters, where a
+/// `String` is 16 (1.6 MB of 100k ids, a sixteenth of their JSON Lines file). From the
+/// first id of another length (a kind without a key numbers its records `#1`, `#2`…),
+/// where each id ends is kept too, in 4 bytes. Past 4 GiB of ids they become `String`s,
+/// as they were all kept before; so no list costs more than that. Comparing an id with
+/// one here compares bytes and makes no `String`.
 struct IDList: Sendable {
-  /// The ids' UTF-8 bytes back to back, `width` each, while `isPacked`.
-  private var packed: [UInt8] = []
-  /// The length of every id, while `isPacked`; `nil` before the first.
+  /// The ids' bytes back to back (unless `isWide`).
+  private var bytes: [UInt8] = []
+  /// The length of every id, while they all have one; `nil` before the first, and once
+  /// two differ.
   private var width: Int?
-  /// The ids, once two differ in length.
+  /// Where each id ends in `bytes`, once two ids differ in length (unless `isWide`).
+  private var ends: [UInt32] = []
+  /// The ids, past 4 GiB of their bytes.
   private var strings: [String] = []
-  private(set) var isPacked = true
-  /// Room asked for before the first id (whose width says how many bytes it is).
+  /// How many ids the list has room for: what a form it takes reserves.
   private var reserved = 0
   private(set) var count = 0
 
-  init() {}
+  /// How the list holds its ids: one width, each id's end, or `String`s.
+  enum Form { case fixed, ended, wide }
+  private(set) var form = Form.fixed
+  /// How many bytes of ids the list holds before it takes `String`s: 4 GiB, less in tests.
+  private let byteLimit: Int
+
+  init() { byteLimit = Int(UInt32.max) }
+
+  /// A list that takes `String`s past `byteLimit` bytes of ids (at most 4 GiB).
+  init(byteLimit: Int) {
+    precondition(byteLimit <= UInt32.max, "ends in 4 bytes")
+    self.byteLimit = byteLimit
+  }
 
   init(_ ids: some Sequence<String>) {
+    self.init()
     reserveCapacity(ids.underestimatedCount)
     for id in ids { append(id) }
+  }
+
+  /// The bytes of the id at `position`, which must be in the list (not `wide`).
+  private func range(at position: Int) -> Range<Int> {
+    if let width { return (position * width)..<((position + 1) * width) }
+    return (position == 0 ? 0 : Int(ends[position - 1]))..<Int(ends[position])
   }
 
   /// The id at `position`, which must be in the list. Makes a `String`.
   subscript(position: Int) -> String {
     precondition(position >= 0 && position < count, "an id in the list")
-    guard isPacked, let width else { return strings[position] }
-    return packed.withUnsafeBufferPointer { bytes in
-      UTF8Validation.knownValidString(
-        UnsafeBufferPointer(rebasing: bytes[(position * width)..<(position + 1) * width]))
+    if form == .wide { return strings[position] }
+    let range = range(at: position)
+    return bytes.withUnsafeBufferPointer { bytes in
+      UTF8Validation.knownValidString(UnsafeBufferPointer(rebasing: bytes[range]))
     }
   }
 
   /// Whether the id at `position` (which must be in the list) is `id`. O(bytes of the id).
   func holds(_ id: String, at position: Int) -> Bool {
     precondition(position >= 0 && position < count, "an id in the list")
-    guard isPacked, let width else { return strings[position] == id }
+    if form == .wide { return strings[position] == id }
+    let range = range(at: position)
     var id = id
     return id.withUTF8 { wanted in
-      wanted.count == width
-        && packed.withUnsafeBufferPointer { bytes in
-          bytes[(position * width)..<(position + 1) * width].elementsEqual(wanted)
-        }
+      wanted.count == range.count && bytes.withUnsafeBufferPointer { $0[range].elementsEqual(wanted) }
     }
   }
 
   mutating func append(_ id: String) {
     defer { count += 1 }
-    guard isPacked else { return strings.append(id) }
+    if form == .wide { return strings.append(id) }
     var id = id
-    id.withUTF8 { bytes in
-      if width == nil {
-        width = bytes.count
-        packed.reserveCapacity(reserved * bytes.count)
+    let appended = id.withUTF8 { (utf8) -> Bool in
+      if count == 0, form == .fixed {
+        width = utf8.count
+        bytes.reserveCapacity(reserved * utf8.count)
       }
-      if bytes.count == width {
-        packed.append(contentsOf: bytes)
-      } else {
-        unpack()
-      }
+      if form == .fixed, utf8.count != width { separate() }
+      guard bytes.count + utf8.count <= byteLimit else { return false }
+      bytes.append(contentsOf: utf8)
+      if form == .ended { ends.append(UInt32(truncatingIfNeeded: bytes.count)) }
+      return true
     }
-    if !isPacked { strings.append(id) }
+    if !appended {
+      widen()
+      strings.append(id)
+    }
   }
 
-  /// Room for `count` ids in all, of the width of the first.
+  /// Room for `count` ids in all (of the first's width, while they share one).
   mutating func reserveCapacity(_ count: Int) {
-    if !isPacked {
-      strings.reserveCapacity(count)
-    } else if let width {
-      packed.reserveCapacity(count * width)
-    } else {
-      reserved = count
+    reserved = max(reserved, count)
+    switch form {
+    case .fixed: if let width { bytes.reserveCapacity(count * width) }
+    case .ended: ends.reserveCapacity(count)
+    case .wide: strings.reserveCapacity(count)
     }
   }
 
@@ -82,10 +105,12 @@ struct IDList: Sendable {
     let count = min(max(count, 0), self.count)
     var list = self
     list.count = count
-    if !isPacked {
-      list.strings = Array(strings[..<count])
-    } else if let width {
-      list.packed = Array(packed[..<(count * width)])
+    switch form {
+    case .fixed: list.bytes = Array(bytes[..<(count * (width ?? 0))])
+    case .ended:
+      list.ends = Array(ends[..<count])
+      list.bytes = Array(bytes[..<(count == 0 ? 0 : Int(ends[count - 1]))])
+    case .wide: list.strings = Array(strings[..<count])
     }
     return list
   }
@@ -101,9 +126,18 @@ struct IDList: Sendable {
     return positions
   }
 
-  /// The ids as `String`s from now on.
-  private mutating func unpack() {
-    strings = (0..<count).map { self[$0] }
-    (packed, width, isPacked) = ([], nil, false)
+  /// From one width to each id's end.
+  private mutating func separate() {
+    let width = width ?? 0
+    ends.reserveCapacity(max(reserved, count + 1))
+    for position in 0..<count { ends.append(UInt32(truncatingIfNeeded: (position + 1) * width)) }
+    (self.width, form) = (nil, .ended)
+  }
+
+  /// From bytes to `String`s.
+  private mutating func widen() {
+    strings.reserveCapacity(max(reserved, count + 1))
+    for position in 0..<count { strings.append(self[position]) }
+    (bytes, ends, width, form) = ([], [], nil, .wide)
   }
 }
