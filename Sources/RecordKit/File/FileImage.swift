@@ -42,14 +42,7 @@ public struct FileImage: Sendable {
   /// order), each ending (after its value, white space allowed) at `recordEnds`. `nil` when
   /// the ends do not fit the bytes, or an array file has no `[` (a file of no bytes: written
   /// as recsh writes new files). A file of no records gives new ones recsh's own style.
-  public init?(
-    bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: some Sequence<String>, lineage: UInt64
-  ) {
-    self.init(bytes: bytes, layout: layout, recordEnds: recordEnds, idList: IDList(ids), lineage: lineage)
-  }
-
-  private init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], idList ids: IDList, lineage: UInt64)
-  {
+  public init?(bytes: [UInt8], layout: RecordLayout, recordEnds: [Int], ids: IDList, lineage: UInt64) {
     guard recordEnds.count == ids.count else { return nil }
     if layout.isDelimited {
       self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
@@ -68,9 +61,9 @@ public struct FileImage: Sendable {
   /// as records with `ids` (in file order); it does not hold the bytes. `nil` when the
   /// locator found the bytes no records of `layout`, or the counts differ.
   public init?(
-    located locator: Locator.Located, layout: RecordLayout, ids: some Sequence<String>, lineage: UInt64
+    located locator: Locator.Located, layout: RecordLayout, ids: IDList, lineage: UInt64
   ) {
-    self.init(held: nil, located: locator, layout: layout, ids: IDList(ids), lineage: lineage)
+    self.init(held: nil, located: locator, layout: layout, ids: ids, lineage: lineage)
   }
 
   private init?(
@@ -85,28 +78,24 @@ public struct FileImage: Sendable {
   /// The image of a CSV or TSV file's `bytes` as `table` read them (its rows loaded as
   /// records with `ids`): the table is not read again. `nil` as above.
   package init?(
-    bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: some Sequence<String>, lineage: UInt64
+    bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64
   ) {
     self.init(
-      read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: IDList(ids), lineage: lineage)
+      read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
   }
 
   /// The image of a CSV or TSV file of `byteCount` bytes as `table` read them (its rows
   /// loaded as records with `ids`); it does not hold the bytes. `nil` as above.
   package init?(
-    byteCount: Int, layout: RecordLayout, table: CSVTable, ids: some Sequence<String>, lineage: UInt64
+    byteCount: Int, layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64
   ) {
     self.init(
-      read: table, held: nil, byteCount: byteCount, layout: layout, ids: IDList(ids), lineage: lineage)
+      read: table, held: nil, byteCount: byteCount, layout: layout, ids: ids, lineage: lineage)
   }
 
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
   /// layout): the records are found by reading the bytes once. `nil` as above.
-  public init?(written bytes: [UInt8], layout: RecordLayout, ids: some Sequence<String>, lineage: UInt64) {
-    self.init(written: bytes, layout: layout, idList: IDList(ids), lineage: lineage)
-  }
-
-  private init?(written bytes: [UInt8], layout: RecordLayout, idList ids: IDList, lineage: UInt64) {
+  public init?(written bytes: [UInt8], layout: RecordLayout, ids: IDList, lineage: UInt64) {
     if layout.isDelimited {
       self.init(table: bytes, layout: layout, ids: ids, lineage: lineage)
       return
@@ -121,7 +110,7 @@ public struct FileImage: Sendable {
       }
     }
     guard read != nil else { return nil }
-    self.init(bytes: bytes, layout: layout, recordEnds: ends, idList: ids, lineage: lineage)
+    self.init(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: lineage)
   }
 
   private init(
@@ -319,7 +308,7 @@ public struct FileImage: Sendable {
     /// The plan of a save in recsh's own layout of `document`'s records, `byteCount` bytes.
     public init<Root: Record>(unplaced document: Document<Root>, layout: RecordLayout, byteCount: Int) {
       self.init(
-        layout: layout, ids: IDList((0..<document.count).lazy.map(document.id(at:))),
+        layout: layout, ids: IDList(count: document.count, id: document.id(at:)),
         lineage: document.lineage,
         byteCount: byteCount, placement: nil)
     }
@@ -335,7 +324,7 @@ public struct FileImage: Sendable {
   public init?(plan: Plan, bytes: [UInt8]) {
     guard bytes.count == plan.byteCount else { return nil }
     guard let placement = plan.placement else {
-      self.init(written: bytes, layout: plan.layout, idList: plan.ids, lineage: plan.lineage)
+      self.init(written: bytes, layout: plan.layout, ids: plan.ids, lineage: plan.lineage)
       return
     }
     self.init(

@@ -8,7 +8,7 @@
 /// where each id ends is kept too, in 4 bytes. Past 4 GiB of ids they become `String`s,
 /// as they were all kept before; so no list costs more than that. Comparing an id with
 /// one here compares bytes and makes no `String`.
-struct IDList: Sendable {
+public struct IDList: Sendable {
   /// The ids' bytes back to back (unless `isWide`).
   private var bytes: [UInt8] = []
   /// The length of every id, while they all have one; `nil` before the first, and once
@@ -36,10 +36,17 @@ struct IDList: Sendable {
     self.byteLimit = byteLimit
   }
 
-  init(_ ids: some Sequence<String>) {
+  /// The list of `ids`, in order.
+  public init(_ ids: [String]) {
+    self.init(count: ids.count) { ids[$0] }
+  }
+
+  /// The list of `count` ids, `id(position)` for each position in order: a caller that
+  /// has its ids elsewhere (a document's records) need not gather them first.
+  public init(count: Int, id: (Int) -> String) {
     self.init()
-    reserveCapacity(ids.underestimatedCount)
-    for id in ids { append(id) }
+    reserveCapacity(count)
+    for position in 0..<count { append(id(position)) }
   }
 
   /// The bytes of the id at `position`, which must be in the list (not `wide`).

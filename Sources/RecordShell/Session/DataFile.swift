@@ -88,7 +88,7 @@ public enum DataFile<Root: Record> {
     document: Document<Root>, file: HeldFile?, byteCount: Int, hash: String, using fileSystem: any FileSystem
   ) -> StoredImage? {
     // Read from the records as the image takes them, not gathered into an array first.
-    let ids = (0..<document.count).lazy.map(document.id(at:))
+    let ids = IDList(count: document.count, id: document.id(at:))
     let image: FileImage?
     if let table {
       image = FileImage(

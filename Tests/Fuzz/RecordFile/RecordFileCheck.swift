@@ -134,7 +134,7 @@ enum RecordFileCheck {
     let document = loaded.document
     guard
       let image = FileImage(
-        written: bytes, layout: layout, ids: (0..<document.count).map(document.id(at:)),
+        written: bytes, layout: layout, ids: IDList(count: document.count, id: document.id(at:)),
         lineage: document.lineage)
     else {
       precondition(layout == .array && !bytes.contains(UInt8(ascii: "[")), "no image of a file that loaded")

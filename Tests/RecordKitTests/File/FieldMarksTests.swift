@@ -22,9 +22,9 @@ import Testing
     let loaded = editor.document
     let ids = (0..<loaded.count).map(loaded.id(at:))
     let trusted = try #require(
-      FileImage(written: bytes, layout: .array, ids: ids, lineage: editor.document.lineage))
+      FileImage(written: bytes, layout: .array, ids: IDList(ids), lineage: editor.document.lineage))
     let other = try #require(
-      FileImage(written: bytes, layout: .array, ids: ids, lineage: editor.document.lineage &+ 1))
+      FileImage(written: bytes, layout: .array, ids: IDList(ids), lineage: editor.document.lineage &+ 1))
     var compared = 0
     for round in 0..<400 {
       let count = editor.document.count

@@ -120,7 +120,8 @@ import Testing
     let loaded = try RecordFile<TaskRecord>.decode(bytes)
     let document = loaded.document
     let image = try #require(
-      FileImage(written: bytes, layout: .array, ids: (0..<document.count).map(document.id(at:)), lineage: 1))
+      FileImage(
+        written: bytes, layout: .array, ids: IDList(count: document.count, id: document.id(at:)), lineage: 1))
     #expect(image.rewrite(document).heldBytes == bytes)
   }
 }
@@ -155,9 +156,9 @@ extension FileImageTests {
     }
     let located = try #require(bytes.withUnsafeBufferPointer { locator.finish(in: $0) })
     let unheld = try #require(
-      FileImage(located: located, layout: layout, ids: ids, lineage: document.lineage))
+      FileImage(located: located, layout: layout, ids: IDList(ids), lineage: document.lineage))
     let held = try #require(
-      FileImage(bytes: bytes, layout: layout, recordEnds: ends, ids: ids, lineage: document.lineage))
+      FileImage(bytes: bytes, layout: layout, recordEnds: ends, ids: IDList(ids), lineage: document.lineage))
     #expect(unheld.heldBytes == nil)
     #expect(unheld.spans == held.spans)
     #expect(unheld.inner == held.inner)
