@@ -11,8 +11,7 @@
 /// (`Packed`), from which the spelling is written again digit for digit, so it is the
 /// same bytes. A spelling with a fraction is kept as a `String` behind a reference (the
 /// fraction's digits are not bounded). Since every spelling that packs is packed, two
-/// dates are equal exactly when their spellings are. A `String` of 20 bytes
-/// (`2026-12-01T09:30:00Z`) was 16 bytes inline and 64 on the heap.
+/// dates are equal exactly when their spellings are.
 public struct ISODate: Hashable, Sendable {
   private let storage: Storage
 
@@ -70,10 +69,18 @@ public struct ISODate: Hashable, Sendable {
   struct Packed: Hashable, Sendable {
     let bits: UInt64
 
-    /// Each field's (low bit, width), in the order above.
-    private static let year = (0, 14), month = (14, 4), day = (18, 5)
-    private static let time = (23, 2), hour = (25, 5), minute = (30, 6), second = (36, 6)
-    private static let zone = (42, 2), zoneHour = (44, 5), zoneMinute = (49, 6)
+    /// Each field's (low bit, width), in the order above: constants, not stored globals (a
+    /// global's first use is checked at every use).
+    private static var year: (Int, Int) { (0, 14) }
+    private static var month: (Int, Int) { (14, 4) }
+    private static var day: (Int, Int) { (18, 5) }
+    private static var time: (Int, Int) { (23, 2) }
+    private static var hour: (Int, Int) { (25, 5) }
+    private static var minute: (Int, Int) { (30, 6) }
+    private static var second: (Int, Int) { (36, 6) }
+    private static var zone: (Int, Int) { (42, 2) }
+    private static var zoneHour: (Int, Int) { (44, 5) }
+    private static var zoneMinute: (Int, Int) { (49, 6) }
 
     init(
       year: Int, month: Int, day: Int, timeForm: Int, hour: Int, minute: Int, second: Int, zoneForm: Int,

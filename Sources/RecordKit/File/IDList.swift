@@ -70,31 +70,31 @@ public struct IDList: Sendable {
     precondition(position >= 0 && position < count, "an id in the list")
     if form == .wide { return strings[position] == id }
     let range = range(at: position)
-    var id = id
-    return id.withUTF8 { wanted in
-      wanted.count == range.count && bytes.withUnsafeBufferPointer { $0[range].elementsEqual(wanted) }
+    guard id.utf8.count == range.count else { return false }
+    return bytes.withUnsafeBufferPointer { bytes in
+      let stored = UnsafeBufferPointer(rebasing: bytes[range])
+      return id.utf8.withContiguousStorageIfAvailable { CanonicalJSON.sameBytes(stored, $0) }
+        ?? stored.elementsEqual(id.utf8)
     }
   }
 
   mutating func append(_ id: String) {
     defer { count += 1 }
     if form == .wide { return strings.append(id) }
-    var id = id
-    let appended = id.withUTF8 { (utf8) -> Bool in
-      if count == 0, form == .fixed {
-        width = utf8.count
-        bytes.reserveCapacity(reserved * utf8.count)
-      }
-      if form == .fixed, utf8.count != width { separate() }
-      guard bytes.count + utf8.count <= byteLimit else { return false }
-      bytes.append(contentsOf: utf8)
-      if form == .ended { ends.append(UInt32(truncatingIfNeeded: bytes.count)) }
-      return true
+    let length = id.utf8.count
+    if count == 0, form == .fixed {
+      width = length
+      bytes.reserveCapacity(reserved * length)
     }
-    if !appended {
+    if form == .fixed, length != width { separate() }
+    guard bytes.count + length <= byteLimit else {
       widen()
-      strings.append(id)
+      return strings.append(id)
     }
+    if id.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+      bytes.append(contentsOf: id.utf8)
+    }
+    if form == .ended { ends.append(UInt32(truncatingIfNeeded: bytes.count)) }
   }
 
   /// Room for `count` ids in all (of the first's width, while they share one).
