@@ -48,7 +48,9 @@ struct Numbering: Sendable {
     return positions
   }
 
-  /// One more than the largest number given: what a new record gets next, at least.
+  /// At least one more than the largest number a record has now (in the arrays, than the
+  /// largest any record had): where a document's next number starts. `Document` keeps its
+  /// own next number, which only grows.
   var nextFree: RecordNumber {
     RecordNumber(UInt32(truncatingIfNeeded: isIdentity ? count : positions.count))
   }

@@ -68,7 +68,8 @@ public struct IDList: Sendable {
   /// Whether the id at `position` (which must be in the list) is `id`. O(bytes of the id).
   func holds(_ id: String, at position: Int) -> Bool {
     precondition(position >= 0 && position < count, "an id in the list")
-    if form == .wide { return strings[position] == id }
+    // Bytes in every form (a `String`'s `==` would take two normalizations as one id).
+    if form == .wide { return strings[position].utf8.elementsEqual(id.utf8) }
     let range = range(at: position)
     guard id.utf8.count == range.count else { return false }
     return bytes.withUnsafeBufferPointer { bytes in
