@@ -130,8 +130,7 @@ import Testing
       return value < 10 ? "0\(value)" : "\(value)"
     }
     func spelling() -> String {
-      let year = String(repeating: "0", count: 3) + "\(1999 + g.int(3))"
-      var text = "\(year.suffix(4))-\(two(2) == "00" ? "01" : "12")-\(["01", "15", "28"][g.int(3)])"
+      var text = "\(1999 + g.int(3))-\(["01", "12"][g.int(2)])-\(["01", "15", "28"][g.int(3)])"
       guard g.int(4) > 0 else { return text }
       text += "T\(two(24)):\(two(60))"
       if g.int(2) == 0 {

@@ -3,8 +3,7 @@
 /// A document read from a file numbers its records 0, 1, 2… in file order, and a record
 /// made later gets the next number and usually goes last: until a record is inserted
 /// before others or removed, every number is its own position. The numbering is then
-/// that identity and holds no arrays (8 bytes a record: 0.8 MB of 100k records, a
-/// thirtieth of their file), and becomes the two arrays at the first change that breaks
+/// that identity and holds no arrays (they take 8 bytes a record), and becomes the two arrays at the first change that breaks
 /// it, O(records) once. Lookups either way are O(1): one comparison in the identity, one
 /// array read in the arrays.
 struct Numbering: Sendable {

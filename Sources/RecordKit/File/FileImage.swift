@@ -60,9 +60,7 @@ public struct FileImage: Sendable {
   /// The image of a file whose records `locator` placed as they were read, which loaded
   /// as records with `ids` (in file order); it does not hold the bytes. `nil` when the
   /// locator found the bytes no records of `layout`, or the counts differ.
-  public init?(
-    located locator: Locator.Located, layout: RecordLayout, ids: IDList, lineage: UInt64
-  ) {
+  public init?(located locator: Locator.Located, layout: RecordLayout, ids: IDList, lineage: UInt64) {
     self.init(held: nil, located: locator, layout: layout, ids: ids, lineage: lineage)
   }
 
@@ -77,20 +75,14 @@ public struct FileImage: Sendable {
 
   /// The image of a CSV or TSV file's `bytes` as `table` read them (its rows loaded as
   /// records with `ids`): the table is not read again. `nil` as above.
-  package init?(
-    bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64
-  ) {
-    self.init(
-      read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
+  package init?(bytes: [UInt8], layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64) {
+    self.init(read: table, held: bytes, byteCount: bytes.count, layout: layout, ids: ids, lineage: lineage)
   }
 
   /// The image of a CSV or TSV file of `byteCount` bytes as `table` read them (its rows
   /// loaded as records with `ids`); it does not hold the bytes. `nil` as above.
-  package init?(
-    byteCount: Int, layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64
-  ) {
-    self.init(
-      read: table, held: nil, byteCount: byteCount, layout: layout, ids: ids, lineage: lineage)
+  package init?(byteCount: Int, layout: RecordLayout, table: CSVTable, ids: IDList, lineage: UInt64) {
+    self.init(read: table, held: nil, byteCount: byteCount, layout: layout, ids: ids, lineage: lineage)
   }
 
   /// The image of bytes recsh itself wrote for records with `ids` (a save in recsh's own
@@ -308,8 +300,7 @@ public struct FileImage: Sendable {
     /// The plan of a save in recsh's own layout of `document`'s records, `byteCount` bytes.
     public init<Root: Record>(unplaced document: Document<Root>, layout: RecordLayout, byteCount: Int) {
       self.init(
-        layout: layout, ids: IDList(count: document.count, id: document.id(at:)),
-        lineage: document.lineage,
+        layout: layout, ids: IDList(count: document.count, id: document.id(at:)), lineage: document.lineage,
         byteCount: byteCount, placement: nil)
     }
 
@@ -404,7 +395,7 @@ public struct FileImage: Sendable {
         if expected < ids.count, ids.holds(id, at: expected) {
           ordinal = expected
         } else {
-          if byID == nil { byID = ordinalsByID() }
+          if byID == nil { byID = ids.positionsByID() }
           ordinal = byID?[id]
         }
         if let ordinal {
@@ -430,7 +421,7 @@ public struct FileImage: Sendable {
           let kept = document.withRecord(
             at: position,
             { record in
-              if alternateByID == nil { alternateByID = alternate.ordinalsByID() }
+              if alternateByID == nil { alternateByID = alternate.ids.positionsByID() }
               return alternateByID?[id].flatMap {
                 alternate.bytes(at: $0, of: record.pointee, columns: columns)
               }
@@ -611,9 +602,6 @@ public struct FileImage: Sendable {
     }
     return changes
   }
-
-  /// Each record's position in the file by its id (the first, should two share one).
-  func ordinalsByID() -> [String: Int] { ids.positionsByID() }
 
   /// The bytes of record `ordinal` here, when they read as exactly `record`; `nil` also
   /// when the image does not hold its bytes. O(bytes of the record). A CSV or TSV row is

@@ -3,20 +3,19 @@
 ///
 /// The ids' UTF-8 bytes are kept back to back in one array. While every id has the same
 /// number of bytes, as generated ids do, that is all: 8 bytes an id of 8 letters, where a
-/// `String` is 16 (1.6 MB of 100k ids, a sixteenth of their JSON Lines file). From the
-/// first id of another length (a kind without a key numbers its records `#1`, `#2`…),
+/// `String` is 16. From the first id of another length (a kind without a key numbers its records `#1`, `#2`…),
 /// where each id ends is kept too, in 4 bytes. Past 4 GiB of ids they become `String`s,
 /// as they were all kept before; so no list costs more than that. Comparing an id with
 /// one here compares bytes and makes no `String`.
 public struct IDList: Sendable {
-  /// The ids' bytes back to back (unless `isWide`).
+  /// The ids' bytes back to back (but in the `.wide` form).
   private var bytes: [UInt8] = []
   /// The length of every id, while they all have one; `nil` before the first, and once
   /// two differ.
   private var width: Int?
-  /// Where each id ends in `bytes`, once two ids differ in length (unless `isWide`).
+  /// Where each id ends in `bytes`, in the `.ended` form.
   private var ends: [UInt32] = []
-  /// The ids, past 4 GiB of their bytes.
+  /// The ids, in the `.wide` form: past 4 GiB of their bytes.
   private var strings: [String] = []
   /// How many ids the list has room for: what a form it takes reserves.
   private var reserved = 0

@@ -237,7 +237,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
     { update, out in
       out.append(literal: #"{"action": "#)
       JSONValue.appendQuoted(update.action.rawValue, to: &out)
-      out += (update.typedField.isCustom ? #", "custom": "# : #", "field": "#).utf8
+      out.append(literal: update.typedField.isCustom ? #", "custom": "# : #", "field": "#)
       JSONValue.appendQuoted(update.typedField.name, to: &out)
       out.append(literal: #", "records": "#)
       DeltaList.append(update.records.lazy.map { Int($0.value) }, to: &out)
@@ -255,9 +255,7 @@ struct FieldQueries<Root: Record, Codec: FieldCodec>: @unchecked Sendable {
 
   /// `, "old": [...]` (or `"news"`), and `, "oldAbsent": [...]` when a value is absent.
   private static func appendValues(_ values: [Value?], key: String, _ codec: Codec, to out: inout [UInt8]) {
-    out.append(literal: #", ""#)
-    out += (key == "old" ? "old" : "news").utf8
-    out.append(literal: #"": ["#)
+    out.append(literal: key == "old" ? #", "old": ["# : #", "news": ["#)
     var absent: [Int] = []
     for (index, value) in values.enumerated() {
       if index > 0 { out.append(literal: ", ") }
