@@ -104,15 +104,17 @@ import Testing
   }
 }
 
-/// `CustomFields`, kept as text, against the plain array of members it stood for: random
-/// reads, sets, removals, positioned inserts and a `set`'s exchange, compared after every
-/// step.
+/// `CustomFields`, kept as keyed text, against the plain array of members it stood for:
+/// random reads, sets, removals, positioned inserts and a `set`'s exchange, compared after
+/// every step. The keys are more than take one-byte codes, and one is too long for a code,
+/// so a text holds codes of both widths and spelled keys.
 @Suite struct CustomFieldsModelTests {
   @Test(arguments: [0xC0_0001, 0xC0_0002, 0xC0_0003] as [UInt64])
   func randomEditsAgreeWithAnArrayOfMembers(_ seed: UInt64) {
     var documents = JSONWriterTests.RandomDocuments(generator: .init(state: seed))
     var generator = SplitMix64(seed: seed)
-    let keys = ["a", "title", "titl", "é", "e\u{301}", "with \"quote\"", "back\\slash", "", "tab\t", "k5"]
+    var keys = ["a", "title", "titl", "é", "e\u{301}", "with \"quote\"", "back\\slash", "", "tab\t", "k5"]
+    keys += (0..<40).map { "many\($0)" } + [String(repeating: "long", count: 70)]
     var fields = CustomFields()
     var model: [JSONObject.Member] = []
     for step in 0..<3000 {
@@ -166,6 +168,13 @@ import Testing
       #expect(fields.keys.count == model.count, context)
       #expect(fields.contains(key) == model.contains { JSONValue.sameBytes($0.key, key) }, context)
       #expect(fields == CustomFields(model), context)
+      // Spelled out, the text is the members' canonical text; read back into an arena, as a
+      // file's records are, it is the same fields.
+      let canonical = CanonicalJSON.text(of: .object(JSONObject(model)))
+      #expect(fields.withText { Array($0) } == (model.isEmpty ? [] : canonical), context)
+      var arena = TextArena()
+      let read = canonical.withUnsafeBufferPointer { CustomFields(canonical: $0, in: &arena) }
+      #expect(read == fields, context)
     }
   }
 

@@ -243,16 +243,19 @@ extension FieldTable {
       } else {
         try reader.readCanonical(into: &reading.builder)
       }
-      let custom = CustomFields(canonical: reading.builder.unsafeBytes, in: &reading.texts)
+      // The text as the reader wrote it (valid until the builder's next write): what
+      // the identity, the inference and the check read, not the record's keyed copy.
+      let text = reading.builder.unsafeBytes
+      let custom = CustomFields(canonical: text, in: &reading.texts)
       // Asked only when there is a key to give (an inferred kind's read makes no call).
-      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(custom))
+      let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(text))
       guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {
         return false
       }
       records.append(record)
       if marking {
-        if reading.inference != nil { reading.infer(custom) }
-        reading.check(custom, record: records.count - 1, marked: true)
+        if reading.inference != nil { reading.infer(marked: text) }
+        reading.check(marked: text, record: records.count - 1)
       }
       return true
     }

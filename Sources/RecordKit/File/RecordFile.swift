@@ -172,7 +172,7 @@ public enum RecordFile<Root: Record> {
           records.append(try table.decode(object, position: records.count))
           // Read through a tree: inference and the check walk its text.
           reading.inference?.add(records[records.count - 1].custom)
-          reading.check(records[records.count - 1].custom, record: records.count - 1, marked: false)
+          reading.check(records[records.count - 1].custom, record: records.count - 1)
           reading.keyed = false
         } catch let error as RecordDecodingError {
           var id: String?

@@ -101,6 +101,27 @@ package enum CanonicalJSON {
     }
   }
 
+  /// Where the first byte below `0x20` at or after `start` is; `nil` when there is none.
+  /// Canonical text has no such byte (strings escape them): what finds the codes a
+  /// record's keyed text puts in (`KeyedText`). Eight bytes at a time: a word holds such a
+  /// byte exactly when `(word - 0x20…20) & ~word & 0x80…80` is not zero.
+  @inline(__always)
+  static func firstControlByte(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = text.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base)
+    var cursor = start
+    while cursor &+ 8 <= text.count {
+      let word = raw.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
+      if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+      cursor &+= 8
+    }
+    while cursor < text.count {
+      if text[cursor] < 0x20 { return cursor }
+      cursor &+= 1
+    }
+    return nil
+  }
+
   /// Whether the string token `text[token]` stands for `string`. Without an escape the
   /// token is the string's bytes in quotes; with one it is decoded and compared.
   static func token(_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>, is string: String) -> Bool {

@@ -7,21 +7,32 @@
 /// key back where it was and the file keeps its key order.
 ///
 /// **Storage.** The members are kept as the canonical text of one JSON object
-/// (`{"key":value,…}`, `CanonicalJSON`), or no bytes at all when there are none: a member
-/// costs its text (a few bytes more than its value's), not a 40-byte key-and-value pair
-/// with a tree of strings and arrays behind it. The text lies in a `TextBlock`: a read
-/// puts many records' texts in one (`init(canonical:in:)`), an edit gives the record a
-/// block of its own. A value is decoded when it is read (`self[key]`, `members`), found by
-/// a scan of the text; equality is the texts' (which is `JSONValue`'s, by the bytes
-/// written); saving copies the text (`write(to:)`). Setting a member rewrites the text
-/// around it: O(the record's text). 16 bytes in the record.
+/// (`{"key":value,…}`, `CanonicalJSON`) with each key that has a code written as its code
+/// (the keyed form, `KeyCodes`: one byte for a file's first 30 keys), or no bytes at all
+/// when there are none: a member costs its value's text and a byte or two, not a 40-byte
+/// key-and-value pair with a tree of strings and arrays behind it. The text lies in a
+/// `TextBlock`: a read puts many records' texts in one (`init(canonical:in:)`), an edit
+/// gives the record a block of its own. A value is decoded when it is read (`self[key]`,
+/// `members`), found by a walk of the text; equality is the texts' (which is
+/// `JSONValue`'s, by the bytes written: every text is keyed alike); saving writes each key
+/// token and copies each value (`write(to:)`). Setting a member rewrites the text around
+/// it: O(the record's text). 16 bytes in the record.
 public struct CustomFields: Equatable, Sendable {
-  /// The members' canonical text; no bytes when there are none (never `{}`).
+  /// The members' text in the keyed form; no bytes when there are none (never `{}`).
   private var text = BlockText()
 
-  /// Calls `body` with the members' canonical text (empty when there are none), in place.
+  /// Calls `body` with the members' canonical text (empty when there are none): the keys'
+  /// codes spelled out in a copy on the stack (or the heap, for a long text), or the
+  /// stored bytes in place when no key has a code. O(the text) before `body`: the hot
+  /// paths walk the keyed text instead (`forEachMember`).
   func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-    try text.withBytes(body)
+    try text.withBytes { stored in
+      guard let count = KeyedText.canonicalCount(of: stored) else { return try body(stored) }
+      return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { room in
+        if let out = room.baseAddress { KeyedText.decode(stored, into: out) }
+        return try body(UnsafeBufferPointer(room))
+      }
+    }
   }
 
   public static func == (lhs: CustomFields, rhs: CustomFields) -> Bool { lhs.text == rhs.text }
@@ -60,17 +71,17 @@ public struct CustomFields: Equatable, Sendable {
     self = text.withUnsafeBufferPointer { CustomFields(canonical: $0) }
   }
 
-  /// `init(canonical:)` from bytes in place (a writer's, say), copied once.
+  /// `init(canonical:)` from bytes in place (a writer's, say), keyed and copied once.
   init(canonical text: UnsafeBufferPointer<UInt8>) {
-    guard text.count > 2 else { return }
-    self.text = BlockText(copying: text)
+    var single = TextArena.single
+    self.init(canonical: text, in: &single)
   }
 
-  /// Members from their canonical text, copied into `arena`'s block (what a read that makes
+  /// Members from their canonical text, keyed into `arena`'s block (what a read that makes
   /// many records uses: their texts share blocks).
   init(canonical text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
     guard text.count > 2 else { return }
-    self.text = BlockText(copying: text, in: &arena)
+    self.text = arena.storeKeyed(text)
   }
 
   /// Every member, decoded: a new array of keys and trees (what code that needs them all
@@ -89,7 +100,7 @@ public struct CustomFields: Equatable, Sendable {
   public subscript(key: String) -> JSONValue? {
     get {
       guard let found = find(key) else { return nil }
-      return withText { buffer in CanonicalJSON.value(buffer, found.value) }
+      return text.withBytes { buffer in CanonicalJSON.value(buffer, found.value) }
     }
     set { self[positioned: key] = newValue.map { CustomValue($0) } }
   }
@@ -100,7 +111,7 @@ public struct CustomFields: Equatable, Sendable {
   subscript(positioned key: String) -> CustomValue? {
     get {
       guard let found = find(key) else { return nil }
-      let value = withText { buffer in CanonicalJSON.value(buffer, found.value) }
+      let value = text.withBytes { buffer in CanonicalJSON.value(buffer, found.value) }
       return CustomValue(value, position: found.index)
     }
     set {
@@ -127,7 +138,7 @@ public struct CustomFields: Equatable, Sendable {
       insert(key, value.json, at: value.position)
       return .some(nil)
     }
-    let old = withText { buffer in CanonicalJSON.value(buffer, found.value) }
+    let old = text.withBytes { buffer in CanonicalJSON.value(buffer, found.value) }
     guard old != value.json else { return nil }
     CanonicalJSON.withText(of: value.json) { replace(found.value, with: $0) }
     return .some(CustomValue(old, position: found.index))
@@ -138,7 +149,7 @@ public struct CustomFields: Equatable, Sendable {
   /// kind, or it has an escape (then `self[key]` decodes it). What a record's key is read by.
   func unescapedString(_ key: String) -> String? {
     guard let found = find(key) else { return nil }
-    return withText { buffer in
+    return text.withBytes { buffer in
       guard buffer[found.value.lowerBound] == UInt8(ascii: "\""),
         case let inner = UnsafeBufferPointer(
           rebasing: buffer[(found.value.lowerBound + 1)..<(found.value.upperBound - 1)]),
@@ -154,21 +165,19 @@ public struct CustomFields: Equatable, Sendable {
   func changedValues(to other: CustomFields) -> [(
     key: String, position: Int, old: JSONValue, new: JSONValue
   )]? {
-    var theirs: [(key: Range<Int>, value: Range<Int>)] = []
-    other.forEachMember { _, key, value in
+    var theirs: [(key: UnsafeBufferPointer<UInt8>, value: Range<Int>)] = []
+    other.forEachMember { _, _, key, value in
       theirs.append((key, value))
       return true
     }
     var changes: [(key: String, position: Int, old: JSONValue, new: JSONValue)] = []
     var position = 0
     var sameKeys = true
-    other.withText { theirText in
-      forEachMember { text, key, value in
-        guard position < theirs.count,
-          CanonicalJSON.sameBytes(
-            UnsafeBufferPointer(rebasing: text[key]),
-            UnsafeBufferPointer(rebasing: theirText[theirs[position].key]))
-        else {
+    // A coded key's token is the table's, valid for the process's life; a spelled one lies
+    // in `other`'s text, which is kept alive here while `theirs` is read.
+    other.text.withBytes { theirText in
+      forEachMember { text, _, key, value in
+        guard position < theirs.count, CanonicalJSON.sameBytes(key, theirs[position].key) else {
           sameKeys = false
           return false
         }
@@ -178,7 +187,7 @@ public struct CustomFields: Equatable, Sendable {
         {
           changes.append(
             (
-              CanonicalJSON.string(text, key), position, CanonicalJSON.value(text, value),
+              CanonicalJSON.string(key, 0..<key.count), position, CanonicalJSON.value(text, value),
               CanonicalJSON.value(theirText, theirValue)
             ))
         }
@@ -195,8 +204,8 @@ public struct CustomFields: Equatable, Sendable {
 
   public var keys: [String] {
     var keys: [String] = []
-    forEachMember { text, key, _ in
-      keys.append(CanonicalJSON.string(text, key))
+    forEachMember { _, _, key, _ in
+      keys.append(CanonicalJSON.string(key, 0..<key.count))
       return true
     }
     return keys
@@ -210,12 +219,11 @@ public struct CustomFields: Equatable, Sendable {
   /// `seen` keeps at most `seenLimit` tokens: past them, a key is decoded and hashed as
   /// before, so a file of many different keys costs no more than it did.
   package func addKeys(to keys: inout Set<String>, seen: inout [[UInt8]]) {
-    forEachMember { text, key, _ in
-      let token = UnsafeBufferPointer(rebasing: text[key])
+    forEachMember { _, _, token, _ in
       for known in seen where known.count == token.count {
         if known.withUnsafeBufferPointer({ CanonicalJSON.sameBytes($0, token) }) { return true }
       }
-      keys.insert(CanonicalJSON.string(text, key))
+      keys.insert(CanonicalJSON.string(token, 0..<token.count))
       if seen.count < Self.seenLimit { seen.append(Array(token)) }
       return true
     }
@@ -229,19 +237,24 @@ public struct CustomFields: Equatable, Sendable {
   /// Writes every member, key and value, at the writer's place inside an object, in the
   /// writer's layout: the text copied, nothing decoded but nested containers walked.
   func write(to writer: inout JSONWriter) {
-    forEachMember { text, key, value in
-      writer.canonicalKey(UnsafeBufferPointer(rebasing: text[key]))
+    forEachMember { text, _, key, value in
+      writer.canonicalKey(key)
       writer.canonical(text, value)
       return true
     }
   }
 
-  /// Calls `body` with the text and each member's key token and value, in order, until
-  /// it returns false.
-  func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Bool) {
+  /// Calls `body` with the stored (keyed) text and each member's place in it, its key
+  /// token and where its value lies, in order, until it returns false (see
+  /// `KeyedText.forEachMember`).
+  private func forEachMember(
+    _ body: (
+      _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>
+    ) -> Bool
+  ) {
     guard !isEmpty else { return }
-    withText { buffer in
-      CanonicalJSON.forEachMember(buffer, 0..<buffer.count) { key, value in body(buffer, key, value) }
+    text.withBytes { buffer in
+      KeyedText.forEachMember(buffer) { start, key, value in body(buffer, start, key, value) }
     }
   }
 
@@ -256,37 +269,36 @@ public struct CustomFields: Equatable, Sendable {
     return withText { schema.admits(canonical: $0, 0..<$0.count) }
   }
 
-  /// The member called `key`: its index among the members, and where its key token and
-  /// value lie in `text`. A key without `"`, `\` or a control character is the bytes
+  /// The member called `key`: its index among the members, and where it starts (its code
+  /// or key token) and its value lies in the stored text. A key without `"`, `\` or a control character is the bytes
   /// between its token's quotes (canonical text escapes nothing else), so each member's
   /// key is compared as bytes; any other key is compared with each token decoded where it
   /// has an escape (`CanonicalJSON.token(_:_:is:)`, about 110 instructions a member).
-  private func find(_ key: String) -> (index: Int, key: Range<Int>, value: Range<Int>)? {
+  private func find(_ key: String) -> (index: Int, start: Int, value: Range<Int>)? {
     var name = key
     return name.withUTF8 { name in
       guard !name.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 })
       else {
-        return find(where: { text, token in CanonicalJSON.token(text, token, is: key) })
+        return find(where: { token in CanonicalJSON.token(token, 0..<token.count, is: key) })
       }
-      return find(where: { text, token in
+      return find(where: { token in
         token.count == name.count &+ 2
-          && CanonicalJSON.sameBytes(
-            UnsafeBufferPointer(rebasing: text[(token.lowerBound &+ 1)..<(token.upperBound &- 1)]), name)
+          && CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: token[1..<(token.count &- 1)]), name)
       })
     }
   }
 
-  /// The first member whose key token `text[token]` `matches`: its index among the
-  /// members, and where its key token and value lie in `text`.
+  /// The first member whose key token `matches`: its index among the members, and where
+  /// it starts and its value lies in the stored text.
   @inline(__always)
-  private func find(where matches: (_ text: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> Bool) -> (
-    index: Int, key: Range<Int>, value: Range<Int>
+  private func find(where matches: (_ token: UnsafeBufferPointer<UInt8>) -> Bool) -> (
+    index: Int, start: Int, value: Range<Int>
   )? {
-    var found: (Int, Range<Int>, Range<Int>)?
+    var found: (Int, Int, Range<Int>)?
     var index = 0
-    forEachMember { text, token, value in
-      if matches(text, token) {
-        found = (index, token, value)
+    forEachMember { _, start, token, value in
+      if matches(token) {
+        found = (index, start, value)
         return false
       }
       index += 1
@@ -296,9 +308,9 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   /// Removes the member `found`, with the comma before it (after it, when it is first).
-  private mutating func remove(_ found: (index: Int, key: Range<Int>, value: Range<Int>)) {
-    var cut = found.key.lowerBound..<found.value.upperBound
-    withText { text in
+  private mutating func remove(_ found: (index: Int, start: Int, value: Range<Int>)) {
+    var cut = found.start..<found.value.upperBound
+    text.withBytes { text in
       if text[cut.upperBound] == UInt8(ascii: ",") {
         cut = cut.lowerBound..<(cut.upperBound + 1)
       } else if text[cut.lowerBound - 1] == UInt8(ascii: ",") {
@@ -308,8 +320,9 @@ public struct CustomFields: Equatable, Sendable {
     replace(cut, with: [])
   }
 
-  /// The text with `range` replaced by `bytes`, made straight into a block of its own (the
-  /// text is never copied out first); no members when only `{}` would be left.
+  /// The stored text with `range` replaced by `bytes` (keyed text too), made straight into
+  /// a block of its own (the text is never copied out first); no members when only `{}`
+  /// would be left.
   private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { replace(range, with: $0) }
   }
@@ -321,7 +334,7 @@ public struct CustomFields: Equatable, Sendable {
       self = CustomFields()
       return
     }
-    text = withText { old in
+    text = text.withBytes { old in
       BlockText(count: newCount) { made in
         _ = made.append(UnsafeBufferPointer(rebasing: old[..<range.lowerBound]))
         _ = made.append(bytes)
@@ -331,20 +344,29 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   /// Inserts `key` with `value` before the member at `position` (at the end when there is
-  /// none).
+  /// none); the key written as its code, as every stored text has it (given one now when
+  /// it has none and the table has room).
   private mutating func insert(_ key: String, _ value: JSONValue, at position: Int) {
-    var member = CanonicalJSON.token(of: key)
-    member.append(UInt8(ascii: ":"))
+    let token = CanonicalJSON.token(of: key)
+    var member: [UInt8]
+    if let code = token.withUnsafeBufferPointer({ KeyCodes.shared.code(for: $0) }) {
+      member = KeyCodes.bytes(of: code)
+    } else {
+      member = token
+      member.append(UInt8(ascii: ":"))
+    }
     member += CanonicalJSON.text(of: value)
     guard !isEmpty else {
-      self = CustomFields(canonical: [UInt8(ascii: "{")] + member + [UInt8(ascii: "}")])
+      text = ([UInt8(ascii: "{")] + member + [UInt8(ascii: "}")]).withUnsafeBufferPointer {
+        BlockText(copying: $0)
+      }
       return
     }
     var place = text.count - 1
     var index = 0
-    forEachMember { _, token, _ in
+    forEachMember { _, start, _, _ in
       if index == position {
-        place = token.lowerBound
+        place = start
         return false
       }
       index += 1

@@ -39,6 +39,18 @@ final class TextBlock: ManagedBuffer<Int, UInt8> {
     return start
   }
 
+  /// Lets `fill` write at most `count` bytes after the used ones and keeps as many as it
+  /// says it wrote; returns where they start, `nil` (calling nothing) when `count` bytes
+  /// do not fit.
+  func append(atMost count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int) -> Int? {
+    let start = header
+    guard count <= capacity - start else { return nil }
+    let written = withUnsafeMutablePointerToElements { elements in fill(elements + start) }
+    precondition(written >= 0 && written <= count, "a fill within its room")
+    header = start + written
+    return start
+  }
+
   /// Calls `body` with `count` bytes from `start`, which must lie among the used ones.
   func withBytes<Result>(
     from start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
@@ -61,6 +73,8 @@ public struct TextArena {
   private let blockSize: Int
   /// Where `build` puts a text together before storing it, kept from one text to the next.
   private var scratch: [UInt8] = []
+  /// The codes of the members of the object text keyed before (`KeyedText.encode`).
+  private var recentCodes: [Int32] = []
 
   /// The size of a read's blocks.
   static let readBlockSize = 1 << 18
@@ -86,6 +100,30 @@ public struct TextArena {
     text.removeAll(keepingCapacity: true)
     guard try body(&text) else { return nil }
     return text.withUnsafeBufferPointer { BlockText(copying: $0, in: &self) }
+  }
+
+  /// The object `canonical` (canonical text) stored in the keyed form (`KeyCodes`): in
+  /// the arena's block, or in a block of exactly its size for `single`.
+  mutating func storeKeyed(_ canonical: UnsafeBufferPointer<UInt8>) -> BlockText {
+    guard blockSize > 0 else {
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: canonical.count) { room in
+        let count = room.baseAddress.map { KeyedText.encode(canonical, into: $0, recent: &recentCodes) } ?? 0
+        return BlockText(copying: UnsafeBufferPointer(rebasing: room[..<count]))
+      }
+    }
+    var count = 0
+    func fill(_ out: UnsafeMutablePointer<UInt8>) -> Int {
+      count = KeyedText.encode(canonical, into: out, recent: &recentCodes)
+      return count
+    }
+    if let block, let start = block.append(atMost: canonical.count, fill) {
+      return BlockText(block: block, start: start, count: count)
+    }
+    let fresh = TextBlock.make(capacity: max(blockSize, canonical.count))
+    block = fresh
+    // A fresh block has room for the text.
+    let start = fresh.append(atMost: canonical.count, fill) ?? 0
+    return BlockText(block: fresh, start: start, count: count)
   }
 
   /// `bytes` copied into the arena: the block and where in it they start.
@@ -118,6 +156,16 @@ struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible, Expre
 
   private init(block: TextBlock?, start: UInt32, length: UInt32) {
     (self.block, self.start, self.length) = (block, start, length)
+  }
+
+  /// The `count` bytes at `start` in `block`, which holds them (none when `count` is 0).
+  fileprivate init(block: TextBlock, start: Int, count: Int) {
+    precondition(count <= UInt32.max && start <= UInt32.max, "a text shorter than 4 GiB")
+    guard count > 0 else {
+      self.init()
+      return
+    }
+    self.init(block: block, start: UInt32(start), length: UInt32(count))
   }
 
   /// `bytes` copied into a block of their own, of exactly their size (none when empty).

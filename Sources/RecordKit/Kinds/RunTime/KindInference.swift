@@ -287,65 +287,71 @@ struct RecordReading: ~Copyable {
   /// Whether the reader is to mark each record's members (`members`).
   var marksMembers: Bool { inference != nil || schema != nil || keyToken != nil }
 
-  /// The identity of the record just read, whose canonical text is `text`: its key
+  /// The identity of the record just read, whose canonical text is `text` (as the reader
+  /// wrote it, `{}` for no members): its key
   /// member's string, when that is non-empty and has no escape (what
   /// `FieldTable.runTimeRecord` gives such a record under a kind with a string key);
   /// `nil`, noted in `keyed`, for any other record, which is then given its identity
   /// after the read.
-  mutating func keyIdentity(_ custom: CustomFields) -> String? {
+  mutating func keyIdentity(_ text: UnsafeBufferPointer<UInt8>) -> String? {
     // Once one record is not keyed so, the read keys none (they are all keyed after it).
     guard keyed, keyToken != nil else { return nil }
-    let identity = identity(of: custom)
+    let identity = identity(of: text)
     if identity == nil { keyed = false }
     return identity
   }
 
-  /// `keyIdentity`'s answer, found without copying `self` (as `admits(_:marked:)`).
-  private func identity(of custom: CustomFields) -> String? {
-    custom.withText { text -> String? in
-      keyToken?.withUnsafeBufferPointer { token -> String? in
-        for place in 0..<members.count {
-          let (key, value) = members.member(place, of: text)
-          guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
-          guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
-          let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
-          // One scan says whether the string has an escape (its first quote or backslash is
-          // then not its closing quote) and whether it is ASCII, which the string then
-          // need not find out again.
-          var nonASCII = false
-          let stop = JSONStringScan.firstSpecial(in: text, from: value.lowerBound + 1, sawNonASCII: &nonASCII)
-          guard !inner.isEmpty, stop == value.upperBound - 1 else { return nil }
-          return nonASCII ? UTF8Validation.knownValidString(inner) : UTF8Validation.asciiString(inner)
-        }
-        return nil
-      } ?? nil
-    }
+  /// `keyIdentity`'s answer, found without copying `self` (as `admits(marked:)`).
+  private func identity(of text: UnsafeBufferPointer<UInt8>) -> String? {
+    keyToken?.withUnsafeBufferPointer { token -> String? in
+      for place in 0..<members.count {
+        let (key, value) = members.member(place, of: text)
+        guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
+        guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
+        // One scan says whether the string has an escape (its first quote or backslash is
+        // then not its closing quote) and whether it is ASCII, which the string then
+        // need not find out again.
+        var nonASCII = false
+        let stop = JSONStringScan.firstSpecial(in: text, from: value.lowerBound + 1, sawNonASCII: &nonASCII)
+        guard !inner.isEmpty, stop == value.upperBound - 1 else { return nil }
+        return nonASCII ? UTF8Validation.knownValidString(inner) : UTF8Validation.asciiString(inner)
+      }
+      return nil
+    } ?? nil
   }
 
   /// Checks the record just read, number `index` (0-based), whose members are `custom`,
   /// against `schema` (when there is one), noting it in `refused` when its text breaks a
-  /// rule. `marked`: the reader marked its members in `members`.
-  mutating func check(_ custom: CustomFields, record index: Int, marked: Bool) {
-    if schema != nil, !admits(custom, marked: marked) { refused.append(index) }
+  /// rule: a record read through a tree.
+  mutating func check(_ custom: CustomFields, record index: Int) {
+    if let schema, !custom.meets(schema) { refused.append(index) }
   }
 
-  /// Whether the record just read meets `schema` (any record does without one). Not
-  /// mutating, and the schema reached by optional chaining: bound to a name, or read
-  /// from a `self` a mutating method holds, it would be copied (each of its references
-  /// retained) for every record. Never inlined, as `infer`.
-  @inline(never)
-  private func admits(_ custom: CustomFields, marked: Bool) -> Bool {
-    guard marked && !custom.isEmpty else { return schema.map { custom.meets($0) } ?? true }
-    return custom.withText { schema?.admits(canonical: $0, 0..<$0.count, members: members) } ?? true
+  /// `check(_:record:)` of the record just read, whose canonical text the reader wrote as
+  /// `text` (`{}` for no members) and marked in `members`.
+  mutating func check(marked text: UnsafeBufferPointer<UInt8>, record index: Int) {
+    if schema != nil, !admits(marked: text) { refused.append(index) }
   }
 
-  /// Adds the record just read, whose members are `custom`, to the inference (changed in
-  /// place: a copy of it would retain each of its tables for every record). Never inlined:
-  /// inlined everywhere in RecordKit, its symbol was left out while RecordShell's
-  /// cross-module copy of the read still called it (the fuzz targets failed to link).
+  /// Whether the record just read, `text` as marked in `members`, meets `schema` (any
+  /// record does without one). Not mutating, and the schema reached by optional chaining:
+  /// bound to a name, or read from a `self` a mutating method holds, it would be copied
+  /// (each of its references retained) for every record. Never inlined, as `infer`.
   @inline(never)
-  mutating func infer(_ custom: CustomFields) {
+  private func admits(marked text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard text.count > 2 else { return schema?.admits(canonical: text, 0..<text.count) ?? true }
+    return schema?.admits(canonical: text, 0..<text.count, members: members) ?? true
+  }
+
+  /// Adds the record just read, whose canonical text the reader wrote as `text` and marked
+  /// in `members`, to the inference (changed in place: a copy of it would retain each of
+  /// its tables for every record). Never inlined: inlined everywhere in RecordKit, its
+  /// symbol was left out while RecordShell's cross-module copy of the read still called
+  /// it (the fuzz targets failed to link).
+  @inline(never)
+  mutating func infer(marked text: UnsafeBufferPointer<UInt8>) {
     let marks = members
-    custom.withText { inference?.add($0, members: marks) }
+    inference?.add(text, members: marks)
   }
 }

@@ -1,0 +1,128 @@
+/// An object's members in the keyed form (`KeyCodes`): walked, made from canonical text
+/// and spelled out again. Text given here is the canonical text of an object, or that text
+/// keyed by `KeyCodes.shared`; nothing validates it.
+enum KeyedText {
+  /// Calls `body` with each top member of the keyed object `text`, in order: where the
+  /// member starts (its code or key token), its key token (from the table for a coded
+  /// key: it stays valid for the process's life) and where its value lies in `text`;
+  /// stops when `body` returns false. One pass over the text, as
+  /// `CanonicalJSON.forEachMember`.
+  @inline(__always)
+  static func forEachMember(
+    _ text: UnsafeBufferPointer<UInt8>, codes: KeyCodes = .shared,
+    _ body: (_ start: Int, _ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Bool
+  ) {
+    var cursor = 1
+    let end = text.count &- 1
+    while cursor < end {
+      let key: UnsafeBufferPointer<UInt8>
+      let valueStart: Int
+      if text[cursor] < 0x20 {
+        let (code, width) = KeyCodes.read(text, at: cursor)
+        key = codes.token(code)
+        valueStart = cursor &+ width
+      } else {
+        let keyEnd = CanonicalJSON.stringEnd(text, from: cursor)
+        key = UnsafeBufferPointer(rebasing: text[cursor..<keyEnd])
+        valueStart = keyEnd &+ 1
+      }
+      let valueEnd = CanonicalJSON.valueEnd(text, from: valueStart)
+      guard body(cursor, key, valueStart..<valueEnd) else { return }
+      cursor = valueEnd &+ 1
+    }
+  }
+
+  /// Writes the object `canonical` (canonical text) in the keyed form at `out` and returns
+  /// how many bytes: never more than `canonical.count` (a code is at most three bytes and
+  /// takes the place of a key token and its colon, at least three). Each top member's key
+  /// gets its code from `codes` (given one if it has none and there is room).
+  ///
+  /// `recent`: the codes of the members of the text keyed before, by place (`-1`: none),
+  /// kept by the caller from text to text. The records of a file mostly name the same keys
+  /// in the same order, so a key is found by comparing its bytes with one token, not by
+  /// the table's lock and hash. O(canonical.count).
+  static func encode(
+    _ canonical: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+    codes: KeyCodes = .shared, recent: inout [Int32]
+  ) -> Int {
+    guard let source = canonical.baseAddress else { return 0 }
+    var written = 0
+    var copied = 0
+    var place = 0
+    CanonicalJSON.forEachMember(canonical, 0..<canonical.count) { key, value in
+      let token = UnsafeBufferPointer(rebasing: canonical[key])
+      if let code = self.code(of: token, place: place, codes: codes, recent: &recent) {
+        let run = key.lowerBound &- copied
+        (out + written).initialize(from: source + copied, count: run)
+        written &+= run
+        written &+= KeyCodes.write(code, at: out + written)
+        copied = value.lowerBound
+      }
+      place &+= 1
+      return true
+    }
+    let run = canonical.count &- copied
+    if run > 0 { (out + written).initialize(from: source + copied, count: run) }
+    return written &+ run
+  }
+
+  /// How many places `recent` keeps.
+  static let recentPlaces = 64
+
+  /// The code of the key token `token`, member `place` of its object (see `encode`).
+  @inline(__always)
+  private static func code(
+    of token: UnsafeBufferPointer<UInt8>, place: Int, codes: KeyCodes, recent: inout [Int32]
+  ) -> Int? {
+    if place < recent.count {
+      let known = Int(recent[place])
+      if known >= 0, CanonicalJSON.sameBytes(codes.token(known), token) { return known }
+    }
+    let code = codes.code(for: token)
+    if place < recent.count {
+      recent[place] = Int32(code ?? -1)
+    } else if place == recent.count, place < recentPlaces {
+      recent.append(Int32(code ?? -1))
+    }
+    return code
+  }
+
+  /// The length of `text` spelled out, when it holds a code; `nil` when it holds none (it
+  /// is canonical text as it is). O(text.count).
+  static func canonicalCount(of text: UnsafeBufferPointer<UInt8>, codes: KeyCodes = .shared) -> Int? {
+    var extra = 0
+    var coded = false
+    var cursor = 0
+    while let found = CanonicalJSON.firstControlByte(in: text, from: cursor) {
+      let (code, width) = KeyCodes.read(text, at: found)
+      // The token and its colon for the code.
+      extra &+= codes.token(code).count &+ 1 &- width
+      coded = true
+      cursor = found &+ width
+    }
+    return coded ? text.count &+ extra : nil
+  }
+
+  /// Writes `text` spelled out at `out`, which has room for `canonicalCount(of:)` bytes.
+  static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, codes: KeyCodes = .shared
+  ) {
+    guard let source = text.baseAddress else { return }
+    var written = 0
+    var copied = 0
+    while let found = CanonicalJSON.firstControlByte(in: text, from: copied) {
+      let run = found &- copied
+      (out + written).initialize(from: source + copied, count: run)
+      written &+= run
+      let (code, width) = KeyCodes.read(text, at: found)
+      let token = codes.token(code)
+      if let spelled = token.baseAddress { (out + written).initialize(from: spelled, count: token.count) }
+      written &+= token.count
+      out[written] = UInt8(ascii: ":")
+      written &+= 1
+      copied = found &+ width
+    }
+    let run = text.count &- copied
+    if run > 0 { (out + written).initialize(from: source + copied, count: run) }
+  }
+}
