@@ -26,6 +26,21 @@ import Testing
     #expect(Array(table.token(2)) == Self.token(""))
   }
 
+  /// Keys given codes while the index grows many times over are all found again, each
+  /// with its own code (keys of one length that differ in one byte: hashes close together).
+  @Test func keysAreFoundAgainAfterTheIndexGrows() {
+    let table = KeyCodes(capacity: 6000)
+    let keys = (0..<5000).map { "k\($0)" } + (0..<200).map { String(UnicodeScalar(UInt8(32 + $0 % 90))) }
+    var given: [String: Int] = [:]
+    for key in keys where given[key] == nil {
+      given[key] = Self.code(table, key)
+      #expect(given[key] == given.count - 1, "codes in the order the keys came")
+    }
+    #expect(table.count == given.count)
+    for key in keys.reversed() { #expect(Self.code(table, key) == given[key], "\(key)") }
+    #expect(table.count == given.count, "no key given a second code")
+  }
+
   @Test func aLongKeyStaysSpelled() {
     let table = KeyCodes(capacity: 10)
     let long = String(repeating: "k", count: KeyCodes.longestToken - 2)
@@ -83,7 +98,7 @@ import Testing
     var generator = SplitMix64(seed: seed)
     var keys = (0..<60).map { "k\($0)" }
     keys += ["", "é", "with \"quote\"", "tab\t", String(repeating: "long", count: 80)]
-    var recent: [Int32] = []
+    var recent = [Int32](repeating: -1, count: KeyedText.recentPlaces)
     var coded = 0
     for step in 0..<2000 {
       var members: [JSONObject.Member] = []
@@ -96,8 +111,12 @@ import Testing
       let context: Comment = "seed \(seed) step \(step)"
       let keyed = Self.keyed(canonical, table, &recent)
       #expect(keyed.count <= canonical.count, context)
-      var fresh: [Int32] = []
-      #expect(Self.keyed(canonical, table, &fresh) == keyed, context)
+      // Keyed without a cache (every key from the table), and from a cache that remembers
+      // nothing yet.
+      var none: [Int32] = []
+      #expect(Self.keyed(canonical, table, &none) == keyed, context)
+      var fresh = [Int32](repeating: -1, count: KeyedText.recentPlaces)
+      #expect(Self.keyedFromMarks(canonical, table, &fresh) == keyed, context)
       keyed.withUnsafeBufferPointer { text in
         let count = KeyedText.canonicalCount(of: text, codes: table)
         if count != nil { coded += 1 }
@@ -131,11 +150,99 @@ import Testing
     #expect(coded > 1000, "most texts held a code")
   }
 
+  /// A keyed read (the reader writing each key as its code, as a file's records are read)
+  /// writes the text that keying each record's canonical text writes, and marks each
+  /// member with its key's token and its value: records that keep one order of keys with
+  /// some left out (the reader's shape), now and then a key out of it, escaped or too long
+  /// for a code.
+  @Test(arguments: [0x5C_0001, 0x5C_0002] as [UInt64])
+  func aKeyedReadWritesTheKeyedForm(_ seed: UInt64) throws {
+    var documents = JSONWriterTests.RandomDocuments(generator: .init(state: seed))
+    var generator = SplitMix64(seed: seed)
+    let common = (0..<12).map { "keyed read \($0)" }
+    let rare = ["é", "with \"quote\"", "tab\t", String(repeating: "long", count: 80), "x/y", ""]
+    var objects: [[UInt8]] = []
+    for _ in 0..<600 {
+      var members: [JSONObject.Member] = []
+      for key in common where generator.next() % 8 != 0 {
+        members.append(JSONObject.Member(key: key, value: documents.value()))
+      }
+      if generator.next() % 4 == 0 {
+        let key = rare[Int(generator.next() % UInt64(rare.count))]
+        let place = Int(generator.next() % UInt64(members.count + 1))
+        members.insert(JSONObject.Member(key: key, value: documents.value()), at: place)
+      }
+      objects.append(CanonicalJSON.text(of: .object(JSONObject(members))))
+    }
+    let source = Array("[\n".utf8) + Array(objects.joined(separator: Array(",\n".utf8))) + Array("\n]".utf8)
+    var writer = JSONWriter(compact: true)
+    var marks = MemberMarks()
+    var read = 0
+    var coded = 0
+    try source.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(unsafeBytes: buffer)
+      _ = try reader.peek()
+      #expect(try reader.enterArray())
+      repeat {
+        _ = try reader.peek()
+        writer.reset()
+        marks.removeAll()
+        try reader.readCanonicalObject(into: &writer, members: &marks, keying: true)
+        let canonical = objects[read]
+        let context: Comment = "seed \(seed) record \(read)"
+        var none: [Int32] = []
+        #expect(writer.bytes == Self.keyed(canonical, .shared, &none), context)
+        if writer.bytes.count < canonical.count { coded += 1 }
+        var walked: [([UInt8], [UInt8])] = []
+        writer.bytes.withUnsafeBufferPointer { text in
+          for place in 0..<marks.count {
+            let (key, value) = marks.member(place, of: text)
+            walked.append((Array(key), Array(text[value])))
+          }
+        }
+        var expected: [([UInt8], [UInt8])] = []
+        canonical.withUnsafeBufferPointer { original in
+          CanonicalJSON.forEachMember(original, 0..<original.count) { key, value in
+            expected.append((Array(original[key]), Array(original[value])))
+            return true
+          }
+        }
+        #expect(walked.map(\.0) == expected.map(\.0), context)
+        #expect(walked.map(\.1) == expected.map(\.1), context)
+        read += 1
+      } while try reader.advanceInArray()
+    }
+    #expect(read == objects.count)
+    #expect(coded > 500, "most records' keys had codes")
+  }
+
   private static func keyed(_ canonical: [UInt8], _ table: KeyCodes, _ recent: inout [Int32]) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: canonical.count)
     let count = canonical.withUnsafeBufferPointer { text in
       out.withUnsafeMutableBufferPointer { room in
         room.baseAddress.map { KeyedText.encode(text, into: $0, codes: table, recent: &recent) } ?? 0
+      }
+    }
+    return Array(out[..<count])
+  }
+
+  /// `keyed`, walking the members as the reader marked them when it read `canonical`.
+  private static func keyedFromMarks(_ canonical: [UInt8], _ table: KeyCodes, _ recent: inout [Int32])
+    -> [UInt8]
+  {
+    var writer = JSONWriter(compact: true)
+    var marks = MemberMarks()
+    canonical.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(unsafeBytes: buffer)
+      _ = try? reader.peek()
+      try? reader.readCanonicalObject(into: &writer, members: &marks)
+    }
+    #expect(writer.bytes == canonical, "the reader wrote the text it read")
+    var out = [UInt8](repeating: 0, count: canonical.count)
+    let count = writer.bytes.withUnsafeBufferPointer { text in
+      out.withUnsafeMutableBufferPointer { room in
+        room.baseAddress.map { KeyedText.encode(text, marks: marks, into: $0, codes: table, recent: &recent) }
+          ?? 0
       }
     }
     return Array(out[..<count])

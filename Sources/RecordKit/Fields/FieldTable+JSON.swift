@@ -237,16 +237,22 @@ extension FieldTable {
       guard try reader.peek() == .object else { return false }
       reading.builder.reset()
       let marking = reading.marksMembers
+      // A marked read writes the keys as their codes, the form the record keeps, unless
+      // the schema's check needs the text as it is.
+      let keying = marking && reading.checksKeyedText
       if marking {
         reading.members.removeAll()
-        try reader.readCanonicalObject(into: &reading.builder, members: &reading.members)
+        try reader.readCanonicalObject(into: &reading.builder, members: &reading.members, keying: keying)
       } else {
         try reader.readCanonical(into: &reading.builder)
       }
       // The text as the reader wrote it (valid until the builder's next write): what
-      // the identity, the inference and the check read, not the record's keyed copy.
+      // the identity, the inference and the check read through the marks.
       let text = reading.builder.unsafeBytes
-      let custom = CustomFields(canonical: text, in: &reading.texts)
+      let custom =
+        keying
+        ? CustomFields(keyed: text, in: &reading.texts)
+        : CustomFields(canonical: text, in: &reading.texts, marks: marking ? reading.members : nil)
       // Asked only when there is a key to give (an inferred kind's read makes no call).
       let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(text))
       guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {

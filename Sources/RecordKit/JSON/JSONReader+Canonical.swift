@@ -51,16 +51,27 @@ extension JSONReader {
   /// noting in `members` where each of its members lies in `writer`'s bytes and what each
   /// list member's elements are (`MemberMarks`): what a record's read hands inference and
   /// the schema check, which then need not find those ends, or walk those lists, again.
-  mutating func readCanonicalObject(into writer: inout JSONWriter, members: inout MemberMarks)
+  ///
+  /// `keying`: write each key as its code in `KeyCodes.shared` where it has or is given
+  /// one (`JSONWriter.keyCode(_:)`), the form a run-time record's text is kept in, and
+  /// note the code in its mark; `writer` is then compact.
+  mutating func readCanonicalObject(
+    into writer: inout JSONWriter, members: inout MemberMarks, keying: Bool = false
+  )
     throws(JSONSyntaxError)
   {
-    try readCanonicalObject(into: &writer, marking: true, members: &members)
+    if keying {
+      try readCanonicalObject(into: &writer, marking: true, keying: true, members: &members)
+    } else {
+      try readCanonicalObject(into: &writer, marking: true, keying: false, members: &members)
+    }
   }
 
-  /// The object case of `readCanonical(into:)`, marking its members when `marking`.
+  /// The object case of `readCanonical(into:)`, marking its members when `marking`, and
+  /// writing its keys as their codes when `keying` (with `marking` only).
   @inline(__always)
   private mutating func readCanonicalObject(
-    into writer: inout JSONWriter, marking: Bool, members: inout MemberMarks
+    into writer: inout JSONWriter, marking: Bool, keying: Bool = false, members: inout MemberMarks
   )
     throws(JSONSyntaxError)
   {
@@ -69,11 +80,14 @@ extension JSONReader {
       var keys = CanonicalKeys(base: rawKeyStack.count)
       repeat {
         let memberStart = writer.byteCount
+        var code: Int32 = -1
         if marking, !keys.offShape, let place = recordShape.match(bytes, at: index, from: keys.nextShapeKey) {
-          try readShapedKey(place, into: &writer, keys: &keys)
+          if keying { code = recordShape.keys[place].code }
+          try readShapedKey(place, into: &writer, keys: &keys, code: code)
         } else {
           keys.offShape = true
           try readCanonicalKey(into: &writer, keys: &keys)
+          if keying { code = writer.codeKeyWritten(since: memberStart) }
         }
         if marking {
           let valueStart = writer.byteCount
@@ -84,7 +98,7 @@ extension JSONReader {
             elements = []
             try readCanonical(into: &writer)
           }
-          members.append(start: memberStart, valueStart: valueStart, elements: elements)
+          members.append(start: memberStart, valueStart: valueStart, elements: elements, code: code)
         } else {
           try readCanonical(into: &writer)
         }
@@ -221,9 +235,9 @@ extension JSONReader {
   /// shape holds has no escape, is valid UTF-8, and differs from the record's keys before
   /// it, which met the shape at places before `place`.
   @inline(__always)
-  private mutating func readShapedKey(_ place: Int, into writer: inout JSONWriter, keys: inout CanonicalKeys)
-    throws(JSONSyntaxError)
-  {
+  private mutating func readShapedKey(
+    _ place: Int, into writer: inout JSONWriter, keys: inout CanonicalKeys, code: Int32
+  ) throws(JSONSyntaxError) {
     let key = recordShape.keys[place]
     keys.shapeMet |= 1 &<< UInt64(place)
     keys.classes |= key.keyClass
@@ -232,6 +246,10 @@ extension JSONReader {
     index &+= key.count
     try readColon()
     tokenStart = keyStart
-    writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart &+ key.count)]))
+    if code >= 0 {
+      writer.keyCode(Int(code))
+    } else {
+      writer.canonicalKey(UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart &+ key.count)]))
+    }
   }
 }

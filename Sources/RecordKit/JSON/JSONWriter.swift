@@ -128,6 +128,31 @@ public struct JSONWriter: ~Copyable {
     endKey()
   }
 
+  /// Writes a member's key as its code (`KeyCodes`) in place of its token and colon: the
+  /// keyed form a run-time record's text is kept in. The next call writes its value. For a
+  /// compact writer only (the keyed form is of canonical text).
+  @inline(__always)
+  mutating func keyCode(_ code: Int) {
+    assert(compact, "JSONWriter: the keyed form is of compact text")
+    startKey()
+    reserve(3)
+    byteCount += KeyCodes.write(code, at: storage + byteCount)
+    afterKey = true
+  }
+
+  /// Writes the key just written — its token and colon, written since `memberStart` (where
+  /// its comma is, when it has one) — as its code in `codes` instead (`keyCode(_:)`), when
+  /// the token has or is given one; returns the code, or -1 with the token left as it is.
+  mutating func codeKeyWritten(since memberStart: Int, codes: KeyCodes = .shared) -> Int32 {
+    assert(compact && afterKey, "JSONWriter: a key just written by a compact writer")
+    let tokenStart = storage[memberStart] == UInt8(ascii: ",") ? memberStart + 1 : memberStart
+    // The token ends before the colon.
+    let token = UnsafeBufferPointer(start: storage + tokenStart, count: byteCount - 1 - tokenStart)
+    guard let code = codes.code(for: token) else { return -1 }
+    byteCount = tokenStart + KeyCodes.write(code, at: storage + tokenStart)
+    return Int32(code)
+  }
+
   /// Writes a member's key from its encoded form, made once per name: saving writes the
   /// same few keys for every record.
   mutating func key(_ key: Key) {

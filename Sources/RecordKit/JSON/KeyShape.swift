@@ -14,12 +14,14 @@
 /// shape, so that a record with a key the others leave out becomes the shape that theirs
 /// match with that key skipped.
 struct KeyShape {
-  /// One key: where its token starts in `tokens`, its byte count, quotes included, and
-  /// the class of the bytes between its quotes (`JSONKeySet.keyClass`).
+  /// One key: where its token starts in `tokens`, its byte count, quotes included, the
+  /// class of the bytes between its quotes (`JSONKeySet.keyClass`) and its code in
+  /// `KeyCodes.shared` (-1: none), found when the shape is set, for a keyed read.
   struct Key {
     var start: Int
     var count: Int
     var keyClass: UInt64
+    var code: Int32
   }
 
   /// The most keys a shape holds: a record of more has none (its met keys are bits of a
@@ -82,13 +84,18 @@ struct KeyShape {
       return
     }
     func add(_ inner: UnsafeBufferPointer<UInt8>) {
-      newKeys.append(
-        Key(
-          start: newTokens.count, count: inner.count + 2,
-          keyClass: JSONKeySet.keyClass(count: inner.count, first: inner.first ?? 0)))
+      let start = newTokens.count
       newTokens.append(UInt8(ascii: "\""))
       newTokens.append(contentsOf: inner)
       newTokens.append(UInt8(ascii: "\""))
+      let code = newTokens.withUnsafeBufferPointer {
+        KeyCodes.shared.code(for: UnsafeBufferPointer(rebasing: $0[start...]))
+      }
+      newKeys.append(
+        Key(
+          start: start, count: inner.count + 2,
+          keyClass: JSONKeySet.keyClass(count: inner.count, first: inner.first ?? 0), code: Int32(code ?? -1))
+      )
     }
     forEachKey(met: met, add)
     for range in others { add(UnsafeBufferPointer(rebasing: bytes[range])) }

@@ -14,6 +14,9 @@ struct MemberMarks {
     /// The kinds of the member's elements when its value is a list, as `ValueKinds(_:_:)`
     /// tells them from the text (none for an empty list and for any other value).
     var elements: ValueKinds
+    /// The key's code (`KeyCodes.shared`) when the reader wrote it in place of the key's
+    /// token and colon (a keyed read); -1 when it wrote the token.
+    var code: Int32
   }
 
   /// The marks, `count` of them; those after are a record's before, kept for their room:
@@ -29,11 +32,12 @@ struct MemberMarks {
     return marks[place]
   }
 
-  /// Notes the next member: it starts at `start`, its value at `valueStart`, and it holds
-  /// a list of `elements` (none when it holds no list).
+  /// Notes the next member: it starts at `start`, its value at `valueStart`, it holds a
+  /// list of `elements` (none when it holds no list) and its key is written as `code`
+  /// (-1: as its token).
   @inline(__always)
-  mutating func append(start: Int, valueStart: Int, elements: ValueKinds) {
-    let mark = Mark(place: start << 32 | valueStart, elements: elements)
+  mutating func append(start: Int, valueStart: Int, elements: ValueKinds, code: Int32 = -1) {
+    let mark = Mark(place: start << 32 | valueStart, elements: elements, code: code)
     if count < marks.count {
       marks[count] = mark
     } else {
@@ -46,21 +50,24 @@ struct MemberMarks {
   @inline(__always)
   mutating func removeAll() { count = 0 }
 
-  /// Member `place`'s key token and value in `text`, the text the marks were made of.
+  /// Member `place`'s key token and value in `text`, the text the marks were made of: the
+  /// token in the text, or in `KeyCodes.shared` for a key written as its code.
   @inline(__always)
-  func member(_ place: Int, of text: UnsafeBufferPointer<UInt8>) -> (key: Range<Int>, value: Range<Int>) {
+  func member(_ place: Int, of text: UnsafeBufferPointer<UInt8>) -> (
+    key: UnsafeBufferPointer<UInt8>, value: Range<Int>
+  ) {
     precondition(place < count, "a member that was marked")
     return marks.withUnsafeBufferPointer { Self.member(place, of: text, marks: $0, count: count) }
   }
 
-  /// Calls `body` with each member of `text` (the key token, the value and, for a list, its
-  /// elements' kinds; `nil` for any other value), in order, as `CanonicalJSON.forEachMember`
-  /// does, without scanning a byte of the text; stops when `body` returns false. Inlined,
-  /// so that `body` is inlined with the walk.
+  /// Calls `body` with each member of `text` (the key token, as `member(_:of:)` gives it,
+  /// the value and, for a list, its elements' kinds; `nil` for any other value), in order,
+  /// as `CanonicalJSON.forEachMember` does, without scanning a byte of the text; stops when
+  /// `body` returns false. Inlined, so that `body` is inlined with the walk.
   @inline(__always)
   func forEach(
     in text: UnsafeBufferPointer<UInt8>,
-    _ body: (_ key: Range<Int>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool
+    _ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool
   ) {
     let count = count
     marks.withUnsafeBufferPointer { marks in
@@ -77,11 +84,13 @@ struct MemberMarks {
   @inline(__always)
   private static func member(
     _ place: Int, of text: UnsafeBufferPointer<UInt8>, marks: UnsafeBufferPointer<Mark>, count: Int
-  ) -> (key: Range<Int>, value: Range<Int>) {
-    let start = marks[place].place >> 32
-    let keyStart = text[start] == UInt8(ascii: ",") ? start + 1 : start
-    let valueStart = marks[place].place & 0xFFFF_FFFF
-    let valueEnd = place + 1 < count ? marks[place + 1].place >> 32 : text.count - 1
-    return (keyStart..<(valueStart - 1), valueStart..<valueEnd)
+  ) -> (key: UnsafeBufferPointer<UInt8>, value: Range<Int>) {
+    let mark = marks[place]
+    let valueStart = mark.place & 0xFFFF_FFFF
+    let valueEnd = place &+ 1 < count ? marks[place &+ 1].place >> 32 : text.count &- 1
+    guard mark.code < 0 else { return (KeyCodes.shared.token(Int(mark.code)), valueStart..<valueEnd) }
+    let start = mark.place >> 32
+    let keyStart = text[start] == UInt8(ascii: ",") ? start &+ 1 : start
+    return (UnsafeBufferPointer(rebasing: text[keyStart..<(valueStart &- 1)]), valueStart..<valueEnd)
   }
 }

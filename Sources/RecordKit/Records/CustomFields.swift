@@ -78,10 +78,18 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   /// Members from their canonical text, keyed into `arena`'s block (what a read that makes
-  /// many records uses: their texts share blocks).
-  init(canonical text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
+  /// many records uses: their texts share blocks). `marks`, when given, are the reader's
+  /// marks of `text`'s members, which the keying then walks instead of the text.
+  init(canonical text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena, marks: MemberMarks? = nil) {
     guard text.count > 2 else { return }
-    self.text = arena.storeKeyed(text)
+    self.text = arena.storeKeyed(text, marks: marks)
+  }
+
+  /// Members from their text in the keyed form already (a keyed read's,
+  /// `JSONReader.readCanonicalObject(into:members:keying:)`), copied into `arena`'s block.
+  init(keyed text: UnsafeBufferPointer<UInt8>, in arena: inout TextArena) {
+    guard text.count > 2 else { return }
+    self.text = BlockText(copying: text, in: &arena)
   }
 
   /// Every member, decoded: a new array of keys and trees (what code that needs them all

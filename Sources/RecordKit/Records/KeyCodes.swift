@@ -18,11 +18,13 @@ import Synchronization
 /// table stays full), and two texts of the same members are the same bytes: equality and
 /// hashing stay a comparison of bytes.
 ///
-/// Thread-safe: codes are given under a lock; a code's token is written before the code
-/// is handed out and never changes after, so reading it takes no lock (a text holding
-/// the code was made after it). Costs: a token's bytes and 16 bytes a key, for the
-/// process's life; a key not met before takes the lock and a hash. Written here rather
-/// than taken from a library: it is a table of at most 65,566 short byte strings.
+/// Thread-safe: codes are found and given under a lock; a code's token is written before
+/// the code is handed out and never changes after, so reading it takes no lock (a text
+/// holding the code was made after it). Costs: a token's bytes, 16 bytes a key and 8 bytes
+/// a key in the index (at most half full), for the process's life; a lookup takes the lock,
+/// a hash of the token's bytes and a compare, no allocation. Written here rather than taken
+/// from a library (or `Dictionary`, whose `[UInt8]` keys cost an array and a SipHash a
+/// byte at every lookup): an open-addressed index of at most 65,566 short byte strings.
 final class KeyCodes: @unchecked Sendable {
   /// The table every stored text uses.
   static let shared = KeyCodes(capacity: oneByteCodes + 1 << 16)
@@ -38,8 +40,16 @@ final class KeyCodes: @unchecked Sendable {
   /// Each code's token, `count` of them written; room for `capacity`.
   private let tokens: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
   let capacity: Int
-  /// The codes by token, and how many there are; written only under the lock.
-  private let codes = Mutex<(byToken: [[UInt8]: Int], count: Int)>(([:], 0))
+  /// The codes by token's hash, and how many there are; read and written only under the
+  /// lock.
+  private let codes = Mutex(Index())
+
+  /// An open-addressed index of the codes given: each slot holds a code, or -1; probed
+  /// linearly from a token's hash; grown to twice its slots when half full.
+  private struct Index {
+    var slots = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    var count = 0
+  }
 
   /// A table with room for `capacity` keys (tests make small ones; `shared` is the one
   /// records use).
@@ -47,6 +57,14 @@ final class KeyCodes: @unchecked Sendable {
     precondition(capacity <= Self.oneByteCodes + 1 << 16, "codes of at most three bytes")
     self.capacity = capacity
     tokens = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    codes.withLock { index in
+      for code in 0..<index.count { UnsafeMutableBufferPointer(mutating: tokens[code]).deallocate() }
+      index.slots.deallocate()
+    }
+    tokens.deallocate()
   }
 
   /// How many keys have a code.
@@ -58,20 +76,53 @@ final class KeyCodes: @unchecked Sendable {
 
   /// The code of the key token `token` (quotes included): the one it has, else the next
   /// number when there is room; `nil` when the table is full or the token is longer than
-  /// `longestToken`. Takes the lock.
+  /// `longestToken`. Takes the lock; allocates only for a key not met before.
   func code(for token: UnsafeBufferPointer<UInt8>) -> Int? {
     guard token.count <= Self.longestToken else { return nil }
-    let bytes = Array(token)
-    return codes.withLock { state -> Int? in
-      if let known = state.byToken[bytes] { return known }
-      guard state.count < capacity else { return nil }
-      let stored = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-      _ = stored.initialize(from: bytes)
-      tokens[state.count] = UnsafeBufferPointer(stored)
-      state.byToken[bytes] = state.count
-      state.count += 1
-      return state.count - 1
+    let hash = Self.hash(token)
+    return codes.withLock { index -> Int? in
+      var slot = index.slots.isEmpty ? 0 : hash & (index.slots.count &- 1)
+      while !index.slots.isEmpty, index.slots[slot] >= 0 {
+        let known = Int(index.slots[slot])
+        if CanonicalJSON.sameBytes(tokens[known], token) { return known }
+        slot = (slot &+ 1) & (index.slots.count &- 1)
+      }
+      guard index.count < capacity else { return nil }
+      let stored = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: token.count)
+      _ = stored.initialize(from: token)
+      let code = index.count
+      tokens[code] = UnsafeBufferPointer(stored)
+      index.count += 1
+      if index.count &* 2 > index.slots.count {
+        grow(&index)
+      } else {
+        index.slots[slot] = Int32(code)
+      }
+      return code
     }
+  }
+
+  /// `index` with twice its slots (16 at first), every code given placed again (the one
+  /// just given too).
+  private func grow(_ index: inout Index) {
+    let slots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(16, index.slots.count &* 2))
+    slots.initialize(repeating: -1)
+    for code in 0..<index.count {
+      var slot = Self.hash(tokens[code]) & (slots.count &- 1)
+      while slots[slot] >= 0 { slot = (slot &+ 1) & (slots.count &- 1) }
+      slots[slot] = Int32(code)
+    }
+    index.slots.deallocate()
+    index.slots = slots
+  }
+
+  /// A hash of a token's bytes (FNV-1a, 64 bits, its high bits folded in): keys are a few
+  /// bytes, so a byte loop costs less than the setup of a stronger hash.
+  @inline(__always)
+  private static func hash(_ token: UnsafeBufferPointer<UInt8>) -> Int {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in token { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    return Int(truncatingIfNeeded: hash ^ hash &>> 29)
   }
 
   /// How many bytes `code` is written in.

@@ -38,35 +38,51 @@ enum KeyedText {
   /// gets its code from `codes` (given one if it has none and there is room).
   ///
   /// `recent`: the codes of the members of the text keyed before, by place (`-1`: none),
-  /// kept by the caller from text to text. The records of a file mostly name the same keys
+  /// kept by the caller from text to text, as many places as its count (none: every key
+  /// goes to the table). The records of a file mostly name the same keys
   /// in the same order, so a key is found by comparing its bytes with one token, not by
-  /// the table's lock and hash. O(canonical.count).
+  /// the table's lock and hash. `marks`, when given, are the reader's marks of
+  /// `canonical`'s members (`MemberMarks`, made by a read that wrote every key as its
+  /// token): the walk then reads no byte between the keys.
+  /// O(canonical.count).
   static func encode(
-    _ canonical: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+    _ canonical: UnsafeBufferPointer<UInt8>, marks: MemberMarks? = nil, into out: UnsafeMutablePointer<UInt8>,
     codes: KeyCodes = .shared, recent: inout [Int32]
   ) -> Int {
     guard let source = canonical.baseAddress else { return 0 }
     var written = 0
     var copied = 0
     var place = 0
-    CanonicalJSON.forEachMember(canonical, 0..<canonical.count) { key, value in
-      let token = UnsafeBufferPointer(rebasing: canonical[key])
+    @inline(__always)
+    func member(_ token: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
       if let code = self.code(of: token, place: place, codes: codes, recent: &recent) {
-        let run = key.lowerBound &- copied
+        // The token and its colon end where the value starts.
+        let keyStart = value.lowerBound &- 1 &- token.count
+        let run = keyStart &- copied
         (out + written).initialize(from: source + copied, count: run)
         written &+= run
         written &+= KeyCodes.write(code, at: out + written)
         copied = value.lowerBound
       }
       place &+= 1
-      return true
+    }
+    if let marks {
+      marks.forEach(in: canonical) { token, value, _ in
+        member(token, value)
+        return true
+      }
+    } else {
+      CanonicalJSON.forEachMember(canonical, 0..<canonical.count) { key, value in
+        member(UnsafeBufferPointer(rebasing: canonical[key]), value)
+        return true
+      }
     }
     let run = canonical.count &- copied
     if run > 0 { (out + written).initialize(from: source + copied, count: run) }
     return written &+ run
   }
 
-  /// How many places `recent` keeps.
+  /// How many places a read's `recent` keeps (`TextArena`).
   static let recentPlaces = 64
 
   /// The code of the key token `token`, member `place` of its object (see `encode`).
@@ -74,16 +90,11 @@ enum KeyedText {
   private static func code(
     of token: UnsafeBufferPointer<UInt8>, place: Int, codes: KeyCodes, recent: inout [Int32]
   ) -> Int? {
-    if place < recent.count {
-      let known = Int(recent[place])
-      if known >= 0, CanonicalJSON.sameBytes(codes.token(known), token) { return known }
-    }
+    guard place < recent.count else { return codes.code(for: token) }
+    let known = Int(recent[place])
+    if known >= 0, CanonicalJSON.sameBytes(codes.token(known), token) { return known }
     let code = codes.code(for: token)
-    if place < recent.count {
-      recent[place] = Int32(code ?? -1)
-    } else if place == recent.count, place < recentPlaces {
-      recent.append(Int32(code ?? -1))
-    }
+    recent[place] = Int32(code ?? -1)
     return code
   }
 

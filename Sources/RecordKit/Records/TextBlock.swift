@@ -73,14 +73,18 @@ public struct TextArena {
   private let blockSize: Int
   /// Where `build` puts a text together before storing it, kept from one text to the next.
   private var scratch: [UInt8] = []
-  /// The codes of the members of the object text keyed before (`KeyedText.encode`).
+  /// The codes of the members of the object text keyed before (`KeyedText.encode`); none
+  /// kept for `single`, which keys one text.
   private var recentCodes: [Int32] = []
 
   /// The size of a read's blocks.
   static let readBlockSize = 1 << 18
 
   /// An arena for a read of many records.
-  public init() { blockSize = Self.readBlockSize }
+  public init() {
+    blockSize = Self.readBlockSize
+    recentCodes = Array(repeating: -1, count: KeyedText.recentPlaces)
+  }
 
   private init(blockSize: Int) { self.blockSize = blockSize }
 
@@ -103,17 +107,20 @@ public struct TextArena {
   }
 
   /// The object `canonical` (canonical text) stored in the keyed form (`KeyCodes`): in
-  /// the arena's block, or in a block of exactly its size for `single`.
-  mutating func storeKeyed(_ canonical: UnsafeBufferPointer<UInt8>) -> BlockText {
+  /// the arena's block, or in a block of exactly its size for `single`. `marks`: as
+  /// `KeyedText.encode`'s.
+  mutating func storeKeyed(_ canonical: UnsafeBufferPointer<UInt8>, marks: MemberMarks? = nil) -> BlockText {
     guard blockSize > 0 else {
       return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: canonical.count) { room in
-        let count = room.baseAddress.map { KeyedText.encode(canonical, into: $0, recent: &recentCodes) } ?? 0
+        let count =
+          room.baseAddress.map { KeyedText.encode(canonical, marks: marks, into: $0, recent: &recentCodes) }
+          ?? 0
         return BlockText(copying: UnsafeBufferPointer(rebasing: room[..<count]))
       }
     }
     var count = 0
     func fill(_ out: UnsafeMutablePointer<UInt8>) -> Int {
-      count = KeyedText.encode(canonical, into: out, recent: &recentCodes)
+      count = KeyedText.encode(canonical, marks: marks, into: out, recent: &recentCodes)
       return count
     }
     if let block, let start = block.append(atMost: canonical.count, fill) {

@@ -8,8 +8,13 @@ import Testing
 /// cases are run through both in `JSONSchemaConformanceTests`.)
 @Suite struct SchemaCanonicalCheckTests {
   /// The schema (made per test: a schema is not `Sendable`).
-  static func makeSchema() -> JSONSchema {
-    let document = """
+  /// How the test schema's root holds its rules: as they are; with a required key that is
+  /// no property (found by a walk of the members, not the properties' bits); or behind a
+  /// `$ref` (checked through the text, so a file's read then keeps its keys spelled).
+  enum Root: CaseIterable { case plain, otherRequired, reference }
+
+  static func makeSchema(_ root: Root = .plain) -> JSONSchema {
+    let book = """
       {"type": "object",
        "properties": {
          "isbn": {"type": "string", "pattern": "^97[89]-"},
@@ -28,10 +33,16 @@ import Testing
          "strict": {"type": "object", "properties": {"a": {"type": "boolean"}}, "required": ["a", "zz"],
                     "additionalProperties": false}
        },
-       "required": ["isbn", "title"],
-       "$defs": {"node": {"type": "object",
-                          "properties": {"child": {"$ref": "#/$defs/node"}, "v": {"type": "integer", "maximum": 3}}}}}
+       "required": \(root == .otherRequired ? #"["isbn", "title", "other"]"# : #"["isbn", "title"]"#)
       """
+    let node = """
+      "node": {"type": "object",
+               "properties": {"child": {"$ref": "#/$defs/node"}, "v": {"type": "integer", "maximum": 3}}}
+      """
+    let document =
+      root == .reference
+      ? ##"{"$ref": "#/$defs/book", "$defs": {"book": "## + book + "}, " + node + "}}"
+      : book + #", "$defs": {"# + node + "}}"
     do {
       return try JSONSchema(reading: JSONValue.parse(bytes: Array(document.utf8)))
     } catch {
@@ -128,10 +139,13 @@ import Testing
 
   /// The check as a file is read (each record's members as the reader marked them,
   /// `RecordReading.check`) against the tree checker, record by record: random files of
-  /// the random records above, both layouts, both reading paths.
-  @Test(arguments: [UInt64(4), 5])
-  func theCheckWhileReadingRefusesWhatTheTreeRefuses(seed: UInt64) throws {
-    let schema = Self.makeSchema()
+  /// the random records above, both layouts, both reading paths, each form of the root
+  /// (the reader writes the keys as their codes where the root's check reads the members
+  /// through their marks alone, and spells them where it reads the text).
+  @Test(arguments: [UInt64(4), 5], Root.allCases)
+  func theCheckWhileReadingRefusesWhatTheTreeRefuses(seed: UInt64, root: Root) throws {
+    let schema = Self.makeSchema(root)
+    #expect(schema.checksMembersByMarks == (root != .reference))
     var random = SplitMix64(seed: seed)
     let records = try (0..<1000).map { _ in try Self.randomRecord(&random) }
     let expected = records.indices.filter { !schema.violations(of: records[$0], limit: 1).isEmpty }

@@ -33,6 +33,16 @@ extension JSONSchema {
     }
   }
 
+  /// Whether `admits(canonical:_:node:members:)` of a record with its marks reads its
+  /// members through the marks alone, never the text between them: so it does of a record
+  /// whose keys a keyed read wrote as codes (`JSONReader.readCanonicalObject(into:members:keying:)`).
+  var checksMembersByMarks: Bool {
+    let rules = canonicalRules
+    return withExtendedLifetime(rules) {
+      rules.nodes[0].reference == nil && !rules.nodes[0].listsValues
+    }
+  }
+
   /// `admits(_:_:check)` of an object whose members the reader marked: what the general
   /// check does of an object node without a `$ref`, an `enum` or a `const` (any other
   /// goes that way, its members found by a scan), its members found from the marks.
@@ -194,7 +204,7 @@ extension JSONSchema {
     // The properties met, by their place in the node's run (the first 64), for `required`.
     var met: UInt64 = 0
     var place = 0
-    func visit(_ key: Range<Int>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool {
+    func visit(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool {
       admitted = memberAdmitted(key, value, elements: elements, place: place, of: index, met: &met, check)
       place += 1
       return admitted
@@ -202,33 +212,41 @@ extension JSONSchema {
     if let marks {
       marks.forEach(in: text, visit)
     } else {
-      CanonicalJSON.forEachMember(text, range) { visit($0, $1, nil) }
+      CanonicalJSON.forEachMember(text, range) { visit(UnsafeBufferPointer(rebasing: text[$0]), $1, nil) }
     }
     guard admitted else { return false }
     guard met & check.nodes[index].requiredMask == check.nodes[index].requiredMask else { return false }
     guard check.nodes[index].hasOtherRequired else { return true }
     for required in canonicalRules.otherRequired[index] {
       var present = false
-      CanonicalJSON.forEachMember(text, range) { key, _ in
-        present = required.withUnsafeBufferPointer {
-          CanonicalJSON.sameBytes($0, UnsafeBufferPointer(rebasing: text[key]))
+      required.withUnsafeBufferPointer { required in
+        // Through the marks when given: a keyed read's text has codes for its keys.
+        if let marks {
+          marks.forEach(in: text) { key, _, _ in
+            present = CanonicalJSON.sameBytes(required, key)
+            return !present
+          }
+        } else {
+          CanonicalJSON.forEachMember(text, range) { key, _ in
+            present = CanonicalJSON.sameBytes(required, UnsafeBufferPointer(rebasing: text[key]))
+            return !present
+          }
         }
-        return !present
       }
       if !present { return false }
     }
     return true
   }
 
-  /// Whether member number `place`, key token `text[key]`, value `text[value]` (a list
+  /// Whether member number `place`, key token `key`, value `text[value]` (a list
   /// of `elements`, when the reader told them), is admitted by the object node `index`;
   /// notes the property it meets in `met`.
   @inline(__always)
   private func memberAdmitted(
-    _ key: Range<Int>, _ value: Range<Int>, elements: ValueKinds?, place: Int, of index: Int,
+    _ token: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, elements: ValueKinds?, place: Int,
+    of index: Int,
     met: inout UInt64, _ check: CanonicalCheck
   ) -> Bool {
-    let token = UnsafeBufferPointer(rebasing: check.text[key])
     let run = check.nodes[index].properties
     // Tried at the member's own place first, as records mostly keep the schema's order.
     var property = run.lowerBound &+ place

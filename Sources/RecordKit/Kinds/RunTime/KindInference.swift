@@ -74,25 +74,28 @@ package struct KindInference {
     table.objectCount += 1
     var place = 0
     CanonicalJSON.forEachMember(text, object) { key, value in
-      add(text, key: key, value: value, elements: nil, place: place, to: &table, depth: depth)
+      add(
+        text, key: UnsafeBufferPointer(rebasing: text[key]), value: value, elements: nil, place: place,
+        to: &table, depth: depth)
       place += 1
       return true
     }
   }
 
-  /// Adds one member, the key token `text[key]` and its value `text[value]`, the
+  /// Adds one member, the key token `key` and its value `text[value]`, the
   /// `place`th of its object, to `table`; `elements`: when the value is a list, its
   /// elements' kinds, if the reader told them (`MemberMarks`).
   @inline(__always)
   private mutating func add(
-    _ text: UnsafeBufferPointer<UInt8>, key: Range<Int>, value: Range<Int>, elements: ValueKinds?,
+    _ text: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, value: Range<Int>,
+    elements: ValueKinds?,
     place: Int, to table: inout KeyTable, depth: Int
   ) {
     // Each key's statistics are changed in place: copies of them would retain and release
     // strings and arrays for every member of every record.
     guard
-      let index = table.slot(of: key, in: text, place: place)
-        ?? newSlot(CanonicalJSON.string(text, key), in: &table)
+      let index = table.slot(of: key, place: place)
+        ?? newSlot(CanonicalJSON.string(key, 0..<key.count), in: &table)
     else {
       untypedKeys += 1
       return
@@ -233,14 +236,13 @@ struct KeyTable {
   /// records put it before) first, by its bytes; then, in a table of a few keys, every
   /// key by its bytes (a key that comes and goes moves those after it: a `String` made
   /// and hashed for each of them cost more than the comparisons); else hashed.
-  func slot(of token: Range<Int>, in text: UnsafeBufferPointer<UInt8>, place: Int) -> Int? {
-    let key = UnsafeBufferPointer(rebasing: text[token])
+  func slot(of key: UnsafeBufferPointer<UInt8>, place: Int) -> Int? {
     func holds(_ slot: Int) -> Bool {
       tokens[slot].withUnsafeBufferPointer { CanonicalJSON.sameBytes($0, key) }
     }
     if place < tokens.count, holds(place) { return place }
     guard tokens.count > Self.comparedKeys else { return tokens.indices.first(where: holds) }
-    return slots[CanonicalJSON.string(text, token)]
+    return slots[CanonicalJSON.string(key, 0..<key.count)]
   }
 
   /// Up to how many keys a table looks for a key by comparing bytes rather than hashing.
@@ -276,10 +278,14 @@ struct RecordReading: ~Copyable {
   var keyed: Bool
   /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
   var members = MemberMarks()
+  /// Whether the schema's check of a record (when there is one) reads its members through
+  /// the marks alone, so that the reader may write the keys as their codes.
+  let checksKeyedText: Bool
 
   init(inferring: Bool = false, checking schema: JSONSchema? = nil, keyedBy key: String? = nil) {
     inference = inferring ? KindInference() : nil
     self.schema = schema
+    checksKeyedText = schema?.checksMembersByMarks ?? true
     keyToken = key.map(CanonicalJSON.token(of:))
     keyed = key != nil
   }
@@ -306,7 +312,7 @@ struct RecordReading: ~Copyable {
     keyToken?.withUnsafeBufferPointer { token -> String? in
       for place in 0..<members.count {
         let (key, value) = members.member(place, of: text)
-        guard CanonicalJSON.sameBytes(token, UnsafeBufferPointer(rebasing: text[key])) else { continue }
+        guard CanonicalJSON.sameBytes(token, key) else { continue }
         guard text[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
         let inner = UnsafeBufferPointer(rebasing: text[(value.lowerBound + 1)..<(value.upperBound - 1)])
         // One scan says whether the string has an escape (its first quote or backslash is
