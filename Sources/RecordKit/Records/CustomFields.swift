@@ -39,7 +39,7 @@ public struct CustomFields: Equatable, Sendable {
 
   public init(_ members: [JSONObject.Member] = []) {
     guard !members.isEmpty else {
-      self.init(canonical: [])
+      self.init(stored: BlockText())
       return
     }
     var writer = JSONWriter(compact: true)
@@ -52,7 +52,7 @@ public struct CustomFields: Equatable, Sendable {
   /// so that a record's text costs its bytes.
   init(_ members: [JSONObject.Member], using writer: inout JSONWriter, in arena: inout TextArena) {
     guard !members.isEmpty else {
-      self.init(canonical: [])
+      self.init(stored: BlockText())
       return
     }
     writer.reset()
@@ -73,8 +73,8 @@ public struct CustomFields: Equatable, Sendable {
 
   /// `init(canonical:)` from bytes in place (a writer's, say), keyed and copied once.
   init(canonical text: UnsafeBufferPointer<UInt8>) {
-    var single = TextArena.single
-    self.init(canonical: text, in: &single)
+    guard text.count > 2 else { return }
+    self.text = TextArena.storeKeyedAlone(text)
   }
 
   /// Members from their canonical text, keyed into `arena`'s block (what a read that makes
@@ -84,6 +84,9 @@ public struct CustomFields: Equatable, Sendable {
     guard text.count > 2 else { return }
     self.text = arena.storeKeyed(text, marks: marks)
   }
+
+  /// Members whose keyed text is `stored`.
+  private init(stored: BlockText) { text = stored }
 
   /// Members from their text in the keyed form already (a keyed read's,
   /// `JSONReader.readCanonicalObject(into:members:keying:)`), copied into `arena`'s block.

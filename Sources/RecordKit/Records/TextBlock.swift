@@ -110,14 +110,7 @@ public struct TextArena {
   /// the arena's block, or in a block of exactly its size for `single`. `marks`: as
   /// `KeyedText.encode`'s.
   mutating func storeKeyed(_ canonical: UnsafeBufferPointer<UInt8>, marks: MemberMarks? = nil) -> BlockText {
-    guard blockSize > 0 else {
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: canonical.count) { room in
-        let count =
-          room.baseAddress.map { KeyedText.encode(canonical, marks: marks, into: $0, recent: &recentCodes) }
-          ?? 0
-        return BlockText(copying: UnsafeBufferPointer(rebasing: room[..<count]))
-      }
-    }
+    guard blockSize > 0 else { return Self.storeKeyedAlone(canonical) }
     var count = 0
     func fill(_ out: UnsafeMutablePointer<UInt8>) -> Int {
       count = KeyedText.encode(canonical, marks: marks, into: out, recent: &recentCodes)
@@ -131,6 +124,16 @@ public struct TextArena {
     // A fresh block has room for the text.
     let start = fresh.append(atMost: canonical.count, fill) ?? 0
     return BlockText(block: fresh, start: start, count: count)
+  }
+
+  /// `storeKeyed(_:)` of `single`: the object `canonical` keyed into a block of exactly its
+  /// size, each key found in the table (no cache: one text).
+  static func storeKeyedAlone(_ canonical: UnsafeBufferPointer<UInt8>) -> BlockText {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: canonical.count) { room in
+      var none: [Int32] = []
+      let count = room.baseAddress.map { KeyedText.encode(canonical, into: $0, recent: &none) } ?? 0
+      return BlockText(copying: UnsafeBufferPointer(rebasing: room[..<count]))
+    }
   }
 
   /// `bytes` copied into the arena: the block and where in it they start.
