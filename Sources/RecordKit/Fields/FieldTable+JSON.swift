@@ -322,7 +322,10 @@ extension FieldTable {
               reading.builder.beginObject()
               hasCustom = true
             }
+            // Written keyed, the form the record keeps (`KeyCodes`).
+            let memberStart = reading.builder.byteCount
             reading.builder.key(key)
+            _ = reading.builder.codeKeyWritten(since: memberStart)
             _ = try reader.peek()
             try reader.readCanonical(into: &reading.builder)
           }
@@ -334,7 +337,7 @@ extension FieldTable {
     guard complete else { return false }
     if hasCustom {
       reading.builder.endObject()
-      record.custom = CustomFields(canonical: reading.builder.unsafeBytes, in: &reading.texts)
+      record.custom = CustomFields(keyed: reading.builder.unsafeBytes, in: &reading.texts)
     }
     return true
   }
