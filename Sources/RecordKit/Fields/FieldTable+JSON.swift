@@ -225,10 +225,11 @@ extension FieldTable {
   /// read into as canonical text (`CustomFields`).
   ///
   /// A run-time kind's record is its object's members, all of them, read into that text
-  /// (`JSONReader.readCanonical`): no tree, no key strings. Its identity is its key's
+  /// (`JSONReader.readCanonicalObject`): no tree, no key strings. Its identity is its key's
   /// value (false, for the tree to word the error, when that is missing or wrong), else
-  /// `identity` when given, else `#N`. While `reading` infers the kind or checks the
-  /// records against a schema, the record's members go to them as the reader marked them.
+  /// `identity` when given, else `#N`. The reader marks the record's members as it reads
+  /// them (`MemberMarks`), and the identity, the inference and the schema's check (when
+  /// `reading` has them) read them so.
   func readRecord(
     from reader: inout JSONReader, appendingTo records: inout [Root], reading: inout RecordReading,
     identity given: String? = nil
@@ -236,33 +237,26 @@ extension FieldTable {
     guard !keepsAllMembers else {
       guard try reader.peek() == .object else { return false }
       reading.builder.reset()
-      let marking = reading.marksMembers
-      // A marked read writes the keys as their codes, the form the record keeps, unless
-      // the schema's check needs the text as it is.
-      let keying = marking && reading.checksKeyedText
-      if marking {
-        reading.members.removeAll()
-        try reader.readCanonicalObject(into: &reading.builder, members: &reading.members, keying: keying)
-      } else {
-        try reader.readCanonical(into: &reading.builder)
-      }
-      // The text as the reader wrote it (valid until the builder's next write): what
-      // the identity, the inference and the check read through the marks.
+      // The reader marks the members (for the identity, the inference and the check) and
+      // writes the keys as their codes, the form the record keeps, unless the schema's
+      // check needs the text as it is: the record's text is then keyed after the read.
+      let keying = reading.checksKeyedText
+      reading.members.removeAll()
+      try reader.readCanonicalObject(into: &reading.builder, members: &reading.members, keying: keying)
+      // The text as the reader wrote it (valid until the builder's next write).
       let text = reading.builder.unsafeBytes
       let custom =
         keying
         ? CustomFields(keyed: text, in: &reading.texts)
-        : CustomFields(canonical: text, in: &reading.texts, marks: marking ? reading.members : nil)
+        : CustomFields(canonical: text, in: &reading.texts, marks: reading.members)
       // Asked only when there is a key to give (an inferred kind's read makes no call).
       let identity = given ?? (reading.keyToken == nil ? nil : reading.keyIdentity(text))
       guard let record = try? runTimeRecord(custom, position: records.count, identity: identity) else {
         return false
       }
       records.append(record)
-      if marking {
-        if reading.inference != nil { reading.infer(marked: text) }
-        reading.check(marked: text, record: records.count - 1)
-      }
+      if reading.inference != nil { reading.infer(marked: text) }
+      reading.check(marked: text, record: records.count - 1)
       return true
     }
     guard fields.count <= 64, try reader.peek() == .object, try reader.enterObject(),

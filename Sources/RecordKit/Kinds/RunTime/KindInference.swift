@@ -290,9 +290,6 @@ struct RecordReading: ~Copyable {
     keyed = key != nil
   }
 
-  /// Whether the reader is to mark each record's members (`members`).
-  var marksMembers: Bool { inference != nil || schema != nil || keyToken != nil }
-
   /// The identity of the record just read, whose canonical text is `text` (as the reader
   /// wrote it, `{}` for no members): its key
   /// member's string, when that is non-empty and has no escape (what
