@@ -79,7 +79,7 @@ final class MemberPatch<Root: Record> {
     news.removeAll(keepingCapacity: true)
     places.removeAll(keepingCapacity: true)
     places.append(contentsOf: repeatElement(.absent, count: fields.count))
-    let matched = record.pointee.custom.withText { custom in
+    let matched = record.pointee.custom.withKeyedText { custom in
       matchMembers(of: record, custom: custom, in: bytes, changed: changed)
         && (keepsAllMembers || insertNew(of: record, in: bytes, changed: changed))
     }
@@ -99,8 +99,8 @@ final class MemberPatch<Root: Record> {
   }
 
   /// Compares each of the original's members with the record's: a declared field with its
-  /// field, the others in order with the record's custom members (`custom`, canonical
-  /// text), noting the changes; false when the patch cannot go on.
+  /// field, the others in order with the record's custom members (`custom`, their text in
+  /// the keyed form), noting the changes; false when the patch cannot go on.
   private func matchMembers(
     of record: UnsafePointer<Root>, custom: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
     changed: UInt64
@@ -121,16 +121,12 @@ final class MemberPatch<Root: Record> {
         continue
       }
       guard next < end else { return false }
-      let keyEnd = CanonicalJSON.stringEnd(custom, from: next)
-      let valueEnd = CanonicalJSON.valueEnd(custom, from: keyEnd + 1)
+      let (key, value) = KeyedText.member(at: next, of: custom)
       guard
-        CanonicalJSON.sameBytes(
-          UnsafeBufferPointer(rebasing: bytes[member.key]),
-          UnsafeBufferPointer(rebasing: custom[next..<keyEnd])),
-        customMember(
-          member.value, in: bytes, record: UnsafeBufferPointer(rebasing: custom[(keyEnd + 1)..<valueEnd]))
+        CanonicalJSON.sameBytes(UnsafeBufferPointer(rebasing: bytes[member.key]), key),
+        customMember(member.value, in: bytes, record: UnsafeBufferPointer(rebasing: custom[value]))
       else { return false }
-      next = valueEnd + 1
+      next = value.upperBound + 1
     }
     // No custom member the original lacks.
     return next >= end

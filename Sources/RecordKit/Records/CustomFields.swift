@@ -35,6 +35,12 @@ public struct CustomFields: Equatable, Sendable {
     }
   }
 
+  /// Calls `body` with the members' text as stored, in the keyed form (`KeyedText`: walk it
+  /// with `KeyedText.member(at:of:)`), empty when there are none. O(1) before `body`.
+  func withKeyedText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    try text.withBytes(body)
+  }
+
   public static func == (lhs: CustomFields, rhs: CustomFields) -> Bool { lhs.text == rhs.text }
 
   public init(_ members: [JSONObject.Member] = []) {

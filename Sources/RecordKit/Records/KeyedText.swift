@@ -15,21 +15,32 @@ enum KeyedText {
     var cursor = 1
     let end = text.count &- 1
     while cursor < end {
-      let key: UnsafeBufferPointer<UInt8>
-      let valueStart: Int
-      if text[cursor] < 0x20 {
-        let (code, width) = KeyCodes.read(text, at: cursor)
-        key = codes.token(code)
-        valueStart = cursor &+ width
-      } else {
-        let keyEnd = CanonicalJSON.stringEnd(text, from: cursor)
-        key = UnsafeBufferPointer(rebasing: text[cursor..<keyEnd])
-        valueStart = keyEnd &+ 1
-      }
-      let valueEnd = CanonicalJSON.valueEnd(text, from: valueStart)
-      guard body(cursor, key, valueStart..<valueEnd) else { return }
-      cursor = valueEnd &+ 1
+      let (key, value) = member(at: cursor, of: text, codes: codes)
+      guard body(cursor, key, value) else { return }
+      cursor = value.upperBound &+ 1
     }
+  }
+
+  /// The member of the keyed object `text` that starts at `start` (its code or key token,
+  /// after the `{` or a comma): its key token (from the table for a coded key) and where
+  /// its value lies. O(the member's bytes). The next member, if any, starts one byte after
+  /// the value.
+  @inline(__always)
+  static func member(at start: Int, of text: UnsafeBufferPointer<UInt8>, codes: KeyCodes = .shared) -> (
+    key: UnsafeBufferPointer<UInt8>, value: Range<Int>
+  ) {
+    let key: UnsafeBufferPointer<UInt8>
+    let valueStart: Int
+    if text[start] < 0x20 {
+      let (code, width) = KeyCodes.read(text, at: start)
+      key = codes.token(code)
+      valueStart = start &+ width
+    } else {
+      let keyEnd = CanonicalJSON.stringEnd(text, from: start)
+      key = UnsafeBufferPointer(rebasing: text[start..<keyEnd])
+      valueStart = keyEnd &+ 1
+    }
+    return (key, valueStart..<CanonicalJSON.valueEnd(text, from: valueStart))
   }
 
   /// Writes the object `canonical` (canonical text) in the keyed form at `out` and returns
