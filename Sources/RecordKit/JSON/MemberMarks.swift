@@ -1,5 +1,6 @@
-/// Where each member of an object lies in the canonical text the reader wrote of it
-/// (`JSONReader.readCanonicalObject(into:members:)`), and what each list member holds:
+/// Where each member of an object lies in the text the reader wrote of it
+/// (`JSONReader.readCanonicalObject(into:members:keying:)`: canonical, or keyed, each key
+/// written as its code, which the mark then holds), and what each list member holds:
 /// what a record's read hands inference, the schema check and the key's identity, so that
 /// none of them finds a member's ends, or walks a list's elements, again. A record's text
 /// is below 4 GiB (the reader's limit on a file is lower).

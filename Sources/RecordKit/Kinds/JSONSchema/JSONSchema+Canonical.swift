@@ -16,7 +16,8 @@ extension JSONSchema {
   /// element.
   ///
   /// `marks`: when the value is an object that is the whole of `text`, the marks the
-  /// reader made of its members as it wrote it (`MemberMarks`), so that its members are
+  /// reader made of its members as it wrote it (`MemberMarks`; its keys may then be
+  /// codes, when `checksMembersByMarks`), so that its members are
   /// found without a scan, and a list member's elements are known by their kinds without
   /// a walk where those are all the rules ask of them: how a record is checked as it is
   /// read.

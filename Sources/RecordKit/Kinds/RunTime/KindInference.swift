@@ -51,7 +51,7 @@ package struct KindInference {
     return .object(document)
   }
 
-  /// Adds one record's members, their canonical text `text` as the reader marked it
+  /// Adds one record's members, their text `text` as the reader wrote and marked it
   /// (`MemberMarks`). What `add(_:)` does, without finding where each key and value ends
   /// or walking a list's elements.
   mutating func add(_ text: UnsafeBufferPointer<UInt8>, members marks: MemberMarks) {
@@ -258,14 +258,14 @@ struct KeyTable {
 }
 
 /// What reading a file's records keeps from one record to the next: the compact writer a
-/// record's members are read into as canonical text, and — while a kind is inferred from
-/// the records, or they are checked against a schema — the inference and the schema,
-/// given each record's members as the reader marked them (so that neither walks the
-/// records' text again to find each member, and the check reads the text while the read
-/// has just brought it into the cache).
+/// record's members are read into (canonical text, its keys as codes: `KeyCodes`), and —
+/// while a kind is inferred from the records, or they are checked against a schema — the
+/// inference and the schema, given each record's members as the reader marked them (so
+/// that neither walks the records' text again to find each member, and the check reads
+/// the text while the read has just brought it into the cache).
 struct RecordReading: ~Copyable {
   var builder = JSONWriter(compact: true)
-  /// Where the records' canonical texts go: many to a block (`TextArena`).
+  /// Where the records' texts go: many to a block (`TextArena`).
   var texts = TextArena()
   var inference: KindInference?
   /// The schema each record is checked against as it is read, and the records (0-based)
@@ -290,7 +290,7 @@ struct RecordReading: ~Copyable {
     keyed = key != nil
   }
 
-  /// The identity of the record just read, whose canonical text is `text` (as the reader
+  /// The identity of the record just read, whose text is `text` (as the reader
   /// wrote it, `{}` for no members): its key
   /// member's string, when that is non-empty and has no escape (what
   /// `FieldTable.runTimeRecord` gives such a record under a kind with a string key);
@@ -331,7 +331,7 @@ struct RecordReading: ~Copyable {
     if let schema, !custom.meets(schema) { refused.append(index) }
   }
 
-  /// `check(_:record:)` of the record just read, whose canonical text the reader wrote as
+  /// `check(_:record:)` of the record just read, whose text the reader wrote as
   /// `text` (`{}` for no members) and marked in `members`.
   mutating func check(marked text: UnsafeBufferPointer<UInt8>, record index: Int) {
     if schema != nil, !admits(marked: text) { refused.append(index) }
@@ -347,7 +347,7 @@ struct RecordReading: ~Copyable {
     return schema?.admits(canonical: text, 0..<text.count, members: members) ?? true
   }
 
-  /// Adds the record just read, whose canonical text the reader wrote as `text` and marked
+  /// Adds the record just read, whose text the reader wrote as `text` and marked
   /// in `members`, to the inference (changed in place: a copy of it would retain each of
   /// its tables for every record). Never inlined: inlined everywhere in RecordKit, its
   /// symbol was left out while RecordShell's cross-module copy of the read still called
