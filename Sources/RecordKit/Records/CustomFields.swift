@@ -287,10 +287,10 @@ public struct CustomFields: Equatable, Sendable {
   }
 
   /// The member called `key`: its index among the members, and where it starts (its code
-  /// or key token) and its value lies in the stored text. A key without `"`, `\` or a control character is the bytes
-  /// between its token's quotes (canonical text escapes nothing else), so each member's
-  /// key is compared as bytes; any other key is compared with each token decoded where it
-  /// has an escape (`CanonicalJSON.token(_:_:is:)`, about 110 instructions a member).
+  /// or key token) and its value lies in the stored text. A key without `"`, `\` or a
+  /// control character is the bytes between its token's quotes (canonical text escapes
+  /// nothing else), so each member's key is compared as bytes; any other key is compared
+  /// with each token decoded where it has an escape (`CanonicalJSON.token(_:_:is:)`).
   private func find(_ key: String) -> (index: Int, start: Int, value: Range<Int>)? {
     var name = key
     return name.withUTF8 { name in
