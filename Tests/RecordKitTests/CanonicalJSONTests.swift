@@ -114,6 +114,8 @@ import Testing
     var documents = JSONWriterTests.RandomDocuments(generator: .init(state: seed))
     var generator = SplitMix64(seed: seed)
     var keys = ["a", "title", "titl", "é", "e\u{301}", "with \"quote\"", "back\\slash", "", "tab\t", "k5"]
+    var rowWriter = JSONWriter(compact: true)
+    var rows = TextArena()
     keys += (0..<40).map { "many\($0)" } + [String(repeating: "long", count: 70)]
     var fields = CustomFields()
     var model: [JSONObject.Member] = []
@@ -175,6 +177,9 @@ import Testing
       var arena = TextArena()
       let read = canonical.withUnsafeBufferPointer { CustomFields(canonical: $0, in: &arena) }
       #expect(read == fields, context)
+      // Written member by member into an arena kept from step to step, as a table's rows
+      // are (its codes remembered by place from the members before).
+      #expect(CustomFields(model, using: &rowWriter, in: &rows) == fields, context)
     }
   }
 

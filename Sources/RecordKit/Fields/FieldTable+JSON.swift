@@ -286,7 +286,8 @@ extension FieldTable {
     throws(JSONSyntaxError) -> Bool
   {
     var customKeys = JSONKeySet(base: reader.keyStack.count)
-    var hasCustom = false
+    // The custom members written so far.
+    var customCount = 0
     reading.builder.reset()
     // The declared fields read so far, one bit each: a second one is a duplicate key.
     var seen: UInt64 = 1
@@ -312,14 +313,12 @@ extension FieldTable {
               return false
             }
           } else {
-            if !hasCustom {
-              reading.builder.beginObject()
-              hasCustom = true
-            }
+            if customCount == 0 { reading.builder.beginObject() }
             // Written keyed, the form the record keeps (`KeyCodes`).
             let memberStart = reading.builder.byteCount
             reading.builder.key(key)
-            _ = reading.builder.codeKeyWritten(since: memberStart)
+            _ = reading.texts.codeKeyWritten(in: &reading.builder, since: memberStart, place: customCount)
+            customCount += 1
             _ = try reader.peek()
             try reader.readCanonical(into: &reading.builder)
           }
@@ -329,7 +328,7 @@ extension FieldTable {
     }
     customKeys.removeAll(from: &reader.keyStack)
     guard complete else { return false }
-    if hasCustom {
+    if customCount > 0 {
       reading.builder.endObject()
       record.custom = CustomFields(keyed: reading.builder.unsafeBytes, in: &reading.texts)
     }

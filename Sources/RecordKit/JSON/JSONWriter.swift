@@ -144,11 +144,21 @@ public struct JSONWriter: ~Copyable {
   /// its comma is, when it has one) — as its code in `codes` instead (`keyCode(_:)`), when
   /// the token has or is given one; returns the code, or -1 with the token left as it is.
   mutating func codeKeyWritten(since memberStart: Int, codes: KeyCodes = .shared) -> Int32 {
+    var none: [Int32] = []
+    return codeKeyWritten(since: memberStart, place: 0, recent: &none, codes: codes)
+  }
+
+  /// `codeKeyWritten(since:codes:)` of member `place` of the object being written, its
+  /// code taken from `recent` when it is the one noted there for that place (the codes of
+  /// the object written before, by place: `KeyedText.code(of:place:codes:recent:)`).
+  mutating func codeKeyWritten(
+    since memberStart: Int, place: Int, recent: inout [Int32], codes: KeyCodes = .shared
+  ) -> Int32 {
     assert(compact && afterKey, "JSONWriter: a key just written by a compact writer")
     let tokenStart = storage[memberStart] == UInt8(ascii: ",") ? memberStart + 1 : memberStart
     // The token ends before the colon.
     let token = UnsafeBufferPointer(start: storage + tokenStart, count: byteCount - 1 - tokenStart)
-    guard let code = codes.code(for: token) else { return -1 }
+    guard let code = KeyedText.code(of: token, place: place, codes: codes, recent: &recent) else { return -1 }
     byteCount = tokenStart + KeyCodes.write(code, at: storage + tokenStart)
     return Int32(code)
   }

@@ -63,12 +63,15 @@ public struct CustomFields: Equatable, Sendable {
     }
     writer.reset()
     writer.beginObject()
-    for member in members {
+    // Each key written as its code as it goes (the arena remembers the codes by place).
+    for (place, member) in members.enumerated() {
+      let memberStart = writer.byteCount
       writer.key(member.key)
+      _ = arena.codeKeyWritten(in: &writer, since: memberStart, place: place)
       writer.value(member.value)
     }
     writer.endObject()
-    self.init(canonical: writer.unsafeBytes, in: &arena)
+    self.init(keyed: writer.unsafeBytes, in: &arena)
   }
 
   /// Members from their canonical text, as `JSONReader.readCanonical` or a compact

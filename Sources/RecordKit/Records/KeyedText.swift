@@ -96,9 +96,10 @@ enum KeyedText {
   /// How many places a read's `recent` keeps (`TextArena`).
   static let recentPlaces = 64
 
-  /// The code of the key token `token`, member `place` of its object (see `encode`).
+  /// The code of the key token `token`, member `place` of its object, from `recent` when
+  /// it holds it there, else from `codes` (noted in `recent`; see `encode`).
   @inline(__always)
-  private static func code(
+  static func code(
     of token: UnsafeBufferPointer<UInt8>, place: Int, codes: KeyCodes, recent: inout [Int32]
   ) -> Int? {
     guard place < recent.count else { return codes.code(for: token) }

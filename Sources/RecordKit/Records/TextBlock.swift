@@ -136,6 +136,13 @@ public struct TextArena {
     }
   }
 
+  /// `JSONWriter.codeKeyWritten(since:place:recent:codes:)` with the arena's codes of the
+  /// object keyed before: how a read that writes many records' members one by one (a
+  /// shipped kind's own members, a table's rows) keys them as it writes them.
+  mutating func codeKeyWritten(in writer: inout JSONWriter, since memberStart: Int, place: Int) -> Int32 {
+    writer.codeKeyWritten(since: memberStart, place: place, recent: &recentCodes)
+  }
+
   /// `bytes` copied into the arena: the block and where in it they start.
   mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> (block: TextBlock, start: Int) {
     if let block, let start = block.append(bytes) { return (block, start) }
