@@ -232,7 +232,7 @@ struct KeyTable {
   var objectCount = 0
   private var slots: [String: Int] = [:]
 
-  /// The slot of the key whose string token is `text[token]`: tried at `place` (where
+  /// The slot of the key whose string token is `key`: tried at `place` (where
   /// records put it before) first, by its bytes; then, in a table of a few keys, every
   /// key by its bytes (a key that comes and goes moves those after it: a `String` made
   /// and hashed for each of them cost more than the comparisons); else hashed.
