@@ -145,9 +145,9 @@ final class KeyCodes: @unchecked Sendable {
 
   /// The bytes `write(_:at:)` writes for `code`.
   static func bytes(of code: Int) -> [UInt8] {
-    guard code >= oneByteCodes else { return [UInt8(truncatingIfNeeded: code &+ 1)] }
-    let wide = code &- oneByteCodes
-    return [wideLead, UInt8(truncatingIfNeeded: wide), UInt8(truncatingIfNeeded: wide &>> 8)]
+    [UInt8](unsafeUninitializedCapacity: 3) { room, count in
+      count = room.baseAddress.map { write(code, at: $0) } ?? 0
+    }
   }
 
   /// The code written at `text[at]`, whose byte is below `0x20`, and its width.

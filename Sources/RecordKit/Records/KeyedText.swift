@@ -115,13 +115,10 @@ enum KeyedText {
   static func canonicalCount(of text: UnsafeBufferPointer<UInt8>, codes: KeyCodes = .shared) -> Int? {
     var extra = 0
     var coded = false
-    var cursor = 0
-    while let found = CanonicalJSON.firstControlByte(in: text, from: cursor) {
-      let (code, width) = KeyCodes.read(text, at: found)
+    forEachCode(in: text) { _, code, width in
       // The token and its colon for the code.
       extra &+= codes.token(code).count &+ 1 &- width
       coded = true
-      cursor = found &+ width
     }
     return coded ? text.count &+ extra : nil
   }
@@ -133,11 +130,10 @@ enum KeyedText {
     guard let source = text.baseAddress else { return }
     var written = 0
     var copied = 0
-    while let found = CanonicalJSON.firstControlByte(in: text, from: copied) {
+    forEachCode(in: text) { found, code, width in
       let run = found &- copied
       (out + written).initialize(from: source + copied, count: run)
       written &+= run
-      let (code, width) = KeyCodes.read(text, at: found)
       let token = codes.token(code)
       if let spelled = token.baseAddress { (out + written).initialize(from: spelled, count: token.count) }
       written &+= token.count
@@ -147,5 +143,19 @@ enum KeyedText {
     }
     let run = text.count &- copied
     if run > 0 { (out + written).initialize(from: source + copied, count: run) }
+  }
+
+  /// Calls `body` with each code in the keyed text `text`, in order: where it is, the code
+  /// and how many bytes it takes. One scan for bytes below `0x20`, eight at a time.
+  @inline(__always)
+  private static func forEachCode(
+    in text: UnsafeBufferPointer<UInt8>, _ body: (_ at: Int, _ code: Int, _ width: Int) -> Void
+  ) {
+    var cursor = 0
+    while let found = CanonicalJSON.firstControlByte(in: text, from: cursor) {
+      let (code, width) = KeyCodes.read(text, at: found)
+      body(found, code, width)
+      cursor = found &+ width
+    }
   }
 }

@@ -205,15 +205,20 @@ extension JSONSchema {
     // The properties met, by their place in the node's run (the first 64), for `required`.
     var met: UInt64 = 0
     var place = 0
-    func visit(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, _ elements: ValueKinds?) -> Bool {
+    // The members through the marks when given (a keyed read's text has codes for its
+    // keys, which the marks give as tokens), else by a walk of the text.
+    @inline(__always)
+    func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, ValueKinds?) -> Bool) {
+      if let marks {
+        marks.forEach(in: text, body)
+      } else {
+        CanonicalJSON.forEachMember(text, range) { body(UnsafeBufferPointer(rebasing: text[$0]), $1, nil) }
+      }
+    }
+    forEachMember { key, value, elements in
       admitted = memberAdmitted(key, value, elements: elements, place: place, of: index, met: &met, check)
       place += 1
       return admitted
-    }
-    if let marks {
-      marks.forEach(in: text, visit)
-    } else {
-      CanonicalJSON.forEachMember(text, range) { visit(UnsafeBufferPointer(rebasing: text[$0]), $1, nil) }
     }
     guard admitted else { return false }
     guard met & check.nodes[index].requiredMask == check.nodes[index].requiredMask else { return false }
@@ -221,17 +226,9 @@ extension JSONSchema {
     for required in canonicalRules.otherRequired[index] {
       var present = false
       required.withUnsafeBufferPointer { required in
-        // Through the marks when given: a keyed read's text has codes for its keys.
-        if let marks {
-          marks.forEach(in: text) { key, _, _ in
-            present = CanonicalJSON.sameBytes(required, key)
-            return !present
-          }
-        } else {
-          CanonicalJSON.forEachMember(text, range) { key, _ in
-            present = CanonicalJSON.sameBytes(required, UnsafeBufferPointer(rebasing: text[key]))
-            return !present
-          }
+        forEachMember { key, _, _ in
+          present = CanonicalJSON.sameBytes(required, key)
+          return !present
         }
       }
       if !present { return false }

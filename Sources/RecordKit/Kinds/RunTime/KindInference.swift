@@ -279,7 +279,8 @@ struct RecordReading: ~Copyable {
   /// The marks of the record just read (`JSONReader.readCanonicalObject(into:members:)`).
   var members = MemberMarks()
   /// Whether the schema's check of a record (when there is one) reads its members through
-  /// the marks alone, so that the reader may write the keys as their codes.
+  /// the marks alone, so that the reader may write the keys as their codes: found once,
+  /// as the schema is not reached for every record (see `admits(marked:)`).
   let checksKeyedText: Bool
 
   init(inferring: Bool = false, checking schema: JSONSchema? = nil, keyedBy key: String? = nil) {
@@ -343,8 +344,7 @@ struct RecordReading: ~Copyable {
   /// (each of its references retained) for every record. Never inlined, as `infer`.
   @inline(never)
   private func admits(marked text: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard text.count > 2 else { return schema?.admits(canonical: text, 0..<text.count) ?? true }
-    return schema?.admits(canonical: text, 0..<text.count, members: members) ?? true
+    schema?.admits(canonical: text, 0..<text.count, members: members) ?? true
   }
 
   /// Adds the record just read, whose text the reader wrote as `text` and marked
