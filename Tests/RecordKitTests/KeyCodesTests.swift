@@ -135,15 +135,7 @@ import Testing
           walked.append((Array(key), Array(text[value])))
           return true
         }
-        var expected: [([UInt8], [UInt8])] = []
-        canonical.withUnsafeBufferPointer { original in
-          CanonicalJSON.forEachMember(original, 0..<original.count) { key, value in
-            expected.append((Array(original[key]), Array(original[value])))
-            return true
-          }
-        }
-        #expect(walked.map(\.0) == expected.map(\.0), context)
-        #expect(walked.map(\.1) == expected.map(\.1), context)
+        Self.expectMembers(walked, of: canonical, context)
       }
     }
     #expect(table.count == 40, "the table filled: later keys stayed spelled")
@@ -200,15 +192,7 @@ import Testing
             walked.append((Array(key), Array(text[value])))
           }
         }
-        var expected: [([UInt8], [UInt8])] = []
-        canonical.withUnsafeBufferPointer { original in
-          CanonicalJSON.forEachMember(original, 0..<original.count) { key, value in
-            expected.append((Array(original[key]), Array(original[value])))
-            return true
-          }
-        }
-        #expect(walked.map(\.0) == expected.map(\.0), context)
-        #expect(walked.map(\.1) == expected.map(\.1), context)
+        Self.expectMembers(walked, of: canonical, context)
         read += 1
       } while try reader.advanceInArray()
     }
@@ -216,11 +200,32 @@ import Testing
     #expect(coded > 500, "most records' keys had codes")
   }
 
-  private static func keyed(_ canonical: [UInt8], _ table: KeyCodes, _ recent: inout [Int32]) -> [UInt8] {
+  /// Expects `walked` to be the members of the object `canonical` (canonical text), in
+  /// order: each key token and value.
+  private static func expectMembers(
+    _ walked: [([UInt8], [UInt8])], of canonical: [UInt8], _ context: Comment
+  ) {
+    var expected: [([UInt8], [UInt8])] = []
+    canonical.withUnsafeBufferPointer { original in
+      CanonicalJSON.forEachMember(original, 0..<original.count) { key, value in
+        expected.append((Array(original[key]), Array(original[value])))
+        return true
+      }
+    }
+    #expect(walked.map(\.0) == expected.map(\.0), context)
+    #expect(walked.map(\.1) == expected.map(\.1), context)
+  }
+
+  /// `canonical` keyed by `table` (`KeyedText.encode`), walking its members through
+  /// `marks` when given.
+  private static func keyed(
+    _ canonical: [UInt8], _ table: KeyCodes, _ recent: inout [Int32], marks: MemberMarks? = nil
+  ) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: canonical.count)
     let count = canonical.withUnsafeBufferPointer { text in
       out.withUnsafeMutableBufferPointer { room in
-        room.baseAddress.map { KeyedText.encode(text, into: $0, codes: table, recent: &recent) } ?? 0
+        room.baseAddress.map { KeyedText.encode(text, marks: marks, into: $0, codes: table, recent: &recent) }
+          ?? 0
       }
     }
     return Array(out[..<count])
@@ -238,13 +243,6 @@ import Testing
       try? reader.readCanonicalObject(into: &writer, members: &marks)
     }
     #expect(writer.bytes == canonical, "the reader wrote the text it read")
-    var out = [UInt8](repeating: 0, count: canonical.count)
-    let count = writer.bytes.withUnsafeBufferPointer { text in
-      out.withUnsafeMutableBufferPointer { room in
-        room.baseAddress.map { KeyedText.encode(text, marks: marks, into: $0, codes: table, recent: &recent) }
-          ?? 0
-      }
-    }
-    return Array(out[..<count])
+    return keyed(canonical, table, &recent, marks: marks)
   }
 }
