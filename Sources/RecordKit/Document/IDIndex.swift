@@ -4,8 +4,8 @@
 /// ids are not kept here: a probe reads the id of the record a slot points to, and the
 /// record is what the caller reads next anyway. A `[String: Int]` kept a second copy
 /// of every id beside an `Int`, 24 bytes a bucket at most 3/4 full: 6.3 MB for 100k
-/// records, a fifth of their file, where this takes 1 MB. Ids hash with the standard
-/// library's `Hasher`, which is seeded per process, so no file can be made to collide.
+/// records, a fifth of their file, where this takes 1 MB. Ids hash by their UTF-8 bytes
+/// with `IDHash`, seeded at random per process, so no file can be made to collide.
 ///
 /// Positions are `Int32`: two billion records would not fit in memory anyway.
 struct IDIndex<Root: Record>: Sendable {
@@ -26,9 +26,7 @@ struct IDIndex<Root: Record>: Sendable {
   }
 
   private static func hash(_ id: String) -> Int {
-    var hasher = Hasher()
-    hasher.combine(id)
-    return hasher.finalize()
+    Int(truncatingIfNeeded: IDHash.hash(id))
   }
 
   /// The slot that holds `id`, or the empty slot where it would go.
@@ -107,5 +105,64 @@ struct IDIndex<Root: Record>: Sendable {
     }
     grown.count = count
     self = grown
+  }
+}
+
+/// The hash of an id's UTF-8 bytes that `IDIndex` places it by: each 16 bytes (and the
+/// last up to 16) are two words mixed with the state by a folded 128-bit multiply, as
+/// wyhash does, each operand first combined with a random key, so that no bytes can be
+/// chosen to zero one (which would make a collision that holds for every seed). Written here because the standard library's `Hasher` (SipHash) took
+/// about 250 instructions an id, most of a `use`'s lookup, where this takes about 30.
+/// The seed is drawn once per process, so which ids collide cannot be known from a file.
+enum IDHash {
+  /// Drawn together: one lazy global's check per hash, not two.
+  private static let keys = (seed: UInt64.random(in: .min ... .max), key: UInt64.random(in: .min ... .max))
+  private static let final: UInt64 = 0xE703_7ED1_A0B4_28DB
+
+  /// The hash of `id`'s UTF-8. O(its length); no allocation for a native string.
+  static func hash(_ id: String) -> UInt64 {
+    // A native string lends its bytes where they are (an inline one from the stack).
+    var id = id
+    return id.withUTF8 { hash(bytes: $0) }
+  }
+
+  /// The hash of `bytes`: every byte and the count take part.
+  static func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let count = bytes.count
+    let (seed, key) = keys
+    var state = seed
+    // No bytes: the same hash whether or not the buffer has an address.
+    guard count > 0, let base = bytes.baseAddress.map(UnsafeRawPointer.init) else {
+      return mix(state ^ key, final)
+    }
+    var offset = 0
+    while count - offset > 16 {
+      state = mix(
+        base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ key,
+        base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) ^ state)
+      offset += 16
+    }
+    // The last 1 to 16 bytes as two words; their loads may overlap.
+    let rest = count - offset
+    let (low, high): (UInt64, UInt64)
+    if rest >= 8 {
+      low = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      high = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    } else if rest >= 4 {
+      low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+      high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+    } else {
+      low =
+        UInt64(bytes[offset]) << 16 | UInt64(bytes[offset + rest / 2]) << 8 | UInt64(bytes[count - 1])
+      high = 0
+    }
+    return mix(final ^ UInt64(count), mix(low ^ key, high ^ state))
+  }
+
+  /// The two halves of `a * b` (128 bits) combined.
+  @inline(__always)
+  private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let product = a.multipliedFullWidth(by: b)
+    return product.high ^ product.low
   }
 }

@@ -47,29 +47,30 @@ public struct ScriptRunner<Root: Record> {
     var lineNumber = firstLine - 1
     defer { lastLineNumber = lineNumber }
     while true {
-      // The fast lane reads the line's bytes where the source holds them; any other
-      // line becomes a `String` for the tokenizer.
-      let read = source.withNextLine(beforeWaiting: { self.waiting() }) { bytes -> QuickRead in
+      // The fast lane reads the line's bytes where the source holds them and runs the
+      // command it parses there and then, so nothing the command holds is copied or
+      // destroyed twice on its way out of the source; any other line becomes a `String`
+      // for the tokenizer.
+      let read = source.withNextLine(beforeWaiting: { self.waiting() }) { bytes -> LineRead in
+        lineNumber += 1
         do throws(TokenizerError) {
           try Tokenizer.validateUTF8(bytes)
         } catch {
           return .invalid(error, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
         }
-        if let command = quickParser.parse(bytes: bytes) {
-          return .command(command, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
+        guard let command = quickParser.parse(bytes: bytes) else {
+          return .line(String(decoding: bytes, as: UTF8.self))
         }
-        return .line(String(decoding: bytes, as: UTF8.self))
+        if echo { report(.output(String(decoding: bytes, as: UTF8.self))) }
+        let goOn = run(command, at: Place(name: name, line: lineNumber), chain: chain)
+        return .ran(goOn: goOn && !quitRequested)
       }
       guard let read else { return true }
-      lineNumber += 1
       let startLine = lineNumber
       var line: String
       switch read {
-      case .command(let command, let echoed):
-        if let echoed { report(.output(echoed)) }
-        if !run(command, at: Place(name: name, line: startLine), chain: chain) || quitRequested {
-          return false
-        }
+      case .ran(let goOn):
+        if !goOn { return false }
         continue
       case .line(let text):
         line = text
@@ -253,12 +254,12 @@ public struct ScriptRunner<Root: Record> {
   }
 }
 
-/// A line as `ScriptRunner` read it: a command the fast lane parsed (with its text when
-/// `-e` echoes it), or the text for the tokenizer. Outside the generic runner so that it
-/// is one concrete type, copied and destroyed inline rather than through a generic type's
-/// value witnesses (about 30 instructions a line).
-private enum QuickRead {
-  case command(ShellCommand, echoed: String?)
+/// What `ScriptRunner` made of a line it read: a command the fast lane parsed and ran
+/// (whether to go on), or the text for the tokenizer. Outside the generic runner so that
+/// it is one concrete type, copied and destroyed inline rather than through a generic
+/// type's value witnesses; a ran command leaves nothing in it to release.
+private enum LineRead {
+  case ran(goOn: Bool)
   case line(String)
   /// Bytes that are not UTF-8: the line is refused rather than read with U+FFFD in it.
   case invalid(TokenizerError, echoed: String?)

@@ -1,0 +1,87 @@
+import Testing
+
+@testable import RecordKit
+
+/// `IDHash` and the `IDIndex` behind `Document`'s lookups by id.
+@Suite struct IDIndexTests {
+  /// Random bytes of every length up to 40 (every path of the hash: empty, 1–3, 4–7,
+  /// 8–16 bytes, and more in blocks of 16): changing any one byte, or adding a zero byte,
+  /// changes the hash; the same bytes in another buffer hash the same.
+  @Test func everyByteAndTheLengthTakePart() {
+    var generator = SplitMix64(seed: 41)
+    for length in 0...40 {
+      for _ in 0..<20 {
+        let bytes = (0..<length).map { _ in UInt8(generator.int(256)) }
+        let hash = Self.hash(bytes)
+        #expect(Self.hash(Array(bytes)) == hash)
+        #expect(Self.hash(bytes + [0]) != hash, "length \(length)")
+        for position in 0..<length {
+          var changed = bytes
+          changed[position] ^= UInt8(generator.int(255) + 1)
+          #expect(Self.hash(changed) != hash, "length \(length), byte \(position)")
+        }
+      }
+    }
+  }
+
+  /// A string hashes as its UTF-8 bytes do, whether it is held inline (up to 15 bytes)
+  /// or on the heap, ASCII or not, and whatever made it.
+  @Test func aStringHashesAsItsBytes() {
+    for id in [
+      "", "a", "b7", "k3x9p2aa", "exactly15bytes!", "sixteen-bytes-id", "naïve", "日本語の id",
+      String(repeating: "z", count: 70),
+    ] {
+      #expect(IDHash.hash(id) == Self.hash(Array(id.utf8)), "\(id)")
+      let rebuilt = String(decoding: Array(id.utf8), as: UTF8.self)
+      #expect(IDHash.hash(rebuilt) == IDHash.hash(id), "\(id)")
+      let substring = ("<" + id + ">").dropFirst().dropLast()
+      #expect(IDHash.hash(String(substring)) == IDHash.hash(id), "\(id)")
+    }
+  }
+
+  /// A document's index against an array of ids as its model: random inserts and removals
+  /// (which shift positions and, removing, move later entries of a probe run back), ids
+  /// of many lengths, some sharing long prefixes; every id is found where the model has
+  /// it, and ids not there are not found.
+  @Test func lookupsMatchAModelThroughInsertsAndRemovals() {
+    var generator = SplitMix64(seed: 42)
+    var document = Document<TaskRecord>()
+    var model: [String] = []
+    var made = 0
+    func newID() -> String {
+      made += 1
+      let body = String(made, radix: 36)
+      switch generator.int(4) {
+      case 0: return body
+      case 1: return "shared-prefix-of-some-length-" + body
+      case 2: return "é" + body
+      default: return String(repeating: "x", count: generator.int(20)) + body
+      }
+    }
+    for step in 0..<6_000 {
+      if model.isEmpty || generator.int(100) < 60 {
+        let id = newID()
+        let position = generator.int(model.count + 1)
+        document.insert(TaskRecord(id: id), numbered: document.nextNumber, at: position)
+        model.insert(id, at: position)
+      } else {
+        let position = generator.int(model.count)
+        document.remove(at: position)
+        model.remove(at: position)
+      }
+      if step % 500 == 0 || step == 5_999 {
+        for (position, id) in model.enumerated() {
+          #expect(document.position(ofID: id) == position, "step \(step): \(id)")
+        }
+        for absent in ["", "nope", "shared-prefix-of-some-length-", "é"] where !model.contains(absent) {
+          #expect(document.position(ofID: absent) == nil, "step \(step): \(absent)")
+        }
+      }
+    }
+    #expect(model.count > 1_000)
+  }
+
+  private static func hash(_ bytes: [UInt8]) -> UInt64 {
+    bytes.withUnsafeBufferPointer { IDHash.hash(bytes: $0) }
+  }
+}
