@@ -196,25 +196,28 @@ public struct Editor<Root: Record>: Sendable {
     _ assignment: borrowing FieldAssignment, at position: Int, numbered number: RecordNumber, time: Double,
     document: inout Document<Root>, history: inout History<Root>
   ) throws(EditError) -> EditOutcome<Root> {
-    // A declared field's index marks that field alone as changed (`ChangeMarks`).
-    let outcome = try document.withMutableRecord(
-      at: position,
-      changingField: {
-        (pointer) throws(EditError) -> (EditOutcome<Root>, field: Int?) in
-        let (field, declared) = try resolve(assignment, in: UnsafePointer(pointer))
-        let outcome = try wrap { () throws(FieldError) -> EditOutcome<Root> in
-          let written = try history.recordRow(of: number, at: time) {
-            (store) throws(FieldError) -> StepRowWrite<Root> in
-            try field.applySet(assignment.value, in: pointer, numbered: number, into: &store)
+    // A declared field's index marks that field alone as changed (`ChangeMarks`). The
+    // closures below reach the pair through a pointer: capturing it copied its two strings.
+    let outcome = try withUnsafePointer(to: assignment) { (pair) throws(EditError) in
+      try document.withMutableRecord(
+        at: position,
+        changingField: {
+          (pointer) throws(EditError) -> (EditOutcome<Root>, field: Int?) in
+          let (field, declared) = try resolve(pair.pointee, in: UnsafePointer(pointer))
+          let outcome = try wrap { () throws(FieldError) -> EditOutcome<Root> in
+            let written = try history.recordRow(of: number, at: time) {
+              (store) throws(FieldError) -> StepRowWrite<Root> in
+              try field.applySet(pair.pointee.value, in: pointer, numbered: number, into: &store)
+            }
+            if let written { return written }
+            guard let edit = try field.applySet(pair.pointee.value, in: pointer, numbered: number) else {
+              return .unchanged
+            }
+            return record(.edit(edit), in: &history, at: time)
           }
-          if let written { return written }
-          guard let edit = try field.applySet(assignment.value, in: pointer, numbered: number) else {
-            return .unchanged
-          }
-          return record(.edit(edit), in: &history, at: time)
-        }
-        return (outcome, declared)
-      })
+          return (outcome, declared)
+        })
+    }
     guard let outcome else { throw .noSuchPosition(position) }
     return outcome
   }
