@@ -23,9 +23,16 @@ package struct QuickParser {
     let names: [String]
     let bytes: [UInt8]
     let ends: [Int]
+    /// Each name's index in the kind's table (`FieldTable.names`), which a `QuickCommand`
+    /// holds.
+    let tableIndices: [Int]
+    /// The kind's table's names.
+    let tableNames: [String]
 
-    init(_ names: [String]) {
+    init(_ names: [String], table tableNames: [String]) {
       self.names = names
+      self.tableNames = tableNames
+      tableIndices = names.map { name in tableNames.firstIndex(of: name) ?? 0 }
       bytes = names.flatMap { Array($0.utf8) }
       var end = 0
       ends = names.map {
@@ -37,7 +44,7 @@ package struct QuickParser {
 
   package init<Root: Record>(kind: Root.Type) {
     let table = Root.fields
-    fields = FieldNames(table.names.filter { !table.readOnlyNames.contains($0) })
+    fields = FieldNames(table.names.filter { !table.readOnlyNames.contains($0) }, table: table.names)
   }
 
   /// The command `line` holds, or `nil` when the full parser must read it.
@@ -49,6 +56,13 @@ package struct QuickParser {
   /// first, `Tokenizer.validateUTF8`): the words are made `String`s without checking them
   /// again.
   package func parse(bytes: UnsafeBufferPointer<UInt8>) -> ShellCommand? {
+    scan(bytes: bytes)?.command(in: bytes, names: fields.tableNames)
+  }
+
+  /// The command a line's bytes hold, its words left where they are, or `nil` when the
+  /// full parser must read it: `parse(bytes:)` without making the command, for a caller
+  /// that runs it from the line (`Session.execute(_:in:)`). O(the line's length).
+  package func scan(bytes: UnsafeBufferPointer<UInt8>) -> QuickCommand? {
     var scanner = Scanner(bytes: bytes)
     scanner.skipSpace()
     guard let name = scanner.bareWord(), name.count == 3 else { return nil }
@@ -59,30 +73,21 @@ package struct QuickParser {
     else { return nil }
     if isUse {
       guard let ref = scanner.bareWord(), scanner.atEndAfterSpace() else { return nil }
-      return .use(ref: Self.text(ref))
+      return .use(ref: ref.startIndex..<ref.endIndex)
     }
     guard let fieldBytes = scanner.bareWord(), let field = field(named: fieldBytes) else { return nil }
-    let fieldName = fields.names[field]
     scanner.skipSpace()
-    let value: ValueToken
-    if let quoted = scanner.plainQuoted() {
-      value = .quoted(Self.text(quoted))
+    let value: Range<Int>
+    let quoted: Bool
+    if let text = scanner.plainQuoted() {
+      (value, quoted) = (text.startIndex..<text.endIndex, true)
     } else if let word = scanner.bareWord() {
-      value = .word(Self.text(word))
+      (value, quoted) = (word.startIndex..<word.endIndex, false)
     } else {
       return nil
     }
     guard scanner.atEndAfterSpace() else { return nil }
-    return .set(FieldAssignments(FieldAssignment(fieldName, value)))
-  }
-
-  /// A word of the line as a `String`. The line is UTF-8 (`parse(bytes:)` needs it) and a
-  /// word starts and ends beside an ASCII byte (a space, a quote, the line's ends), so
-  /// its bytes are UTF-8 too: they are copied without the check `String(decoding:as:)`
-  /// makes again (about half its cost, and a script's `use` and `set` lines make two
-  /// strings each).
-  private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-    String(copying: UTF8Span(unchecked: Span(_unsafeElements: UnsafeBufferPointer(rebasing: bytes))))
+    return .set(field: fields.tableIndices[field], value: value, quoted: quoted)
   }
 
   /// The index in `fields.names` of the field spelled `bytes`.
@@ -148,5 +153,44 @@ package struct QuickParser {
     private static func isSpace(_ byte: UInt8) -> Bool {
       byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
+  }
+}
+
+/// A `use REF` or `set FIELD VALUE` line as the parser's fast lane read it
+/// (`QuickParser.scan`): where its words are in the line's bytes, made `String`s only
+/// when the command runs. Holds no bytes and no references (so it is copied and dropped
+/// for nothing): each use takes the line it was read from and the kind's field names.
+package enum QuickCommand: Equatable {
+  /// `use REF`: the ref's bytes.
+  case use(ref: Range<Int>)
+  /// `set FIELD VALUE`: a declared field, by its index in the kind's table
+  /// (`FieldTable.names`), and the value's bytes (inside its quotes when `quoted`).
+  case set(field: Int, value: Range<Int>, quoted: Bool)
+
+  /// The command this is, its words made from `line`, the bytes it was read from, and the
+  /// field named from `names`, the kind's table's names.
+  package func command(in line: UnsafeBufferPointer<UInt8>, names: [String]) -> ShellCommand {
+    switch self {
+    case .use(let ref): .use(ref: Self.word(ref, in: line))
+    case .set(let field, let value, let quoted):
+      .set(FieldAssignments(Self.assignment(names[field], value, quoted: quoted, in: line)))
+    }
+  }
+
+  /// A `set`'s pair, its value made from `line`.
+  static func assignment(
+    _ field: String, _ value: Range<Int>, quoted: Bool, in line: UnsafeBufferPointer<UInt8>
+  ) -> FieldAssignment {
+    let text = word(value, in: line)
+    return FieldAssignment(field, quoted ? .quoted(text) : .word(text))
+  }
+
+  /// A word of the line as a `String`. The line is UTF-8 (the fast lane needs it) and a
+  /// word starts and ends beside an ASCII byte (a space, a quote, the line's ends), so
+  /// its bytes are UTF-8 too: they are copied without the check `String(decoding:as:)`
+  /// makes again (about half its cost, and a script's `use` and `set` lines make two
+  /// strings each).
+  static func word(_ range: Range<Int>, in line: UnsafeBufferPointer<UInt8>) -> String {
+    String(copying: UTF8Span(unchecked: Span(_unsafeElements: UnsafeBufferPointer(rebasing: line[range]))))
   }
 }

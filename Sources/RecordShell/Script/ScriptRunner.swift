@@ -58,11 +58,13 @@ public struct ScriptRunner<Root: Record> {
         } catch {
           return .invalid(error, echoed: echo ? String(decoding: bytes, as: UTF8.self) : nil)
         }
-        guard let command = quickParser.parse(bytes: bytes) else {
+        guard let quick = quickParser.scan(bytes: bytes) else {
           return .line(String(decoding: bytes, as: UTF8.self))
         }
         if echo { report(.output(String(decoding: bytes, as: UTF8.self))) }
-        let goOn = run(command, at: Place(name: name, line: lineNumber), chain: chain)
+        let goOn = run(at: Place(name: name, line: lineNumber), chain: chain) {
+          (session, _) throws(SessionError) in try session.execute(quick, in: bytes)
+        }
         return .ran(goOn: goOn && !quitRequested)
       }
       guard let read else { return true }
@@ -154,6 +156,18 @@ public struct ScriptRunner<Root: Record> {
 
   /// Runs one command and reports its replies; whether to go on.
   private mutating func run(_ command: ShellCommand, at place: Place, chain: [String]) -> Bool {
+    run(at: place, chain: chain) { (session, origin) throws(SessionError) in
+      try session.execute(command, origin: origin())
+    }
+  }
+
+  /// Runs one command, `execute` given the session and where the line came from, and
+  /// reports its replies (timed under `timing on`; a failure reported as such); whether
+  /// to go on.
+  private mutating func run(
+    at place: Place, chain: [String],
+    _ execute: (inout Session<Root>, @autoclosure () -> String?) throws(SessionError) -> [Reply]
+  ) -> Bool {
     let replies: [Reply]
     // `timing on` and `timing off` themselves are not timed.
     let timed = session.timing
@@ -162,7 +176,7 @@ public struct ScriptRunner<Root: Record> {
       if timed, session.timing { report(.timing(MonotonicClock.seconds() - started)) }
     }
     do {
-      replies = try session.execute(command, origin: place.text)
+      replies = try execute(&session, place.text)
     } catch {
       if error.refusesEditing && !session.isInteractive {
         refusedEditing = true

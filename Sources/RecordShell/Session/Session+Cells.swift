@@ -8,17 +8,13 @@ extension Session {
   /// files, and every other command, pass.
   func refuseWhatNoCellHolds(_ command: ShellCommand) throws(SessionError) {
     guard persistence.fileLayout?.isDelimited == true, let path = filePath else { return }
-    let table = Root.fields
     func check(_ field: String, _ token: ValueToken?, record: String) throws(SessionError) {
-      var isList = table.field(named: field)?.isList ?? false
-      if case .list? = token { isList = true }
-      guard isList else { return }
-      throw .doesNotFitCell(record: record, field: field, value: "a list", path: path)
+      try Self.refuseList(field, token, record: record, path: path)
     }
     let selected = selectedID ?? ""
     switch command {
     case .set(let assignments):
-      for assignment in assignments { try check(assignment.field, assignment.value, record: selected) }
+      try refuseWhatNoCellHolds(set: assignments)
     case .new(let assignments):
       for assignment in assignments { try check(assignment.field, assignment.value, record: "(new)") }
     case .listEdit(let field, _, _):
@@ -48,5 +44,23 @@ extension Session {
       }
     default: return
     }
+  }
+
+  /// `refuseWhatNoCellHolds` for `set` with `assignments` (on the selected record).
+  func refuseWhatNoCellHolds(set assignments: FieldAssignments) throws(SessionError) {
+    guard persistence.fileLayout?.isDelimited == true, let path = filePath else { return }
+    for assignment in assignments {
+      try Self.refuseList(assignment.field, assignment.value, record: selectedID ?? "", path: path)
+    }
+  }
+
+  /// Refuses `token` for `field` of `record` in the table at `path` when either is a list.
+  private static func refuseList(_ field: String, _ token: ValueToken?, record: String, path: String)
+    throws(SessionError)
+  {
+    var isList = Root.fields.field(named: field)?.isList ?? false
+    if case .list? = token { isList = true }
+    guard isList else { return }
+    throw .doesNotFitCell(record: record, field: field, value: "a list", path: path)
   }
 }

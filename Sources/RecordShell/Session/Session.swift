@@ -107,6 +107,43 @@ public struct Session<Root: Record> {
     return notes + (try dispatch(command, origin: origin()))
   }
 
+  /// Runs a line the parser's fast lane read (`QuickParser.scan`), `line` its bytes (UTF-8,
+  /// as the fast lane needs), exactly as `execute` runs the command it is
+  /// (`QuickCommand.command(in:names:)`): the same checks in the same order, the same replies
+  /// and errors. The command itself is never made: the words go from the line into what
+  /// `use` and `set` keep (the selected id, the pair), which saves the copies and the
+  /// dispatch a script of a million `use`/`set` lines made of each.
+  mutating func execute(_ quick: QuickCommand, in line: UnsafeBufferPointer<UInt8>) throws(SessionError)
+    -> [Reply]
+  {
+    quitRefused = false
+    clearRefused = false
+    switch quick {
+    case .use(let ref):
+      // Neither refused by a table's cells nor a change: nothing else to check.
+      try select(QuickCommand.word(ref, in: line))
+      return []
+    case .set(let field, let value, let quoted):
+      let assignments = FieldAssignments(
+        QuickCommand.assignment(Root.fields.names[field], value, quoted: quoted, in: line))
+      try refuseWhatNoCellHolds(set: assignments)
+      let notes = persistence.waitsForFirstChange ? try persistence.prepareToChange().map(Reply.warning) : []
+      try set(assignments)
+      return notes
+    }
+  }
+
+  /// `use REF`: the record `ref` names becomes the selected one.
+  private mutating func select(_ ref: String) throws(SessionError) {
+    (selectedID, selectedPosition) = try target(ref, for: "use")
+  }
+
+  /// `set FIELD VALUE...` on the selected record.
+  private mutating func set(_ assignments: FieldAssignments) throws(SessionError) {
+    let position = try target(nil, for: "set").position
+    try edit { (editor) throws(EditError) in try editor.set(assignments, at: position) }
+  }
+
   /// Whether `command` may change the document or write its file: what makes the log
   /// ready first. Groups' `begin`, `end` and `rollback` change nothing by themselves (the
   /// edits inside do); `undo`/`redo` with nothing to move over fail without a change. A
@@ -135,11 +172,10 @@ public struct Session<Root: Record> {
     case .delete(let ref): return try delete(ref)
     case .insert(let position, let record): return try insertRecord(record, at: position)
     case .use(let ref):
-      (selectedID, selectedPosition) = try target(ref, for: "use")
+      try select(ref)
       return []
     case .set(let assignments):
-      let position = try target(nil, for: "set").position
-      try edit { (editor) throws(EditError) in try editor.set(assignments, at: position) }
+      try set(assignments)
       return []
     case .unset(let field):
       let id = try target(nil, for: "unset").id
