@@ -110,6 +110,20 @@ package struct QuickParser {
     }
   }
 
+  /// Whether any of the eight bytes of `word` is a quote, a backslash, a control
+  /// character or DEL (what ends or refuses a plain quoted string). Never false when
+  /// one is: each test is exact about whether a byte meets it, though not about which.
+  static func holdsSpecial(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    /// High bits where a byte of `value` is below `limit` (at most 0x80).
+    func below(_ limit: UInt8, _ value: UInt64) -> UInt64 {
+      (value &- UInt64(limit) &* ones) & ~value & highs
+    }
+    return below(0x20, word) | below(1, word ^ (0x22 &* ones)) | below(1, word ^ (0x5C &* ones))
+      | below(1, word ^ (0x7F &* ones)) != 0
+  }
+
   private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -139,6 +153,15 @@ package struct QuickParser {
     mutating func plainQuoted() -> UnsafeBufferPointer<UInt8>.SubSequence? {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
       var end = index + 1
+      // Eight bytes at a time up to the first word that holds a byte to look at; the
+      // loop below looks at it byte by byte.
+      if let base = bytes.baseAddress.map(UnsafeRawPointer.init) {
+        while end + 8 <= bytes.count,
+          !QuickParser.holdsSpecial(base.loadUnaligned(fromByteOffset: end, as: UInt64.self))
+        {
+          end += 8
+        }
+      }
       while end < bytes.count {
         let byte = bytes[end]
         if byte == UInt8(ascii: "\"") { break }

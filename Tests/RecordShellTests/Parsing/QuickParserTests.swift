@@ -62,4 +62,57 @@ import Testing
     // The lane must actually be taken: about a fifth of these lines are simple ones.
     #expect(answered > 1_000)
   }
+
+  /// The word-at-a-time test says whether a word holds a quote, a backslash, a control
+  /// character or DEL exactly as looking at each byte does: random words (many with high
+  /// bytes, as UTF-8 text has), and words with one such byte at each place.
+  @Test func theWordTestAgreesWithTheBytes() {
+    func special(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x5C || byte < 0x20 || byte == 0x7F }
+    func bytewise(_ word: UInt64) -> Bool {
+      (0..<8).contains { special(UInt8(truncatingIfNeeded: word >> (8 * $0))) }
+    }
+    var generator = SplitMix64(seed: 19)
+    var words: [UInt64] = (0..<50_000).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
+    let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x80, 0xC3, 0xA9, 0xFF, 0x41, 0x61]
+    for byte in plain + [0x00, 0x1F, 0x22, 0x5C, 0x7F] {
+      for place in 0..<8 {
+        var word: UInt64 = 0
+        for other in 0..<8 {
+          let filler = plain[Int.random(in: 0..<plain.count, using: &generator)]
+          word |= UInt64(other == place ? byte : filler) << (8 * other)
+        }
+        words.append(word)
+      }
+    }
+    var held = 0
+    for word in words {
+      #expect(QuickParser.holdsSpecial(word) == bytewise(word), "\(String(word, radix: 16))")
+      if bytewise(word) { held += 1 }
+    }
+    #expect(held > 1_000 && held < words.count - 1_000)
+  }
+
+  /// Quoted values of every length up to 40 (the word-at-a-time scan and the bytes after
+  /// it), sometimes with a byte that sends the line to the full parser at any place.
+  @Test func quotedValuesOfEveryLength() {
+    let plain = ["a", "Z", " ", "é", "東", "#", ";", ",", "[", "'"]
+    let refused = ["\"", "\\", "\t", "\u{7F}", "\u{01}"]
+    var generator = SplitMix64(seed: 23)
+    for length in 0...40 {
+      for _ in 0..<30 {
+        var text = (0..<length).map { _ in plain[Int.random(in: 0..<plain.count, using: &generator)] }
+        let refuses = length > 0 && Bool.random(using: &generator)
+        if refuses {
+          text[Int.random(in: 0..<length, using: &generator)] = refused.randomElement(using: &generator)!
+        }
+        let value = text.joined()
+        let parsed = quick.parse("set title \"\(value)\"")
+        if refuses {
+          #expect(parsed == nil, "\(value.debugDescription)")
+        } else {
+          #expect(parsed == .set([FieldAssignment("title", .quoted(value))]), "\(value.debugDescription)")
+        }
+      }
+    }
+  }
 }
