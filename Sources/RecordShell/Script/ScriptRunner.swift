@@ -178,6 +178,11 @@ public struct ScriptRunner<Root: Record> {
     do {
       replies = try execute(&session, place.text)
     } catch {
+      // What the first change said before it failed (the log cannot be kept, say) comes
+      // before the error.
+      for case .warning(let text) in session.takeUndeliveredNotes() {
+        report(.diagnostic(Diagnostic(.warning, text, at: place.text, chain: chain)))
+      }
       if error.refusesEditing && !session.isInteractive {
         refusedEditing = true
         _ = fail(error.description, location: place.text, chain: chain)

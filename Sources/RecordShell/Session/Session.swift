@@ -15,6 +15,9 @@ public struct Session<Root: Record> {
   var quitRefused = false
   /// At the prompt `history clear` asks once (refuses, saying what it drops), as `quit` does.
   var clearRefused = false
+  /// What the first change's preparation said when that change then failed
+  /// (`takeUndeliveredNotes`).
+  private var undeliveredNotes: [Reply] = []
   /// The width `help` wraps to, asked when it runs: the executable gives the terminal's
   /// (which a resize changes); 80 when the output is not a terminal.
   public var outputWidth: () -> Int = { 80 }
@@ -104,7 +107,19 @@ public struct Session<Root: Record> {
       return try dispatch(command, origin: origin())
     }
     let notes = try persistence.prepareToChange().map(Reply.warning)
-    return notes + (try dispatch(command, origin: origin()))
+    do {
+      return notes + (try dispatch(command, origin: origin()))
+    } catch {
+      undeliveredNotes = notes
+      throw error
+    }
+  }
+
+  /// The first change's notes when that change failed (they are not given again), for
+  /// whoever reports the failure to show first: taken once.
+  public mutating func takeUndeliveredNotes() -> [Reply] {
+    defer { undeliveredNotes = [] }
+    return undeliveredNotes
   }
 
   /// Runs a line the parser's fast lane read (`QuickParser.scan`), `line` its bytes (UTF-8,
@@ -127,8 +142,17 @@ public struct Session<Root: Record> {
       let assignments = FieldAssignments(
         QuickCommand.assignment(Root.fields.names[field], value, quoted: quoted, in: line))
       try refuseWhatNoCellHolds(set: assignments)
-      let notes = persistence.waitsForFirstChange ? try persistence.prepareToChange().map(Reply.warning) : []
-      try set(assignments)
+      guard persistence.waitsForFirstChange else {
+        try set(assignments)
+        return []
+      }
+      let notes = try persistence.prepareToChange().map(Reply.warning)
+      do {
+        try set(assignments)
+      } catch {
+        undeliveredNotes = notes
+        throw error
+      }
       return notes
     }
   }

@@ -120,3 +120,33 @@ extension StateFolderSessionTests {
     }
   }
 }
+
+extension StateFolderSessionTests {
+  /// The first change's warning (here: the state folder cannot be made) is shown even when
+  /// that change fails: before its error, at its line. A change that succeeds later does
+  /// not say it again. Through the fast lane (`use`/`set` lines) and the full parser alike.
+  @Test(arguments: ["set priority x", "set priority x  # a comment: the full parser"])
+  func aFirstChangeThatFailsStillShowsItsWarning(failing: String) throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", Self.start)
+      try folder.write("blocked", [0])
+      let state = StateFolder(path: folder.path("blocked/recsh"))
+      let session = try Session<TaskRecord>.open(path: folder.path("t.json"), stateFolder: state).session
+      var events: [ScriptEvent] = []
+      var runner = ScriptRunner(session: session, readFile: { _ in [] }, emit: { events.append($0) })
+      runner.keepGoing = true
+      var lines = TextLines(bytes: Array("use a1\n\(failing)\nset title y\n".utf8))
+      runner.run(&lines, name: "s")
+      let warning =
+        "cannot create the journal of \"\(folder.path("t.json"))\" (ENOTDIR: not a directory); "
+        + "crash recovery is off for this file"
+      #expect(
+        events.filter { if case .diagnostic = $0 { true } else { false } } == [
+          .diagnostic(Diagnostic(.warning, warning, at: "s:2")),
+          .diagnostic(
+            Diagnostic(.error, "field 'priority': expected an integer 0–5, found x", at: "s:2")),
+        ])
+      #expect(runner.session.document.records[0].title == "y")
+    }
+  }
+}
