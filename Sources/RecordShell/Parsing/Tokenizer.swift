@@ -57,23 +57,22 @@ public enum Tokenizer {
   /// it reads, so that no typed or piped byte is silently replaced by U+FFFD).
   static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) {
     // Most lines are ASCII: eight bytes at a time, no high bit, nothing more to check.
+    // The check of the rest starts at the first word with one: the bytes before it are
+    // ASCII, so a character starts there.
+    var start = 0
     if let base = bytes.baseAddress {
-      var offset = 0
-      var high: UInt64 = 0
-      while offset + 8 <= bytes.count {
-        high |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-        offset += 8
+      while start + 8 <= bytes.count,
+        UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        start += 8
       }
-      while offset < bytes.count {
-        high |= UInt64(bytes[offset])
-        offset += 1
-      }
-      if high & 0x8080_8080_8080_8080 == 0 { return }
+      while start < bytes.count, bytes[start] < 0x80 { start += 1 }
+      if start == bytes.count { return }
     }
     do {
-      _ = try UTF8Span(validating: Span(_unsafeElements: bytes))
+      _ = try UTF8Span(validating: Span(_unsafeElements: UnsafeBufferPointer(rebasing: bytes[start...])))
     } catch {
-      throw invalidUTF8(in: bytes, at: error.byteOffsets.lowerBound)
+      throw invalidUTF8(in: bytes, at: start + error.byteOffsets.lowerBound)
     }
   }
 
