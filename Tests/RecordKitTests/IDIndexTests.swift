@@ -72,6 +72,9 @@ import Testing
       if step % 500 == 0 || step == 5_999 {
         for (position, id) in model.enumerated() {
           #expect(document.position(ofID: id) == position, "step \(step): \(id)")
+          #expect(
+            Array(id.utf8).withUnsafeBufferPointer { document.position(ofIDBytes: $0) } == position,
+            "step \(step): \(id)")
         }
         for absent in ["", "nope", "shared-prefix-of-some-length-", "é"] where !model.contains(absent) {
           #expect(document.position(ofID: absent) == nil, "step \(step): \(absent)")
@@ -79,6 +82,21 @@ import Testing
       }
     }
     #expect(model.count > 1_000)
+  }
+
+  /// Ids are the same when their bytes are, as JSON (and jq, and Python) compare strings:
+  /// "café" with a precomposed é and with e and a combining accent are two ids, which
+  /// `String`'s `==` would call equal. Each is found by its own bytes only.
+  @Test func idsAreMatchedByTheirBytesNotByCanonicalEquivalence() throws {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(composed == decomposed, "as Swift compares them")
+    let document = try Document(records: [composed, decomposed, "K", "\u{212A}"].map(TaskRecord.init(id:)))
+    #expect(document.position(ofID: composed) == 0)
+    #expect(document.position(ofID: decomposed) == 1)
+    #expect(document.position(ofID: "K") == 2)
+    #expect(document.position(ofID: "\u{212A}") == 3, "the Kelvin sign is not the letter K")
+    #expect(document.position(ofID: "cafe") == nil)
   }
 
   private static func hash(_ bytes: [UInt8]) -> UInt64 {

@@ -86,6 +86,12 @@ public struct Document<Root: Record>: Sendable {
     records.withUnsafeBufferPointer { index.position(of: id, in: $0) }
   }
 
+  /// The position of the record whose id's UTF-8 is `bytes`, compared byte for byte (as
+  /// `position(ofID:)` compares): a lookup that makes no `String`.
+  public func position(ofIDBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    records.withUnsafeBufferPointer { index.position(ofBytes: bytes, in: $0) }
+  }
+
   public func record(withID id: String) -> Root? {
     position(ofID: id).map { records[$0] }
   }

@@ -31,13 +31,24 @@ struct IDIndex<Root: Record>: Sendable {
 
   /// The slot that holds `id`, or the empty slot where it would go.
   private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (slot: Int, position: Int?) {
+    var id = id
+    return id.withUTF8 { slot(ofBytes: $0, in: records) }
+  }
+
+  /// The slot that holds the id whose UTF-8 is `bytes`, or the empty slot where it would
+  /// go. Ids are the same when their bytes are (as JSON compares strings), not when they
+  /// are canonically equivalent as `String`s are: `IDHash` hashes the bytes.
+  private func slot(ofBytes bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
+    slot: Int, position: Int?
+  ) {
     slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
-      var slot = Self.hash(id) & mask
+      var slot = Int(truncatingIfNeeded: IDHash.hash(bytes: bytes)) & mask
       while true {
         let position = Int(slots[slot])
         if position < 0 { return (slot, nil) }
-        if records[position].id == id { return (slot, position) }
+        var held = records[position].id
+        if held.withUTF8({ CanonicalJSON.sameBytes($0, bytes) }) { return (slot, position) }
         slot = (slot + 1) & mask
       }
     }
@@ -46,6 +57,11 @@ struct IDIndex<Root: Record>: Sendable {
   /// The position of the record with `id`.
   func position(of id: String, in records: UnsafeBufferPointer<Root>) -> Int? {
     slot(of: id, in: records).position
+  }
+
+  /// The position of the record whose id's UTF-8 is `bytes`.
+  func position(ofBytes bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> Int? {
+    slot(ofBytes: bytes, in: records).position
   }
 
   /// Adds the record at `position`, unless its id is already there: then returns that
