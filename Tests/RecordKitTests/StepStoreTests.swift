@@ -152,6 +152,28 @@ import Testing
         ).encoded())
   }
 
+  /// `holdsOnlyRows` (what lets a closed group of a million rows skip asking each of them
+  /// whether it is a stored command): true while every command is a row, false from the
+  /// first that is kept whole, and still false once that one is dropped or removed.
+  @Test func aStoreSaysWhetherItHoldsRowsOnly() throws {
+    let priority = try #require(Self.priority)
+    var store = Store(emptySlots: 0)
+    #expect(store.holdsOnlyRows)
+    for number in 0..<10 {
+      store.append(
+        .edit(
+          PropertyUpdate(record: RecordNumber(UInt32(number)), field: priority, old: 1, new: 2, action: .set))
+      )
+    }
+    #expect(store.holdsOnlyRows)
+    store.append(.insert(TaskRecord(id: "x"), number: RecordNumber(90), at: 0))
+    #expect(!store.holdsOnlyRows)
+    store.drop(10)
+    #expect(!store.holdsOnlyRows)
+    store.removeFirst(11)
+    #expect(!store.holdsOnlyRows)
+  }
+
   @Test func pastTheColumnLimitEditsAreKeptWhole() {
     var store = Store(emptySlots: 0)
     for serial in 0...Store.columnLimit {

@@ -122,6 +122,10 @@ public struct CommandList<Root: Record>: Sendable {
     isLarge ? store.rowRecord(index) : nil
   }
 
+  /// Whether every command is a row (a large list of one-field edits only): then none is
+  /// a stored command, nor a group. O(1).
+  var holdsOnlyRows: Bool { isLarge && store.holdsOnlyRows }
+
   /// Whether the list is a store (for tests).
   var isCompacted: Bool { isLarge }
 }

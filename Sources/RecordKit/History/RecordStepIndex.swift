@@ -117,8 +117,10 @@ struct RecordStepIndex: Sendable {
     switch command {
     case .stored(let stored): !stored.isDecoded
     case .group(_, let commands):
-      // A row is a one-field edit, never a stored command: only the others are asked.
-      commands.indices.contains { commands.rowRecord(at: $0) == nil && holdsUndecoded(commands[$0]) }
+      // A row is a one-field edit, never a stored command: only the others are asked (a
+      // group of rows alone, at once).
+      !commands.holdsOnlyRows
+        && commands.indices.contains { commands.rowRecord(at: $0) == nil && holdsUndecoded(commands[$0]) }
     default: false
     }
   }

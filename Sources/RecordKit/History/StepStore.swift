@@ -193,6 +193,9 @@ public struct StepStore<Root: Record>: Sendable {
     }
   }
 
+  /// Whether every command ever appended is a row (none is kept whole in `others`). O(1).
+  var holdsOnlyRows: Bool { others.isEmpty && othersRemoved == 0 }
+
   /// How many rows the columns hold, and how many commands `others` holds (dropped ones
   /// too): what the slots name, no more once the front is removed (for tests).
   var held: (rows: Int, others: Int) {
