@@ -86,10 +86,11 @@ public struct Document<Root: Record>: Sendable {
     records.withUnsafeBufferPointer { index.position(of: id, in: $0) }
   }
 
-  /// The position of the record whose id's UTF-8 is `bytes`, compared byte for byte (as
-  /// `position(ofID:)` compares): a lookup that makes no `String`.
-  public func position(ofIDBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    records.withUnsafeBufferPointer { index.position(ofBytes: bytes, in: $0) }
+  /// The position of the record whose id is the ASCII `bytes`, as `position(ofID:)` finds
+  /// it, without making a `String`; `nil` when the bytes are not ASCII (ask
+  /// `position(ofID:)`) or no record has the id.
+  public func position(ofASCIIID bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    records.withUnsafeBufferPointer { index.position(ofASCII: bytes, in: $0) }
   }
 
   public func record(withID id: String) -> Root? {

@@ -4,8 +4,9 @@
 /// ids are not kept here: a probe reads the id of the record a slot points to, and the
 /// record is what the caller reads next anyway. A `[String: Int]` kept a second copy
 /// of every id beside an `Int`, 24 bytes a bucket at most 3/4 full: 6.3 MB for 100k
-/// records, a fifth of their file, where this takes 1 MB. Ids hash by their UTF-8 bytes
-/// with `IDHash`, seeded at random per process, so no file can be made to collide.
+/// records, a fifth of their file, where this takes 1 MB. Ids are compared as `String`s
+/// and hash with `IDHash` (an ASCII id by its bytes), seeded at random per process, so no
+/// file can be made to collide.
 ///
 /// Positions are `Int32`: two billion records would not fit in memory anyway.
 struct IDIndex<Root: Record>: Sendable {
@@ -29,26 +30,38 @@ struct IDIndex<Root: Record>: Sendable {
     Int(truncatingIfNeeded: IDHash.hash(id))
   }
 
-  /// The slot that holds `id`, or the empty slot where it would go.
+  /// The slot that holds `id`, or the empty slot where it would go. Ids are the same when
+  /// they are the same `String` (canonically equivalent), which `IDHash` hashes alike.
   private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (slot: Int, position: Int?) {
-    var id = id
-    return id.withUTF8 { slot(ofBytes: $0, in: records) }
+    probe(from: IDHash.hash(id), in: records) { $0 == id }
   }
 
-  /// The slot that holds the id whose UTF-8 is `bytes`, or the empty slot where it would
-  /// go. Ids are the same when their bytes are (as JSON compares strings), not when they
-  /// are canonically equivalent as `String`s are: `IDHash` hashes the bytes.
-  private func slot(ofBytes bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
+  /// The slot that holds the id whose UTF-8 is `bytes`, which must be ASCII, as `slot(of:)`
+  /// finds it (an id that is not ASCII is compared as a `String`: the Kelvin sign is `K`),
+  /// without making a `String` of the bytes for an ASCII id.
+  private func slot(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
+    slot: Int, position: Int?
+  ) {
+    probe(from: IDHash.hash(bytes: bytes), in: records) { held in
+      var held = held
+      return held.withUTF8 { IDHash.isASCII($0) ? CanonicalJSON.sameBytes($0, bytes) : nil }
+        ?? (held == String(decoding: bytes, as: UTF8.self))
+    }
+  }
+
+  /// Linear probing from `hash`'s slot to the slot whose record's id `matches`, or the
+  /// empty slot that ends the run.
+  @inline(__always)
+  private func probe(from hash: UInt64, in records: UnsafeBufferPointer<Root>, matches: (String) -> Bool) -> (
     slot: Int, position: Int?
   ) {
     slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: IDHash.hash(bytes: bytes)) & mask
+      var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
         let position = Int(slots[slot])
         if position < 0 { return (slot, nil) }
-        var held = records[position].id
-        if held.withUTF8({ CanonicalJSON.sameBytes($0, bytes) }) { return (slot, position) }
+        if matches(records[position].id) { return (slot, position) }
         slot = (slot + 1) & mask
       }
     }
@@ -59,9 +72,10 @@ struct IDIndex<Root: Record>: Sendable {
     slot(of: id, in: records).position
   }
 
-  /// The position of the record whose id's UTF-8 is `bytes`.
-  func position(ofBytes bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> Int? {
-    slot(ofBytes: bytes, in: records).position
+  /// The position of the record whose id's UTF-8 is `bytes`, when they are ASCII (else
+  /// `nil`: the caller asks `position(of:)`).
+  func position(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> Int? {
+    IDHash.isASCII(bytes) ? slot(ofASCII: bytes, in: records).position : nil
   }
 
   /// Adds the record at `position`, unless its id is already there: then returns that
@@ -135,11 +149,54 @@ enum IDHash {
   private static let keys = (seed: UInt64.random(in: .min ... .max), key: UInt64.random(in: .min ... .max))
   private static let final: UInt64 = 0xE703_7ED1_A0B4_28DB
 
-  /// The hash of `id`'s UTF-8. O(its length); no allocation for a native string.
+  /// The hash of `id`, the same for ids that are the same `String` (canonically
+  /// equivalent): an ASCII id's bytes; any other as `ascii(_:)` says. O(its length); no
+  /// allocation for a native ASCII string.
   static func hash(_ id: String) -> UInt64 {
     // A native string lends its bytes where they are (an inline one from the stack).
     var id = id
-    return id.withUTF8 { hash(bytes: $0) }
+    if let hash = id.withUTF8({ isASCII($0) ? hash(bytes: $0) : nil }) { return hash }
+    return hash(nonASCII: id)
+  }
+
+  /// An id with a character that is not ASCII. When every such character is one of the
+  /// three whose canonical decomposition is ASCII (U+037E GREEK QUESTION MARK is `;`,
+  /// U+1FEF GREEK VARIA is `` ` ``, U+212A KELVIN SIGN is `K`), the id is the same `String`
+  /// as that ASCII id, and hashes as it. Any other decomposes to something that is not
+  /// ASCII, so it is no ASCII id, and it hashes as the standard library's `Hasher` does,
+  /// alike for canonically equivalent strings. Rare (a file's ids are ASCII), so its cost
+  /// does not matter.
+  private static func hash(nonASCII id: String) -> UInt64 {
+    var ascii: [UInt8] = []
+    for scalar in id.unicodeScalars {
+      switch scalar.value {
+      case 0..<0x80: ascii.append(UInt8(scalar.value))
+      case 0x037E: ascii.append(UInt8(ascii: ";"))
+      case 0x1FEF: ascii.append(UInt8(ascii: "`"))
+      case 0x212A: ascii.append(UInt8(ascii: "K"))
+      default:
+        var hasher = Hasher()
+        hasher.combine(id)
+        return UInt64(truncatingIfNeeded: hasher.finalize())
+      }
+    }
+    return ascii.withUnsafeBufferPointer { hash(bytes: $0) }
+  }
+
+  /// Whether every byte is below 0x80. Eight bytes at a time.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
+    var offset = 0
+    var high: UInt64 = 0
+    while offset + 8 <= bytes.count {
+      high |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < bytes.count {
+      high |= UInt64(bytes[offset])
+      offset += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 
   /// The hash of `bytes`: every byte and the count take part.

@@ -136,10 +136,10 @@ public struct Session<Root: Record> {
     switch quick {
     case .use(let ref):
       // Neither refused by a table's cells nor a change: nothing else to check. A whole
-      // id (what `target` tries first) is looked up by its bytes, and the record's own id
-      // kept: no string is made of the line's.
+      // ASCII id (what `target` tries first) is looked up by its bytes, and the record's
+      // own id kept: no string is made of the line's.
       if Root.fields.key != nil,
-        let position = editor.document.position(ofIDBytes: UnsafeBufferPointer(rebasing: line[ref]))
+        let position = editor.document.position(ofASCIIID: UnsafeBufferPointer(rebasing: line[ref]))
       {
         (selectedID, selectedPosition) = (editor.document.id(at: position), position)
       } else {
