@@ -33,35 +33,36 @@ struct IDIndex<Root: Record>: Sendable {
   /// The slot that holds `id`, or the empty slot where it would go. Ids are the same when
   /// they are the same `String` (canonically equivalent), which `IDHash` hashes alike.
   private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (slot: Int, position: Int?) {
-    probe(from: IDHash.hash(id), in: records) { $0 == id }
-  }
-
-  /// The slot that holds the id whose UTF-8 is `bytes`, which must be ASCII, as `slot(of:)`
-  /// finds it (an id that is not ASCII is compared as a `String`: the Kelvin sign is `K`),
-  /// without making a `String` of the bytes for an ASCII id.
-  private func slot(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
-    slot: Int, position: Int?
-  ) {
-    probe(from: IDHash.hash(bytes: bytes), in: records) { held in
-      var held = held
-      return held.withUTF8 { IDHash.isASCII($0) ? CanonicalJSON.sameBytes($0, bytes) : nil }
-        ?? (held == String(decoding: bytes, as: UTF8.self))
+    slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: IDHash.hash(id)) & mask
+      while true {
+        let position = Int(slots[slot])
+        if position < 0 { return (slot, nil) }
+        if records[position].id == id { return (slot, position) }
+        slot = (slot + 1) & mask
+      }
     }
   }
 
-  /// Linear probing from `hash`'s slot to the slot whose record's id `matches`, or the
-  /// empty slot that ends the run.
-  @inline(__always)
-  private func probe(from hash: UInt64, in records: UnsafeBufferPointer<Root>, matches: (String) -> Bool) -> (
+  /// The slot that holds the id whose UTF-8 is `bytes`, which must be ASCII, as `slot(of:)`
+  /// finds it, without making a `String` of the bytes: an id with the same bytes is the
+  /// same id; one with other bytes is another unless it is not ASCII (the Kelvin sign is
+  /// `K`), which is compared as a `String`.
+  private func slot(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
     slot: Int, position: Int?
   ) {
     slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: hash) & mask
+      var slot = Int(truncatingIfNeeded: IDHash.hash(bytes: bytes)) & mask
       while true {
         let position = Int(slots[slot])
         if position < 0 { return (slot, nil) }
-        if matches(records[position].id) { return (slot, position) }
+        var held = records[position].id
+        let same = held.withUTF8 { held in
+          CanonicalJSON.sameBytes(held, bytes) ? true : IDHash.isASCII(held) ? false : nil
+        }
+        if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return (slot, position) }
         slot = (slot + 1) & mask
       }
     }
