@@ -47,10 +47,9 @@ public struct ScriptRunner<Root: Record> {
     var lineNumber = firstLine - 1
     defer { lastLineNumber = lineNumber }
     while true {
-      // The fast lane reads the line's bytes where the source holds them and runs the
-      // command it parses there and then, so nothing the command holds is copied or
-      // destroyed twice on its way out of the source; any other line becomes a `String`
-      // for the tokenizer.
+      // The fast lane reads the line's bytes where the source holds them and runs what it
+      // scanned there and then, from the bytes (`Session.execute(_:in:)`): no command is
+      // made of the line. Any other line becomes a `String` for the tokenizer.
       let read = source.withNextLine(beforeWaiting: { self.waiting() }) { bytes -> LineRead in
         lineNumber += 1
         do throws(TokenizerError) {

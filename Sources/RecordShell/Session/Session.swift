@@ -117,7 +117,7 @@ public struct Session<Root: Record> {
 
   /// The first change's notes when that change failed (they are not given again), for
   /// whoever reports the failure to show first: taken once.
-  public mutating func takeUndeliveredNotes() -> [Reply] {
+  mutating func takeUndeliveredNotes() -> [Reply] {
     defer { undeliveredNotes = [] }
     return undeliveredNotes
   }
