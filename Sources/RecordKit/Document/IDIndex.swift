@@ -139,12 +139,14 @@ struct IDIndex<Root: Record>: Sendable {
   }
 }
 
-/// The hash of an id's UTF-8 bytes that `IDIndex` places it by: each 16 bytes (and the
-/// last up to 16) are two words mixed with the state by a folded 128-bit multiply, as
-/// wyhash does, each operand first combined with a random key, so that no bytes can be
-/// chosen to zero one (which would make a collision that holds for every seed). Written here because the standard library's `Hasher` (SipHash) took
-/// about 250 instructions an id, most of a `use`'s lookup, where this takes about 30.
-/// The seed is drawn once per process, so which ids collide cannot be known from a file.
+/// The hash `IDIndex` places an id by: the same for ids that are the same `String`. An
+/// ASCII id is hashed by its bytes: each 16 (and the last up to 16) are two words mixed
+/// with the state by a folded 128-bit multiply, as wyhash does, each operand first
+/// combined with a random key, so that no bytes can be chosen to zero one (which would
+/// make a collision that holds for every seed); any other id as `hash(nonASCII:)` says.
+/// Written here because the standard library's `Hasher` (SipHash) took about 250
+/// instructions an id, most of a `use`'s lookup, where this takes about 40. The keys are
+/// drawn once per process, so which ids collide cannot be known from a file.
 enum IDHash {
   /// Drawn together: one lazy global's check per hash, not two.
   private static let keys = (seed: UInt64.random(in: .min ... .max), key: UInt64.random(in: .min ... .max))
