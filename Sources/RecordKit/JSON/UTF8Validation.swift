@@ -2,7 +2,7 @@
 ///
 /// The rules are the Unicode ones (Table 3-7): no overlong forms, no encoded
 /// surrogates, nothing past U+10FFFF, no truncated sequences.
-enum UTF8Validation {
+package enum UTF8Validation {
   /// The string for `buffer`, or `nil` if it is not valid UTF-8.
   ///
   /// Validated here, then made without a second check: the standard library's
@@ -15,7 +15,7 @@ enum UTF8Validation {
 
   /// The string for `buffer`, which holds valid UTF-8 by construction (canonical text,
   /// `CanonicalJSON`, is made only from checked bytes and from strings): not checked again.
-  static func knownValidString(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+  package static func knownValidString(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
     String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: false))
   }
 

@@ -6,7 +6,8 @@ import RecordKit
 ///
 /// A million-edit script spends most of its parsing time building token arrays,
 /// `Token`s and a parse context for lines like these. This reads the line's
-/// bytes once and builds the `ShellCommand` directly. It gives exactly what
+/// bytes once and says where its words are (`QuickCommand`), from which the session
+/// runs it or the command is made. It gives exactly what
 /// `ShellParser.parse` gives for the lines it takes, or `nil`, and then the full
 /// parser runs: anything it is not sure of (a quote glued to text, an escape, a
 /// list, `#`, a control character, a custom or read-only field, several
@@ -20,7 +21,6 @@ package struct QuickParser {
   /// The names, and their bytes one after another with where each ends: a name is looked
   /// for by comparing bytes in one buffer, not by reaching into an array per field.
   private final class FieldNames: Sendable {
-    let names: [String]
     let bytes: [UInt8]
     let ends: [Int]
     /// Each name's index in the kind's table (`FieldTable.names`), which a `QuickCommand`
@@ -29,14 +29,14 @@ package struct QuickParser {
     /// The kind's table's names.
     let tableNames: [String]
 
-    init(_ names: [String], table tableNames: [String]) {
-      self.names = names
+    /// The names of `table` but those in `readOnly`.
+    init(table tableNames: [String], readOnly: Set<String>) {
       self.tableNames = tableNames
-      tableIndices = names.map { name in tableNames.firstIndex(of: name) ?? 0 }
-      bytes = names.flatMap { Array($0.utf8) }
+      tableIndices = tableNames.indices.filter { !readOnly.contains(tableNames[$0]) }
+      bytes = tableIndices.flatMap { Array(tableNames[$0].utf8) }
       var end = 0
-      ends = names.map {
-        end += $0.utf8.count
+      ends = tableIndices.map {
+        end += tableNames[$0].utf8.count
         return end
       }
     }
@@ -44,7 +44,7 @@ package struct QuickParser {
 
   package init<Root: Record>(kind: Root.Type) {
     let table = Root.fields
-    fields = FieldNames(table.names.filter { !table.readOnlyNames.contains($0) }, table: table.names)
+    fields = FieldNames(table: table.names, readOnly: table.readOnlyNames)
   }
 
   /// The command `line` holds, or `nil` when the full parser must read it.
@@ -90,7 +90,7 @@ package struct QuickParser {
     return .set(field: fields.tableIndices[field], value: value, quoted: quoted)
   }
 
-  /// The index in `fields.names` of the field spelled `bytes`.
+  /// The index in `fields.tableIndices` of the field spelled `bytes`.
   private func field(named bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
     let word = UnsafeBufferPointer(rebasing: bytes)
     return fields.bytes.withUnsafeBufferPointer { all in
@@ -113,6 +113,9 @@ package struct QuickParser {
   /// Whether any of the eight bytes of `word` is a quote, a backslash, a control
   /// character or DEL (what ends or refuses a plain quoted string). Never false when
   /// one is: each test is exact about whether a byte meets it, though not about which.
+  ///
+  /// `JSONStringScan.specialBytes` and DEL, written again here: called from this module,
+  /// that function was not inlined, and the call cost about 30 instructions a pair.
   static func holdsSpecial(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
@@ -214,6 +217,6 @@ package enum QuickCommand: Equatable {
   /// makes again (about half its cost, and a script's `use` and `set` lines make two
   /// strings each).
   static func word(_ range: Range<Int>, in line: UnsafeBufferPointer<UInt8>) -> String {
-    String(copying: UTF8Span(unchecked: Span(_unsafeElements: UnsafeBufferPointer(rebasing: line[range]))))
+    UTF8Validation.knownValidString(UnsafeBufferPointer(rebasing: line[range]))
   }
 }

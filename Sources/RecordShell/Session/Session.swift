@@ -103,12 +103,24 @@ public struct Session<Root: Record> {
     if case .quit = command {} else { quitRefused = false }
     if case .clearHistory = command {} else { clearRefused = false }
     try refuseWhatNoCellHolds(command)
-    guard persistence.waitsForFirstChange, mayChange(command) else {
-      return try dispatch(command, origin: origin())
+    guard mayChange(command) else { return try dispatch(command, origin: origin()) }
+    return try preparingFirstChange { (session) throws(SessionError) in
+      try session.dispatch(command, origin: origin())
     }
+  }
+
+  /// Runs `change`; when it is the session's first, the log is made ready first
+  /// (`prepareToChange`, which may refuse it) and what that says comes before `change`'s
+  /// replies, or, when `change` fails, waits for `takeUndeliveredNotes`: it is not said
+  /// again.
+  @inline(__always)
+  private mutating func preparingFirstChange(_ change: (inout Self) throws(SessionError) -> [Reply])
+    throws(SessionError) -> [Reply]
+  {
+    guard persistence.waitsForFirstChange else { return try change(&self) }
     let notes = try persistence.prepareToChange().map(Reply.warning)
     do {
-      return notes + (try dispatch(command, origin: origin()))
+      return notes + (try change(&self))
     } catch {
       undeliveredNotes = notes
       throw error
@@ -150,18 +162,10 @@ public struct Session<Root: Record> {
       let assignments = FieldAssignments(
         QuickCommand.assignment(Root.fields.names[field], value, quoted: quoted, in: line))
       try refuseWhatNoCellHolds(set: assignments)
-      guard persistence.waitsForFirstChange else {
-        try set(assignments)
+      return try preparingFirstChange { (session) throws(SessionError) in
+        try session.set(assignments)
         return []
       }
-      let notes = try persistence.prepareToChange().map(Reply.warning)
-      do {
-        try set(assignments)
-      } catch {
-        undeliveredNotes = notes
-        throw error
-      }
-      return notes
     }
   }
 
