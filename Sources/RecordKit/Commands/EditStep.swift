@@ -146,28 +146,55 @@ package enum EditStep {
     ) {
       EditStep.withValue(old, of: codec) { oldForm, oldBytes in
         EditStep.withValue(new, of: codec) { newForm, newBytes in
-          part.withUnsafeBytes { part in
-            let size = 6 + part.count + 2 * 11 + oldBytes.count + newBytes.count
-            withUnsafeTemporaryAllocation(byteCount: min(size, EditStep.scratchSize), alignment: 8) { raw in
-              raw[0] = EditStep.mark
-              raw[1] = UInt8(action.index)
-              raw.storeBytes(of: record.value.littleEndian, toByteOffset: 2, as: UInt32.self)
-              guard size <= EditStep.scratchSize else {
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<6]))
-                out.append(contentsOf: part)
-                for (form, bytes) in [(oldForm, oldBytes), (newForm, newBytes)] {
-                  let end = EditStep.writeForm(form, count: bytes.count, to: raw, at: 0)
-                  out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
-                  out.append(contentsOf: bytes)
-                }
-                return
-              }
-              UnsafeMutableRawBufferPointer(rebasing: raw[6..<(6 + part.count)]).copyMemory(from: part)
-              var end = EditStep.write(oldForm, oldBytes, to: raw, at: 6 + part.count)
-              end = EditStep.write(newForm, newBytes, to: raw, at: end)
+          append(action, record: record, old: (oldForm, oldBytes), new: (newForm, newBytes), to: &out)
+        }
+      }
+    }
+
+    /// `append(_:record:old:new:of:to:)` for an edit that sets a value (`new`, there), read
+    /// where the caller holds it, not copied into an optional (a copy retains it).
+    @inline(__always)
+    func append<Codec: FieldCodec>(
+      _ action: EditAction, record: RecordNumber, old: Codec.Value?, setTo new: Codec.Value, of codec: Codec,
+      to out: inout [UInt8]
+    ) {
+      EditStep.withValue(old, of: codec) { oldForm, oldBytes in
+        codec.withStepBytes(of: new) { isText, newBytes in
+          append(
+            action, record: record, old: (oldForm, oldBytes), new: (isText ? .text : .json, newBytes),
+            to: &out)
+        }
+      }
+    }
+
+    /// Lays out the step from its values' forms and bytes.
+    @inline(__always)
+    private func append(
+      _ action: EditAction, record: RecordNumber, old: (Form, UnsafeRawBufferPointer),
+      new: (Form, UnsafeRawBufferPointer), to out: inout [UInt8]
+    ) {
+      let (oldForm, oldBytes) = old
+      let (newForm, newBytes) = new
+      part.withUnsafeBytes { part in
+        let size = 6 + part.count + 2 * 11 + oldBytes.count + newBytes.count
+        withUnsafeTemporaryAllocation(byteCount: min(size, EditStep.scratchSize), alignment: 8) { raw in
+          raw[0] = EditStep.mark
+          raw[1] = UInt8(action.index)
+          raw.storeBytes(of: record.value.littleEndian, toByteOffset: 2, as: UInt32.self)
+          guard size <= EditStep.scratchSize else {
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<6]))
+            out.append(contentsOf: part)
+            for (form, bytes) in [(oldForm, oldBytes), (newForm, newBytes)] {
+              let end = EditStep.writeForm(form, count: bytes.count, to: raw, at: 0)
               out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
+              out.append(contentsOf: bytes)
             }
+            return
           }
+          UnsafeMutableRawBufferPointer(rebasing: raw[6..<(6 + part.count)]).copyMemory(from: part)
+          var end = EditStep.write(oldForm, oldBytes, to: raw, at: 6 + part.count)
+          end = EditStep.write(newForm, newBytes, to: raw, at: end)
+          out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<end]))
         }
       }
     }

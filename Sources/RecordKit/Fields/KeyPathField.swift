@@ -101,7 +101,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       return slot.value(at: record) == read
     }
     setter = Self.makeSetter(slot, codec)
-    rowSetter = Self.makeRowSetter(slot, codec)
+    let head = EditStep.Head(field: name, isCustom: isCustom)
+    rowSetter = Self.makeRowSetter(slot, codec, head)
     writeUpdate = Self.makeUpdateWriter(slot)
     appendStepRow = { update, column in
       column.rows.append(record: update.record, old: update.old, new: update.new, action: update.action)
@@ -116,7 +117,6 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
     let encode = Self.makeEditEncoder(name: name, isCustom: isCustom, codec)
     encodeUpdate = { update, out in encode(update.action, update.record, update.old, update.new, &out) }
-    let head = EditStep.Head(field: name, isCustom: isCustom)
     let log = { (action: EditAction, record: RecordNumber, old: Value?, new: Value?, out: inout [UInt8]) in
       head.append(action, record: record, old: old, new: new, of: codec, to: &out)
     }
@@ -160,9 +160,11 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// `makeSetter`'s writing form, whose edit becomes a row of the store's column for the
   /// field (made when the store has none) instead of an object: the old value moves out
   /// of the record into the row, the new one is written in its place, and the row's slot
-  /// is appended. Checks the token before anything changes; `.notRows`, having done
+  /// is appended. The log's form of the step (`head`'s, `FieldStepColumn.lastStep`) is
+  /// written as well, from the values in hand: read back from the row, they were copied
+  /// out of it first. Checks the token before anything changes; `.notRows`, having done
   /// nothing, when the store has no column left.
-  private static func makeRowSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec)
+  private static func makeRowSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec, _ head: EditStep.Head)
     -> (
       KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>
     )
@@ -176,10 +178,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       else { return .notRows }
       guard let old = slot.replace(with: value, at: record, writing: true) else { return .unchanged }
       let column = unsafeDowncast(found, to: FieldStepColumn<Root, Codec>.self)
+      column.lastStep.removeAll(keepingCapacity: true)
+      head.append(.set, record: number, old: old, setTo: value, of: codec, to: &column.lastStep)
       // A new value is always there, so the row is always made.
-      guard let row = column.rows.append(record: number, old: old, new: value, action: .set) else {
+      guard let row = column.rows.append(record: number, old: consume old, new: consume value, action: .set)
+      else {
         preconditionFailure("a set's row has its new value")
       }
+      column.lastStepRow = row
       store.appendRowSlot(column: index, row: row)
       return .appended(EditChange(column: column, row: row))
     }

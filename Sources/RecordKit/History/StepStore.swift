@@ -301,6 +301,11 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
   var rows: FieldStepRows<Codec.Value>
   /// The one edit type this column holds, checked before an edit is cast to it.
   private let updateType = ObjectIdentifier(PropertyUpdate<Root, Codec>.self)
+  /// Row `lastStepRow`'s step as the log keeps it, written by the `set` that appended the
+  /// row while it held the values (`KeyPathField.applySet`); `appendStep` copies these
+  /// bytes rather than reading the row's values back. `-1`: no row's.
+  var lastStep: [UInt8] = []
+  var lastStepRow = -1
 
   init(field: KeyPathField<Root, Codec>, rows: FieldStepRows<Codec.Value> = FieldStepRows()) {
     self.field = field
@@ -319,7 +324,10 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
 
   override func command(atRow row: Int) -> Command<Root> { .edit(field.stepRowUpdate(self, row)) }
 
-  override func appendStep(row: Int, to out: inout [UInt8]) { field.logStepRow(self, row, &out) }
+  override func appendStep(row: Int, to out: inout [UInt8]) {
+    guard row == lastStepRow else { return field.logStepRow(self, row, &out) }
+    out.append(contentsOf: lastStep)
+  }
 
   override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
     field.writeStepRow(self, row, &document, forward)
@@ -356,14 +364,32 @@ struct FieldStepRows<Value> {
   /// How many rows are held.
   var count: Int { records.count }
 
-  /// Appends a row; its number, or `nil` when neither value is there.
-  mutating func append(record: RecordNumber, old: Value?, new: Value?, action: EditAction) -> Int? {
-    guard let either = old ?? new else { return nil }
+  /// Appends a row; its number, or `nil` when neither value is there. The values are moved
+  /// in: one that is there is not copied (a copy retains what it refers to, and an old
+  /// value's memory, moved out of its record, is otherwise not touched again), and only
+  /// an absent one's place takes a copy of the other.
+  mutating func append(record: RecordNumber, old: consuming Value?, new: consuming Value?, action: EditAction)
+    -> Int?
+  {
+    let hasOld = old != nil
+    let hasNew = new != nil
+    switch (hasOld, hasNew) {
+    case (true, true):
+      olds.append((consume old)!)
+      news.append((consume new)!)
+    case (true, false):
+      let value = (consume old)!
+      olds.append(value)
+      news.append(value)
+    case (false, true):
+      let value = (consume new)!
+      olds.append(value)
+      news.append(value)
+    case (false, false):
+      return nil
+    }
     records.append(record.value)
-    let present: UInt8 = (old == nil ? 0 : 1) | (new == nil ? 0 : 2)
-    flags.append(present | UInt8(action.index) << 2)
-    olds.append(old ?? either)
-    news.append(new ?? either)
+    flags.append((hasOld ? 1 : 0) | (hasNew ? 2 : 0) | UInt8(action.index) << 2)
     return removed + records.count - 1
   }
 

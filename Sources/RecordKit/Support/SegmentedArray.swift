@@ -36,9 +36,10 @@ struct SegmentedArray<Element> {
     for element in elements { append(element) }
   }
 
-  /// Appends `element`. O(1); allocates a segment every `segmentSize` elements.
+  /// Appends `element`, moved in (a caller that passes its last use of a value retains
+  /// nothing). O(1); allocates a segment every `segmentSize` elements.
   @inline(__always)
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: consuming Element) {
     if tail.isEmpty { tail.reserveCapacity(Self.segmentSize) }
     tail.append(element)
     count += 1
