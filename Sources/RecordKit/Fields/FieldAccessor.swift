@@ -86,7 +86,7 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// already applied. The old value moves from the record into the edit instead of
   /// being copied, and a copy of a string retains it, which touches its memory: with a
   /// million records that is a cache miss per edit. Nothing is written when it throws.
-  func applySet(_ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber)
+  func applySet(_ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber)
     throws(FieldError)
     -> (any FieldEdit<Root>)?
   /// `applySet` whose edit is kept as a row of the field's column in `store` (a history's
@@ -96,7 +96,7 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// keep rows or the store has no column left — then `applySet` makes the edit. Throws
   /// as `applySet` does, having changed nothing.
   func applySet(
-    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    _ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
   ) throws(FieldError) -> StepRowWrite<Root>
   /// The edit that removes the field; `nil` if it is already absent.

@@ -9,6 +9,10 @@ public protocol FieldCodec: Sendable {
   var type: FieldType { get }
   /// The value a typed token means, or `nil` when it is not a valid value.
   func parse(_ token: ValueToken) -> Value?
+  /// `parse(_:)` of the word `bytes` (UTF-8): of `.quoted` of their text when `quoted`,
+  /// else of `.word`; the same answer. By default it makes that token; a codec that keeps
+  /// its value as bytes (`TextCodec`) makes it from them, with no `String` in between.
+  func parse(bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Value?
   /// The value a JSON value from the file means, or `nil` when it does not fit.
   func decode(_ json: JSONValue) -> Value?
   /// `decode(_:)` for a read of many records (a CSV table's cells): a value kept as bytes
@@ -86,6 +90,10 @@ extension FieldCodec {
   @inline(__always)
   func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
+  public func parse(bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Value? {
+    let text = UTF8Validation.knownValidString(bytes)
+    return parse(quoted ? .quoted(text) : .word(text))
+  }
   public func decode(_ json: JSONValue, texts: inout TextArena) -> Value? { decode(json) }
   public func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value? {
     decode(try reader.readValue())

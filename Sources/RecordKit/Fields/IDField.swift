@@ -57,7 +57,7 @@ final class IDField<Root: Record>: FieldAccessor {
   }
 
   func applySet(
-    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
+    _ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
   )
     throws(FieldError)
     -> (any FieldEdit<Root>)?
@@ -66,7 +66,7 @@ final class IDField<Root: Record>: FieldAccessor {
   }
 
   func applySet(
-    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    _ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
   ) throws(FieldError) -> StepRowWrite<Root> {
     throw .readOnly(name)

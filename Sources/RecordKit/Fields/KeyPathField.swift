@@ -37,7 +37,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// specialized: the methods are reached through the `FieldAccessor` existential and
   /// run as unspecialized generic code. Writes the new value only when the flag is true.
   private let setter:
-    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, Bool) throws(FieldError)
+    (KeyPathField<Root, Codec>, SetValue, UnsafeMutablePointer<Root>, RecordNumber, Bool) throws(FieldError)
       ->
       PropertyUpdate<Root, Codec>?
   /// `PropertyUpdate`'s `apply`/`revert` (the new value when the flag is true, else the
@@ -51,7 +51,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// `applySet(_:in:numbered:into:)`, made here like `setter`: the `set` written straight
   /// into a row of the store's column for this field.
   private let rowSetter:
-    (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>)
+    (KeyPathField<Root, Codec>, SetValue, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>)
       throws(FieldError) -> StepRowWrite<Root>
   /// Row `n`'s edit as `logUpdate` writes an update (the log's record of it).
   let logStepRow: (FieldStepColumn<Root, Codec>, Int, inout [UInt8]) -> Void
@@ -133,7 +133,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// writing, the old value moves out of the record into the update (`FieldSlot.exchange`)
   /// and the new one takes its place.
   private static func makeSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec)
-    -> (KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, Bool)
+    -> (KeyPathField<Root, Codec>, SetValue, UnsafeMutablePointer<Root>, RecordNumber, Bool)
     throws(FieldError) ->
     PropertyUpdate<Root, Codec>?
   {
@@ -144,14 +144,14 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     }
   }
 
-  /// The value `token` means for the field, checked by its rules; what a `set` writes.
+  /// The value `input` means for the field, checked by its rules; what a `set` writes.
   @inline(__always)
-  private static func checkedValue(_ name: String, _ token: ValueToken, _ codec: Codec) throws(FieldError)
+  private static func checkedValue(_ name: String, _ input: SetValue, _ codec: Codec) throws(FieldError)
     -> Value
   {
     guard !codec.isReadOnly else { throw .readOnly(name) }
-    guard let value = codec.parse(token) else {
-      throw .invalidValue(field: name, expected: codec.type.expectation, found: token.description)
+    guard let value = input.parsed(by: codec) else {
+      throw .invalidValue(field: name, expected: codec.type.expectation, found: input.token.description)
     }
     if let rule = codec.brokenRule(value) { throw .brokenRule(field: name, message: rule) }
     return value
@@ -166,7 +166,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   /// nothing, when the store has no column left.
   private static func makeRowSetter(_ slot: FieldSlot<Root, Value>, _ codec: Codec, _ head: EditStep.Head)
     -> (
-      KeyPathField<Root, Codec>, ValueToken, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>
+      KeyPathField<Root, Codec>, SetValue, UnsafeMutablePointer<Root>, RecordNumber, inout StepStore<Root>
     )
     throws(FieldError) -> StepRowWrite<Root>
   {
@@ -335,29 +335,29 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
     -> (any FieldEdit<Root>)?
   {
     try withUnsafePointer(to: record) { (pointer) throws(FieldError) in
-      try setter(self, token, UnsafeMutablePointer(mutating: pointer), number, false)
+      try setter(self, SetValue(token), UnsafeMutablePointer(mutating: pointer), number, false)
     }
   }
 
   public func makeSet(_ token: ValueToken, in record: UnsafePointer<Root>, numbered number: RecordNumber)
     throws(FieldError) -> (any FieldEdit<Root>)?
   {
-    try setter(self, token, UnsafeMutablePointer(mutating: record), number, false)
+    try setter(self, SetValue(token), UnsafeMutablePointer(mutating: record), number, false)
   }
 
   public func applySet(
-    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
+    _ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber
   )
     throws(FieldError) -> (any FieldEdit<Root>)?
   {
-    try setter(self, token, record, number, true)
+    try setter(self, value, record, number, true)
   }
 
   public func applySet(
-    _ token: ValueToken, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
+    _ value: SetValue, in record: UnsafeMutablePointer<Root>, numbered number: RecordNumber,
     into store: inout StepStore<Root>
   ) throws(FieldError) -> StepRowWrite<Root> {
-    try rowSetter(self, token, record, number, &store)
+    try rowSetter(self, value, record, number, &store)
   }
 
   public func makeUnset(for record: Root, numbered number: RecordNumber) throws(FieldError)

@@ -10,6 +10,15 @@ struct TextCodec: FieldCodec {
     StringCodec().parse(token).map { BlockText($0) }
   }
 
+  /// `parse(_:)` of the word's token, made straight from its bytes: any quoted text, any
+  /// bare word but `null`.
+  func parse(bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) -> BlockText? {
+    if !quoted, bytes.count == 4, bytes[0] == 0x6E, bytes[1] == 0x75, bytes[2] == 0x6C, bytes[3] == 0x6C {
+      return nil
+    }
+    return BlockText(copying: bytes)
+  }
+
   func decode(_ json: JSONValue) -> BlockText? {
     var texts = TextArena.single
     return decode(json, texts: &texts)

@@ -207,10 +207,10 @@ public struct Editor<Root: Record>: Sendable {
           let outcome = try wrap { () throws(FieldError) -> EditOutcome<Root> in
             let written = try history.recordRow(of: number, at: time) {
               (store) throws(FieldError) -> StepRowWrite<Root> in
-              try field.applySet(pair.pointee.value, in: pointer, numbered: number, into: &store)
+              try field.applySet(pair.pointee.input, in: pointer, numbered: number, into: &store)
             }
             if let written { return written }
-            guard let edit = try field.applySet(pair.pointee.value, in: pointer, numbered: number) else {
+            guard let edit = try field.applySet(pair.pointee.input, in: pointer, numbered: number) else {
               return .unchanged
             }
             return record(.edit(edit), in: &history, at: time)
@@ -266,15 +266,38 @@ public struct Editor<Root: Record>: Sendable {
 
 /// `FIELD VALUE` of `set` and `new`. `createsCustomField` is the explicit form
 /// (`+FIELD`) that may add a key the kind does not declare.
-public struct FieldAssignment: Equatable, Sendable {
+///
+/// `@unchecked Sendable`: a pair holds a token, or (`init(_:bytes:quoted:)`) bytes lent by
+/// the one call that runs a line, on its thread, which never keeps the pair.
+public struct FieldAssignment: Equatable, @unchecked Sendable {
   public var field: String
-  public var value: ValueToken
+  /// The value, as the field is handed it (`SetValue`).
+  var input: SetValue
   var createsCustomField: Bool
 
   public init(_ field: String, _ value: ValueToken, createsCustomField: Bool = false) {
     self.field = field
-    self.value = value
+    self.input = SetValue(value)
     self.createsCustomField = createsCustomField
+  }
+
+  /// The pair `field` and the word `bytes` (quoted or bare), UTF-8, with no `String` made
+  /// of them (the shell's fast lane). The bytes are lent: the pair must not outlive them,
+  /// so it is made and used within one call and never kept.
+  package init(_ field: String, bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+    self.field = field
+    self.input = SetValue(bytes: bytes, quoted: quoted)
+    self.createsCustomField = false
+  }
+
+  /// The value as a token (made from the bytes, for a pair of `init(_:bytes:quoted:)`).
+  public var value: ValueToken {
+    get { input.token }
+    set { input = SetValue(newValue) }
+  }
+
+  public static func == (lhs: FieldAssignment, rhs: FieldAssignment) -> Bool {
+    lhs.field == rhs.field && lhs.createsCustomField == rhs.createsCustomField && lhs.value == rhs.value
   }
 }
 

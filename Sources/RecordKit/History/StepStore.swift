@@ -373,19 +373,14 @@ struct FieldStepRows<Value> {
   {
     let hasOld = old != nil
     let hasNew = new != nil
-    switch (hasOld, hasNew) {
-    case (true, true):
-      olds.append((consume old)!)
-      news.append((consume new)!)
-    case (true, false):
-      let value = (consume old)!
+    switch (consume old, consume new) {
+    case (let old?, let new?):
+      olds.append(old)
+      news.append(new)
+    case (let value?, nil), (nil, let value?):
       olds.append(value)
       news.append(value)
-    case (false, true):
-      let value = (consume new)!
-      olds.append(value)
-      news.append(value)
-    case (false, false):
+    case (nil, nil):
       return nil
     }
     records.append(record.value)

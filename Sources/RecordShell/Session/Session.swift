@@ -159,8 +159,11 @@ public struct Session<Root: Record> {
       }
       return []
     case .set(let field, let value, let quoted):
+      // The value's bytes go to the field as they are in the line (`SetValue`): the pair
+      // lives only in this call.
       let assignments = FieldAssignments(
-        QuickCommand.assignment(Root.fields.names[field], value, quoted: quoted, in: line))
+        FieldAssignment(
+          Root.fields.names[field], bytes: UnsafeBufferPointer(rebasing: line[value]), quoted: quoted))
       try refuseWhatNoCellHolds(set: assignments)
       return try preparingFirstChange { (session) throws(SessionError) in
         try session.set(assignments)
