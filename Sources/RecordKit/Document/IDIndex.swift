@@ -1,17 +1,23 @@
 /// Where each record is, by id: the index behind `Document`'s lookups.
 ///
-/// Open addressing with linear probing over `Int32` positions, at most half full. The
-/// ids are not kept here: a probe reads the id of the record a slot points to, and the
-/// record is what the caller reads next anyway. A `[String: Int]` kept a second copy
-/// of every id beside an `Int`, 24 bytes a bucket at most 3/4 full: 6.3 MB for 100k
-/// records, a fifth of their file, where this takes 1 MB. Ids are compared as `String`s
-/// and hash with `IDHash` (an ASCII id by its bytes), seeded at random per process, so no
-/// file can be made to collide.
+/// Open addressing with linear probing over 32-bit slots, at most half full. The ids are
+/// not kept here: a probe reads the id of the record a slot points to, and the record is
+/// what the caller reads next anyway. A `[String: Int]` kept a second copy of every id
+/// beside an `Int`, 24 bytes a bucket at most 3/4 full: 6.3 MB for 100k records, a fifth
+/// of their file, where this takes 1 MB. Ids are compared as `String`s and hash with
+/// `IDHash` (an ASCII id by its bytes), seeded at random per process, so no file can be
+/// made to collide.
 ///
-/// Positions are `Int32`: two billion records would not fit in memory anyway.
+/// A slot holds its record's position plus one in its low bits (as many as the slot
+/// count's power of two: a position is below half the slot count) and, in the bits above,
+/// a tag: the same bits of its id's hash, from the hash's high half (the low half picks
+/// the slot). `0` is an empty slot. A probe reads a record only where the tags agree, so
+/// a probe that passes other ids' slots does not read their records — each such read was
+/// a cache miss into the records. With 100k records the tag has 14 bits; with two billion,
+/// none (every probe reads its record, as without tags).
 struct IDIndex<Root: Record>: Sendable {
-  private static var empty: Int32 { -1 }
-  private var slots: [Int32]
+  private static var empty: UInt32 { 0 }
+  private var slots: [UInt32]
   private(set) var count = 0
 
   /// An empty index with room for `capacity` ids before it grows.
@@ -26,20 +32,38 @@ struct IDIndex<Root: Record>: Sendable {
     return slots
   }
 
-  private static func hash(_ id: String) -> Int {
-    Int(truncatingIfNeeded: IDHash.hash(id))
+  /// The bits of a slot that hold a position plus one, for `slotCount` slots.
+  @inline(__always)
+  private static func positionMask(slotCount: Int) -> UInt32 {
+    slotCount.trailingZeroBitCount >= 32 ? .max : UInt32(slotCount - 1)
   }
 
-  /// The slot that holds `id`, or the empty slot where it would go. Ids are the same when
-  /// they are the same `String` (canonically equivalent), which `IDHash` hashes alike.
-  private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (slot: Int, position: Int?) {
-    slots.withUnsafeBufferPointer { slots in
+  /// The tag of an id whose hash is `hash`: the bits above `positionMask`, from the hash's
+  /// high half.
+  @inline(__always)
+  private static func tag(_ hash: UInt64, positionMask: UInt32) -> UInt32 {
+    UInt32(truncatingIfNeeded: hash >> 32) & ~positionMask
+  }
+
+  /// The slot that holds `id`, or the empty slot where it would go, and the slot's value
+  /// for `id` at `position` (its tag and the position). Ids are the same when they are
+  /// the same `String` (canonically equivalent), which `IDHash` hashes alike.
+  private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (
+    slot: Int, position: Int?, tag: UInt32
+  ) {
+    let hash = IDHash.hash(id)
+    return slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
-      var slot = Self.hash(id) & mask
+      let positions = Self.positionMask(slotCount: slots.count)
+      let tag = Self.tag(hash, positionMask: positions)
+      var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let position = Int(slots[slot])
-        if position < 0 { return (slot, nil) }
-        if records[position].id == id { return (slot, position) }
+        let entry = slots[slot]
+        if entry == Self.empty { return (slot, nil, tag) }
+        if entry & ~positions == tag {
+          let position = Int(entry & positions) - 1
+          if records[position].id == id { return (slot, position, tag) }
+        }
         slot = (slot + 1) & mask
       }
     }
@@ -53,17 +77,23 @@ struct IDIndex<Root: Record>: Sendable {
   private func slot(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
     slot: Int, position: Int?
   ) {
-    slots.withUnsafeBufferPointer { slots in
+    let hash = IDHash.hash(bytes: bytes)
+    return slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: IDHash.hash(bytes: bytes)) & mask
+      let positions = Self.positionMask(slotCount: slots.count)
+      let tag = Self.tag(hash, positionMask: positions)
+      var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let position = Int(slots[slot])
-        if position < 0 { return (slot, nil) }
-        var held = records[position].id
-        let same = held.withUTF8 { held in
-          CanonicalJSON.sameBytes(held, bytes) ? true : IDHash.isASCII(held) ? false : nil
+        let entry = slots[slot]
+        if entry == Self.empty { return (slot, nil) }
+        if entry & ~positions == tag {
+          let position = Int(entry & positions) - 1
+          var held = records[position].id
+          let same = held.withUTF8 { held in
+            CanonicalJSON.sameBytes(held, bytes) ? true : IDHash.isASCII(held) ? false : nil
+          }
+          if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return (slot, position) }
         }
-        if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return (slot, position) }
         slot = (slot + 1) & mask
       }
     }
@@ -87,7 +117,7 @@ struct IDIndex<Root: Record>: Sendable {
     if (count + 1) * 2 > slots.count { grow(in: records) }
     let found = slot(of: records[position].id, in: records)
     if let existing = found.position { return existing }
-    slots[found.slot] = Int32(truncatingIfNeeded: position)
+    slots[found.slot] = found.tag | UInt32(truncatingIfNeeded: position + 1)
     count += 1
     return nil
   }
@@ -101,10 +131,11 @@ struct IDIndex<Root: Record>: Sendable {
     // their own probe would pass it, so no run is cut short and no tombstones build up.
     slots.withUnsafeMutableBufferPointer { slots in
       let mask = slots.count - 1
+      let positions = Self.positionMask(slotCount: slots.count)
       var hole = found.slot
       var next = (hole + 1) & mask
-      while slots[next] >= 0 {
-        let home = Self.hash(records[Int(slots[next])].id) & mask
+      while slots[next] != Self.empty {
+        let home = Int(truncatingIfNeeded: IDHash.hash(records[Int(slots[next] & positions) - 1].id)) & mask
         // The entry at `next` may fill the hole unless its home lies after the hole,
         // up to `next` itself (cyclically).
         let homeAfterHole = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
@@ -120,9 +151,15 @@ struct IDIndex<Root: Record>: Sendable {
 
   /// Adds `delta` to every position from `start` on: records moved by an insert or a removal.
   mutating func shiftPositions(from start: Int, by delta: Int32) {
-    let start = Int32(truncatingIfNeeded: start)
     slots.withUnsafeMutableBufferPointer { slots in
-      for index in slots.indices where slots[index] >= start { slots[index] &+= delta }
+      let positions = Self.positionMask(slotCount: slots.count)
+      // A slot holds its position plus one: the positions from `start` hold more than it.
+      let first = UInt32(truncatingIfNeeded: start)
+      for index in slots.indices where slots[index] != Self.empty && slots[index] & positions > first {
+        slots[index] =
+          slots[index] & ~positions
+          | UInt32(truncatingIfNeeded: Int32(bitPattern: slots[index] & positions) &+ delta)
+      }
     }
   }
 
@@ -130,9 +167,11 @@ struct IDIndex<Root: Record>: Sendable {
   private mutating func grow(in records: UnsafeBufferPointer<Root>) {
     var grown = IDIndex(capacity: max(count + 1, slots.count))
     slots.withUnsafeBufferPointer { slots in
-      for position in slots where position >= 0 {
-        let found = grown.slot(of: records[Int(position)].id, in: records)
-        grown.slots[found.slot] = position
+      let positions = Self.positionMask(slotCount: slots.count)
+      for entry in slots where entry != Self.empty {
+        let position = Int(entry & positions) - 1
+        let found = grown.slot(of: records[position].id, in: records)
+        grown.slots[found.slot] = found.tag | UInt32(truncatingIfNeeded: position + 1)
       }
     }
     grown.count = count
