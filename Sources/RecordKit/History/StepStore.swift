@@ -326,7 +326,7 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
 
   override func appendStep(row: Int, to out: inout [UInt8]) {
     guard row == lastStepRow else { return field.logStepRow(self, row, &out) }
-    out.append(contentsOf: lastStep)
+    lastStep.withUnsafeBufferPointer { out.append(contentsOf: $0) }
   }
 
   override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
@@ -373,15 +373,22 @@ struct FieldStepRows<Value> {
   {
     let hasOld = old != nil
     let hasNew = new != nil
-    switch (consume old, consume new) {
-    case (let old?, let new?):
+    // One switch on each value moved in: a switch on a tuple of the two copied them.
+    switch consume old {
+    case .some(let old):
       olds.append(old)
-      news.append(new)
-    case (let value?, nil), (nil, let value?):
-      olds.append(value)
-      news.append(value)
-    case (nil, nil):
-      return nil
+      switch consume new {
+      case .some(let new): news.append(new)
+      case .none: news.append(old)
+      }
+    case .none:
+      switch consume new {
+      case .some(let new):
+        olds.append(new)
+        news.append(new)
+      case .none:
+        return nil
+      }
     }
     records.append(record.value)
     flags.append((hasOld ? 1 : 0) | (hasNew ? 2 : 0) | UInt8(action.index) << 2)

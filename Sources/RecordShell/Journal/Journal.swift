@@ -460,14 +460,16 @@ extension Journal {
     var sequence: UInt64 = 0
     var unsyncedSteps = 0
 
-    private static let emptyHeader = [UInt8](repeating: 0, count: JournalFraming.recordHeaderSize)
-
     /// Frames a record whose payload `writePayload` appends to the buffer in place, as
     /// `JournalFraming.record` frames it (same bytes); returns the buffer's size.
     mutating func append(isStep: Bool, payload writePayload: (inout [UInt8]) -> Void) -> Int {
       let start = buffer.count
       let header = JournalFraming.recordHeaderSize
-      buffer.append(contentsOf: Self.emptyHeader)
+      // The header's room, filled below: zeros from the stack (a shared array of them was
+      // retained and released on every record).
+      withUnsafeBytes(of: (UInt64(0), UInt64(0))) { zeros in
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: zeros[..<header]))
+      }
       writePayload(&buffer)
       let length = UInt32(truncatingIfNeeded: buffer.count - start - header)
       let sequence = self.sequence

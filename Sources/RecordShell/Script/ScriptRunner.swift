@@ -46,6 +46,9 @@ public struct ScriptRunner<Root: Record> {
   ) -> Bool {
     var lineNumber = firstLine - 1
     defer { lastLineNumber = lineNumber }
+    // Read from a local, which no line can change: read from `self` (which the closure
+    // below holds inout) its field table was retained and released on every line.
+    let quickParser = quickParser
     while true {
       // The fast lane reads the line's bytes where the source holds them and runs what it
       // scanned there and then, from the bytes (`Session.execute(_:in:)`): no command is
