@@ -45,18 +45,21 @@ import Testing
     }
   }
 
-  @Test func aPairOfBytesEqualsThePairOfItsToken() {
+  @Test func aPairOfBytesEqualsThePairOfItsToken() throws {
+    let title = try #require(TaskRecord.fields.names.firstIndex(of: "title"))
     for word in Self.words.prefix(40) {
       for quoted in [false, true] {
         let token: ValueToken = quoted ? .quoted(word) : .word(word)
         let equal = Array(word.utf8).withUnsafeBufferPointer { bytes in
-          FieldAssignment("title", bytes: bytes, quoted: quoted) == FieldAssignment("title", token)
+          FieldAssignment(declared: title, of: TaskRecord.self, bytes: bytes, quoted: quoted)
+            == FieldAssignment("title", token)
         }
         #expect(equal, "\(token)")
       }
     }
     let differs = Array("a".utf8).withUnsafeBufferPointer { bytes in
-      FieldAssignment("title", bytes: bytes, quoted: true) == FieldAssignment("title", .word("a"))
+      FieldAssignment(declared: title, of: TaskRecord.self, bytes: bytes, quoted: true)
+        == FieldAssignment("title", .word("a"))
     }
     #expect(!differs, "a quoted word is not the bare one")
   }

@@ -239,6 +239,7 @@ public struct Editor<Root: Record>: Sendable {
   private static func resolve(_ assignment: FieldAssignment, in record: UnsafePointer<Root>) throws(EditError)
     -> (field: any FieldAccessor<Root>, declared: Int?)
   {
+    if let index = assignment.declaredIndex { return (Root.fields.fields[index], index) }
     if !assignment.createsCustomField, let index = Root.fields.index(ofField: assignment.field) {
       return (Root.fields.fields[index], index)
     }
@@ -267,13 +268,18 @@ public struct Editor<Root: Record>: Sendable {
 /// `FIELD VALUE` of `set` and `new`. `createsCustomField` is the explicit form
 /// (`+FIELD`) that may add a key the kind does not declare.
 ///
-/// `@unchecked Sendable`: a pair holds a token, or (`init(_:bytes:quoted:)`) bytes lent by
+/// `@unchecked Sendable`: a pair holds a token, or (`init(declared:of:bytes:quoted:)`) bytes lent by
 /// the one call that runs a line, on its thread, which never keeps the pair.
 public struct FieldAssignment: Equatable, @unchecked Sendable {
-  public var field: String
+  public var field: String {
+    didSet { declaredIndex = nil }
+  }
   /// The value, as the field is handed it (`SetValue`).
   var input: SetValue
   var createsCustomField: Bool
+  /// The field's index in the kind's table when the maker knew it (the fast lane read the
+  /// name there): found without comparing names. `nil`: looked up by name.
+  var declaredIndex: Int?
 
   public init(_ field: String, _ value: ValueToken, createsCustomField: Bool = false) {
     self.field = field
@@ -281,21 +287,27 @@ public struct FieldAssignment: Equatable, @unchecked Sendable {
     self.createsCustomField = createsCustomField
   }
 
-  /// The pair `field` and the word `bytes` (quoted or bare), UTF-8, with no `String` made
-  /// of them (the shell's fast lane). The bytes are lent: the pair must not outlive them,
-  /// so it is made and used within one call and never kept.
-  package init(_ field: String, bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) {
-    self.field = field
+  /// The pair of the kind's declared field at `index` in its table (`FieldTable.names`)
+  /// and the word `bytes` (quoted or bare), UTF-8, with no `String` made of them (the
+  /// shell's fast lane). The bytes are lent: the pair must not outlive them, so it is made
+  /// and used within one call and never kept.
+  package init<Root: Record>(
+    declared index: Int, of kind: Root.Type, bytes: UnsafeBufferPointer<UInt8>, quoted: Bool
+  ) {
+    self.field = Root.fields.names[index]
     self.input = SetValue(bytes: bytes, quoted: quoted)
     self.createsCustomField = false
+    self.declaredIndex = index
   }
 
-  /// The value as a token (made from the bytes, for a pair of `init(_:bytes:quoted:)`).
+  /// The value as a token (made from the bytes, for a pair of `init(declared:of:bytes:quoted:)`).
   public var value: ValueToken {
     get { input.token }
     set { input = SetValue(newValue) }
   }
 
+  /// Equal when the field, the value (as a token) and the form are: the index is where
+  /// the field was found, not part of the pair.
   public static func == (lhs: FieldAssignment, rhs: FieldAssignment) -> Bool {
     lhs.field == rhs.field && lhs.createsCustomField == rhs.createsCustomField && lhs.value == rhs.value
   }
