@@ -51,14 +51,14 @@ import Testing
       for quoted in [false, true] {
         let token: ValueToken = quoted ? .quoted(word) : .word(word)
         let equal = Array(word.utf8).withUnsafeBufferPointer { bytes in
-          FieldAssignment(declared: title, of: TaskRecord.self, bytes: bytes, quoted: quoted)
+          FieldAssignment(declared: title, named: "title", bytes: bytes, quoted: quoted)
             == FieldAssignment("title", token)
         }
         #expect(equal, "\(token)")
       }
     }
     let differs = Array("a".utf8).withUnsafeBufferPointer { bytes in
-      FieldAssignment(declared: title, of: TaskRecord.self, bytes: bytes, quoted: true)
+      FieldAssignment(declared: title, named: "title", bytes: bytes, quoted: true)
         == FieldAssignment("title", .word("a"))
     }
     #expect(!differs, "a quoted word is not the bare one")

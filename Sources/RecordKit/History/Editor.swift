@@ -268,7 +268,7 @@ public struct Editor<Root: Record>: Sendable {
 /// `FIELD VALUE` of `set` and `new`. `createsCustomField` is the explicit form
 /// (`+FIELD`) that may add a key the kind does not declare.
 ///
-/// `@unchecked Sendable`: a pair holds a token, or (`init(declared:of:bytes:quoted:)`) bytes lent by
+/// `@unchecked Sendable`: a pair holds a token, or (`init(declared:named:bytes:quoted:)`) bytes lent by
 /// the one call that runs a line, on its thread, which never keeps the pair.
 public struct FieldAssignment: Equatable, @unchecked Sendable {
   public var field: String {
@@ -287,20 +287,20 @@ public struct FieldAssignment: Equatable, @unchecked Sendable {
     self.createsCustomField = createsCustomField
   }
 
-  /// The pair of the kind's declared field at `index` in its table (`FieldTable.names`)
-  /// and the word `bytes` (quoted or bare), UTF-8, with no `String` made of them (the
-  /// shell's fast lane). The bytes are lent: the pair must not outlive them, so it is made
-  /// and used within one call and never kept.
-  package init<Root: Record>(
-    declared index: Int, of kind: Root.Type, bytes: UnsafeBufferPointer<UInt8>, quoted: Bool
-  ) {
-    self.field = Root.fields.names[index]
+  /// The pair of the kind's declared field `name`, at `index` in its table
+  /// (`FieldTable.names`), and the word `bytes` (quoted or bare), UTF-8, with no `String`
+  /// made of them (the shell's fast lane). The bytes are lent: the pair must not outlive
+  /// them, so it is made and used within one call and never kept. Not generic: the caller,
+  /// specialized for its kind, reads the name (from here, the table was reached through
+  /// the kind's witness and retained, on every `set`).
+  package init(declared index: Int, named name: String, bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+    self.field = name
     self.input = SetValue(bytes: bytes, quoted: quoted)
     self.createsCustomField = false
     self.declaredIndex = index
   }
 
-  /// The value as a token (made from the bytes, for a pair of `init(declared:of:bytes:quoted:)`).
+  /// The value as a token (made from the bytes, for a pair of `init(declared:named:bytes:quoted:)`).
   public var value: ValueToken {
     get { input.token }
     set { input = SetValue(newValue) }

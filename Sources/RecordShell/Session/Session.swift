@@ -163,7 +163,8 @@ public struct Session<Root: Record> {
       // lives only in this call.
       let assignments = FieldAssignments(
         FieldAssignment(
-          declared: field, of: Root.self, bytes: UnsafeBufferPointer(rebasing: line[value]), quoted: quoted))
+          declared: field, named: Root.fields.names[field], bytes: UnsafeBufferPointer(rebasing: line[value]),
+          quoted: quoted))
       try refuseWhatNoCellHolds(set: assignments)
       return try preparingFirstChange { (session) throws(SessionError) in
         try session.set(assignments)
