@@ -5,7 +5,11 @@
 /// for a title, an allocation and its copies saved on every `set`.
 ///
 /// Bytes are lent, not kept: such a value is made by the call that runs the line and
-/// never outlives it (`FieldAssignment.init(declared:named:bytes:quoted:)` says so). They are UTF-8.
+/// never outlives it (`FieldAssignment.init(declared:named:bytes:quoted:)` says so).
+/// They are UTF-8.
+///
+/// Public only because `FieldAccessor`'s `applySet` requirements name it; nothing in it is
+/// public.
 public struct SetValue {
   private enum Storage {
     case token(ValueToken)

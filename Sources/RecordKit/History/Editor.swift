@@ -268,8 +268,8 @@ public struct Editor<Root: Record>: Sendable {
 /// `FIELD VALUE` of `set` and `new`. `createsCustomField` is the explicit form
 /// (`+FIELD`) that may add a key the kind does not declare.
 ///
-/// `@unchecked Sendable`: a pair holds a token, or (`init(declared:named:bytes:quoted:)`) bytes lent by
-/// the one call that runs a line, on its thread, which never keeps the pair.
+/// `@unchecked Sendable`: a pair holds a token, or (`init(declared:named:bytes:quoted:)`)
+/// bytes lent by the one call that runs a line, on its thread, which never keeps the pair.
 public struct FieldAssignment: Equatable, @unchecked Sendable {
   public var field: String {
     didSet { declaredIndex = nil }
@@ -300,7 +300,8 @@ public struct FieldAssignment: Equatable, @unchecked Sendable {
     self.declaredIndex = index
   }
 
-  /// The value as a token (made from the bytes, for a pair of `init(declared:named:bytes:quoted:)`).
+  /// The value as a token (made from the bytes, for a pair of
+  /// `init(declared:named:bytes:quoted:)`).
   public var value: ValueToken {
     get { input.token }
     set { input = SetValue(newValue) }
