@@ -38,64 +38,66 @@ struct IDIndex<Root: Record>: Sendable {
     slotCount.trailingZeroBitCount >= 32 ? .max : UInt32(slotCount - 1)
   }
 
-  /// The tag of an id whose hash is `hash`: the bits above `positionMask`, from the hash's
-  /// high half.
+  /// The position a slot's `entry` holds (`positions`: `positionMask`). Needs a slot that
+  /// is not empty.
   @inline(__always)
-  private static func tag(_ hash: UInt64, positionMask: UInt32) -> UInt32 {
-    UInt32(truncatingIfNeeded: hash >> 32) & ~positionMask
+  private static func position(_ entry: UInt32, _ positions: UInt32) -> Int {
+    Int(entry & positions) - 1
   }
 
-  /// The slot that holds `id`, or the empty slot where it would go, and the slot's value
-  /// for `id` at `position` (its tag and the position). Ids are the same when they are
-  /// the same `String` (canonically equivalent), which `IDHash` hashes alike.
+  /// One lookup's walk over the slots from the home of its id's hash: `nextCandidate()`
+  /// gives, in turn, the position in each slot whose tag is the id's, and `nil` at the
+  /// first empty slot, which is where the id would go. `slot` is the slot looked at last.
+  /// What `slot(of:)` and `position(ofASCII:in:)` share: each compares the ids at the positions
+  /// it is given (a comparison passed in as a closure cost about 65 instructions a lookup).
+  private struct Probe {
+    let slots: UnsafeBufferPointer<UInt32>
+    /// The bits of a slot that hold a position (`positionMask`).
+    let positions: UInt32
+    /// The bits of the hash a slot of this id holds above its position.
+    let tag: UInt32
+    private(set) var slot = 0
+    private var next: Int
+
+    @inline(__always)
+    init(hash: UInt64, in slots: UnsafeBufferPointer<UInt32>) {
+      self.slots = slots
+      positions = IDIndex.positionMask(slotCount: slots.count)
+      tag = UInt32(truncatingIfNeeded: hash >> 32) & ~positions
+      next = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+    }
+
+    @inline(__always)
+    mutating func nextCandidate() -> Int? {
+      while true {
+        slot = next
+        next = (next + 1) & (slots.count - 1)
+        let entry = slots[slot]
+        if entry == IDIndex.empty { return nil }
+        if entry & ~positions == tag { return IDIndex.position(entry, positions) }
+      }
+    }
+  }
+
+  /// A slot's value for an id with tag `tag` at `position`.
+  @inline(__always)
+  private static func entry(tag: UInt32, position: Int) -> UInt32 {
+    tag | UInt32(truncatingIfNeeded: position + 1)
+  }
+
+  /// The slot that holds `id`, or the empty slot where it would go, with the record's
+  /// position when there is one, and `id`'s tag. Ids are the same when they are the same
+  /// `String` (canonically equivalent), which `IDHash` hashes alike.
   private func slot(of id: String, in records: UnsafeBufferPointer<Root>) -> (
     slot: Int, position: Int?, tag: UInt32
   ) {
     let hash = IDHash.hash(id)
     return slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count - 1
-      let positions = Self.positionMask(slotCount: slots.count)
-      let tag = Self.tag(hash, positionMask: positions)
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while true {
-        let entry = slots[slot]
-        if entry == Self.empty { return (slot, nil, tag) }
-        if entry & ~positions == tag {
-          let position = Int(entry & positions) - 1
-          if records[position].id == id { return (slot, position, tag) }
-        }
-        slot = (slot + 1) & mask
+      var probe = Probe(hash: hash, in: slots)
+      while let position = probe.nextCandidate() {
+        if records[position].id == id { return (probe.slot, position, probe.tag) }
       }
-    }
-  }
-
-  /// The slot that holds the id whose UTF-8 is `bytes`, which must be ASCII, as `slot(of:)`
-  /// finds it, without making a `String` of the bytes: an id with the same bytes is the
-  /// same id; one with other bytes is another unless it is not ASCII (the Kelvin sign is
-  /// `K`), which is compared as a `String`. A probe loop of its own: one shared with
-  /// `slot(of:)` through a closure that compares cost about 65 instructions a lookup more.
-  private func slot(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> (
-    slot: Int, position: Int?
-  ) {
-    let hash = IDHash.hash(bytes: bytes)
-    return slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count - 1
-      let positions = Self.positionMask(slotCount: slots.count)
-      let tag = Self.tag(hash, positionMask: positions)
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while true {
-        let entry = slots[slot]
-        if entry == Self.empty { return (slot, nil) }
-        if entry & ~positions == tag {
-          let position = Int(entry & positions) - 1
-          var held = records[position].id
-          let same = held.withUTF8 { held in
-            CanonicalJSON.sameBytes(held, bytes) ? true : IDHash.isASCII(held) ? false : nil
-          }
-          if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return (slot, position) }
-        }
-        slot = (slot + 1) & mask
-      }
+      return (probe.slot, nil, probe.tag)
     }
   }
 
@@ -105,9 +107,24 @@ struct IDIndex<Root: Record>: Sendable {
   }
 
   /// The position of the record whose id's UTF-8 is `bytes`, when they are ASCII (else
-  /// `nil`: the caller asks `position(of:)`).
+  /// `nil`: the caller asks `position(of:)`), found as `position(of:)` finds it without
+  /// making a `String` of the bytes: an id with the same bytes is the same id; one with
+  /// other bytes is another unless it is not ASCII (the Kelvin sign is `K`), which is
+  /// compared as a `String`.
   func position(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> Int? {
-    IDHash.isASCII(bytes) ? slot(ofASCII: bytes, in: records).position : nil
+    guard IDHash.isASCII(bytes) else { return nil }
+    let hash = IDHash.hash(bytes: bytes)
+    return slots.withUnsafeBufferPointer { slots in
+      var probe = Probe(hash: hash, in: slots)
+      while let position = probe.nextCandidate() {
+        var held = records[position].id
+        let same = held.withUTF8 { held in
+          CanonicalJSON.sameBytes(held, bytes) ? true : IDHash.isASCII(held) ? false : nil
+        }
+        if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return position }
+      }
+      return nil
+    }
   }
 
   /// Adds the record at `position`, unless its id is already there: then returns that
@@ -117,7 +134,7 @@ struct IDIndex<Root: Record>: Sendable {
     if (count + 1) * 2 > slots.count { grow(in: records) }
     let found = slot(of: records[position].id, in: records)
     if let existing = found.position { return existing }
-    slots[found.slot] = found.tag | UInt32(truncatingIfNeeded: position + 1)
+    slots[found.slot] = Self.entry(tag: found.tag, position: position)
     count += 1
     return nil
   }
@@ -135,7 +152,8 @@ struct IDIndex<Root: Record>: Sendable {
       var hole = found.slot
       var next = (hole + 1) & mask
       while slots[next] != Self.empty {
-        let home = Int(truncatingIfNeeded: IDHash.hash(records[Int(slots[next] & positions) - 1].id)) & mask
+        let home =
+          Int(truncatingIfNeeded: IDHash.hash(records[Self.position(slots[next], positions)].id)) & mask
         // The entry at `next` may fill the hole unless its home lies after the hole,
         // up to `next` itself (cyclically).
         let homeAfterHole = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
@@ -169,9 +187,9 @@ struct IDIndex<Root: Record>: Sendable {
     slots.withUnsafeBufferPointer { slots in
       let positions = Self.positionMask(slotCount: slots.count)
       for entry in slots where entry != Self.empty {
-        let position = Int(entry & positions) - 1
+        let position = Self.position(entry, positions)
         let found = grown.slot(of: records[position].id, in: records)
-        grown.slots[found.slot] = found.tag | UInt32(truncatingIfNeeded: position + 1)
+        grown.slots[found.slot] = Self.entry(tag: found.tag, position: position)
       }
     }
     grown.count = count
