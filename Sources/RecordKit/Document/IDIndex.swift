@@ -244,20 +244,9 @@ enum IDHash {
     return ascii.withUnsafeBufferPointer { hash(bytes: $0) }
   }
 
-  /// Whether every byte is below 0x80. Eight bytes at a time.
+  /// Whether every byte is below 0x80.
   static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
-    var offset = 0
-    var high: UInt64 = 0
-    while offset + 8 <= bytes.count {
-      high |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      offset += 8
-    }
-    while offset < bytes.count {
-      high |= UInt64(bytes[offset])
-      offset += 1
-    }
-    return high & 0x8080_8080_8080_8080 == 0
+    UTF8Validation.asciiPrefixCount(bytes) == bytes.count
   }
 
   /// The hash of `bytes`: every byte and the count take part.

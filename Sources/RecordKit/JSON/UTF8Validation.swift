@@ -28,6 +28,22 @@ package enum UTF8Validation {
     return String(copying: UTF8Span(unchecked: Span(_unsafeElements: buffer), isKnownASCII: true))
   }
 
+  /// How many bytes at the front of `bytes` are ASCII: eight at a time while none of them
+  /// has its high bit, then one at a time. O(that count).
+  @inline(__always)
+  package static func asciiPrefixCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    if let base = bytes.baseAddress {
+      while count + 8 <= bytes.count,
+        UnsafeRawPointer(base + count).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        count += 8
+      }
+    }
+    while count < bytes.count, bytes[count] < 0x80 { count += 1 }
+    return count
+  }
+
   /// The length of the well-formed sequence that starts at `offset`, or `nil`.
   static func sequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
     func continues(_ index: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {

@@ -1,3 +1,5 @@
+import RecordKit
+
 /// Splits shell input into commands of tokens, over UTF-8 bytes.
 ///
 /// Rules, each one tested in `TokenizerTests`:
@@ -56,20 +58,12 @@ public enum Tokenizer {
   /// Refuses bytes that are not UTF-8, naming where (the script runner checks every line
   /// it reads, so that no typed or piped byte is silently replaced by U+FFFD).
   static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(TokenizerError) {
-    // Most lines are ASCII: eight bytes at a time, no high bit, nothing more to check.
-    // The check of the rest starts at the first word with one: the bytes before it are
-    // ASCII, so a character starts there. (The reader's `UTF8Validation.firstInvalidOffset`
-    // gives the same offsets, but took twice the instructions on a script's short lines.)
-    var start = 0
-    if let base = bytes.baseAddress {
-      while start + 8 <= bytes.count,
-        UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-      {
-        start += 8
-      }
-      while start < bytes.count, bytes[start] < 0x80 { start += 1 }
-      if start == bytes.count { return }
-    }
+    // Most lines are ASCII: nothing more to check. The check of the rest starts at the
+    // first byte that is not: the bytes before it are ASCII, so a character starts there.
+    // (The reader's `UTF8Validation.firstInvalidOffset` gives the same offsets, but took
+    // twice the instructions on a script's short lines.)
+    let start = UTF8Validation.asciiPrefixCount(bytes)
+    if start == bytes.count { return }
     do {
       _ = try UTF8Span(validating: Span(_unsafeElements: UnsafeBufferPointer(rebasing: bytes[start...])))
     } catch {
