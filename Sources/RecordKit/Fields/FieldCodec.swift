@@ -91,8 +91,7 @@ extension FieldCodec {
   func containsElement(_ value: Value, _ element: Value) -> Bool? { nil }
   public func parseFilterValue(_ token: ValueToken) -> Value? { parse(token) }
   public func parse(bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Value? {
-    let text = UTF8Validation.knownValidString(bytes)
-    return parse(quoted ? .quoted(text) : .word(text))
+    parse(ValueToken(word: bytes, quoted: quoted))
   }
   public func decode(_ json: JSONValue, texts: inout TextArena) -> Value? { decode(json) }
   public func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value? {

@@ -28,8 +28,7 @@ public struct SetValue {
   var token: ValueToken {
     switch storage {
     case .token(let token): token
-    case .bytes(let bytes, let quoted):
-      quoted ? .quoted(UTF8Validation.knownValidString(bytes)) : .word(UTF8Validation.knownValidString(bytes))
+    case .bytes(let bytes, let quoted): ValueToken(word: bytes, quoted: quoted)
     }
   }
 

@@ -22,6 +22,13 @@ extension ValueToken: CustomStringConvertible {
     }
   }
 
+  /// The token of the word `bytes`, UTF-8 that whoever read them checked (not checked
+  /// again): `.quoted` of their text when `quoted`, else `.word`.
+  package init(word bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+    let text = UTF8Validation.knownValidString(bytes)
+    self = quoted ? .quoted(text) : .word(text)
+  }
+
   /// The text of a word or quoted string; `nil` for a list.
   var text: String? {
     switch self {

@@ -199,16 +199,12 @@ package enum QuickCommand: Equatable {
     switch self {
     case .use(let ref): .use(ref: Self.word(ref, in: line))
     case .set(let field, let value, let quoted):
-      .set(FieldAssignments(Self.assignment(names[field], value, quoted: quoted, in: line)))
+      .set(
+        FieldAssignments(
+          FieldAssignment(
+            names[field], ValueToken(word: UnsafeBufferPointer(rebasing: line[value]), quoted: quoted))
+        ))
     }
-  }
-
-  /// A `set`'s pair, its value made from `line`.
-  static func assignment(
-    _ field: String, _ value: Range<Int>, quoted: Bool, in line: UnsafeBufferPointer<UInt8>
-  ) -> FieldAssignment {
-    let text = word(value, in: line)
-    return FieldAssignment(field, quoted ? .quoted(text) : .word(text))
   }
 
   /// A word of the line as a `String`. The line is UTF-8 (the fast lane needs it) and a
