@@ -8,21 +8,21 @@ extension Session {
   /// files, and every other command, pass.
   func refuseWhatNoCellHolds(_ command: ShellCommand) throws(SessionError) {
     guard persistence.fileLayout?.isDelimited == true, let path = filePath else { return }
-    func check(_ field: String, _ token: ValueToken?, record: String) throws(SessionError) {
-      try Self.refuseList(field, token, record: record, path: path)
-    }
     let selected = selectedID ?? ""
     switch command {
     case .set(let assignments):
       try refuseWhatNoCellHolds(set: assignments)
     case .new(let assignments):
-      for assignment in assignments { try check(assignment.field, assignment.value, record: "(new)") }
+      for assignment in assignments {
+        try Self.refuseList(assignment.field, assignment.value, record: "(new)", path: path)
+      }
     case .listEdit(let field, _, _):
       throw .doesNotFitCell(record: selected, field: field, value: "a list", path: path)
     case .bulk(let assignments, _):
       for assignment in assignments {
         switch assignment.change {
-        case .set(let token): try check(assignment.field, token, record: "(each matched)")
+        case .set(let token):
+          try Self.refuseList(assignment.field, token, record: "(each matched)", path: path)
         case .add, .remove:
           throw .doesNotFitCell(
             record: "(each matched)", field: assignment.field, value: "a list", path: path)
