@@ -1,4 +1,5 @@
 import Foundation
+import RecordKit
 import Testing
 
 /// The script mode (a pipe, `-s`, `-c`), through the built binary: piped input, `-s`,
@@ -60,6 +61,55 @@ import Testing
     let good = try folder.recsh(["t.json"], stdin: "use a1\nset title \"café\"\nsave\n")
     #expect(good.status == 0)
     #expect(try folder.read("t.json").contains("\"title\": \"café\""))
+  }
+
+  /// A piped script longer than two reads of standard input (lines cut between reads) runs
+  /// exactly as the same script from a file does, and ends where a model of its edits says: `use`/`set` pairs,
+  /// carriage returns, blank and indented lines, a missing id (`-k`: the record before
+  /// stays selected), lines that print, a last line without its line feed.
+  @Test func aLongPipedScriptRunsAsTheSameScriptFromAFile() throws {
+    let ids = (0..<300).map { "id\($0)" }
+    let records = ids.map { #"{"id": "\#($0)", "title": "t"}"# }
+    var generator = SplitMix64(seed: 5)
+    var titles = Dictionary(uniqueKeysWithValues: ids.map { ($0, "t") })
+    var script = ""
+    for step in 0..<4_000 {
+      let id = ids[Int.random(in: 0..<ids.count, using: &generator)]
+      let title = "edit \(step) " + String(repeating: "x", count: Int.random(in: 0..<12, using: &generator))
+      let use = ["use \(id)", "use \(id)\r", "  use \(id)"][Int.random(in: 0..<3, using: &generator)]
+      script += use + "\n" + "set title \"\(title)\"\n"
+      titles[id] = title
+      switch Int.random(in: 0..<40, using: &generator) {
+      case 0: script += "\n"
+      case 1:
+        // The `use` fails and the record before stays selected.
+        script += "use nosuch\nset title \"never\"\n"
+        titles[id] = "never"
+      case 2: script += "show\n"
+      default: break
+      }
+    }
+    script += "save"
+    #expect(script.utf8.count > 2 << 16)
+    let folder = try TempFolder()
+    let file = "[\n  " + records.joined(separator: ",\n  ") + "\n]\n"
+    _ = try folder.write("piped.json", file)
+    _ = try folder.write("sourced.json", file)
+    _ = try folder.write("script.rsh", script)
+    let piped = try folder.recsh(["-k", "piped.json"], stdin: script)
+    let sourced = try folder.recsh(["-k", "-s", "script.rsh", "sourced.json"])
+    #expect(piped.status == 1)
+    #expect(piped.status == sourced.status)
+    #expect(piped.stdout == sourced.stdout)
+    #expect(!piped.stdout.isEmpty)
+    #expect(piped.stderr.replacingOccurrences(of: "<stdin>:", with: "script.rsh:") == sourced.stderr)
+    #expect(piped.stderr.contains("nosuch"))
+    let saved = try folder.read("piped.json")
+    #expect(saved == (try folder.read("sourced.json")))
+    let expected =
+      "[\n  " + ids.map { #"{"id": "\#($0)", "title": "\#(titles[$0] ?? "")"}"# }.joined(separator: ",\n  ")
+      + "\n]\n"
+    #expect(saved == expected)
   }
 
   @Test func keepGoingRunsEverythingAndStillExitsOne() throws {

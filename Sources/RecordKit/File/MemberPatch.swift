@@ -69,6 +69,14 @@ final class MemberPatch<Root: Record> {
   /// answers false and writes nothing (see the type). `changed` says which declared fields
   /// may differ from the original, a bit per field index below 64 (`ChangeMarks`): the
   /// others keep their bytes, or their absence, without being compared.
+  ///
+  /// Specialized for each kind by name: a save's rewrite, specialized in the module that
+  /// saves, called this generic code unspecialized, where reading the record's custom
+  /// members copied the whole record and each field went through its witnesses (a tenth
+  /// of a save of 100k changed records in retains and releases; docs/PERFORMANCE.md).
+  @_specialize(where Root == TaskRecord)
+  @_specialize(where Root == ContactRecord)
+  @_specialize(where Root == RunTimeRecord)
   func write(
     _ record: UnsafePointer<Root>, over span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>,
     changed: UInt64 = ~0, into out: inout [UInt8]
