@@ -349,11 +349,30 @@ public struct FileImage: Sendable {
   /// `alternate`: another file's image, holding its bytes (a merge's THEIRS), where a
   /// record this one does not hold is looked for by id: found, and read there as exactly
   /// the record, it is written as its bytes there.
+  ///
+  /// `parts`: runs work side by side; given, the changed records of a JSON or JSON Lines
+  /// file are patched a batch ahead on two threads (`PatchesAhead`), into the same bytes as
+  /// without, holding one batch's patches at a time.
   public func rewrite<Root: Record, Failure: Error>(
     _ document: Document<Root>, in bytes: UnsafeBufferPointer<UInt8>, alternate: FileImage? = nil,
-    chunkSize: Int, progress: ((Int) -> Void)? = nil, passing: (Int) -> Void = { _ in },
+    chunkSize: Int, parts: PartRunner? = nil, progress: ((Int) -> Void)? = nil,
+    passing: (Int) -> Void = { _ in },
     into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) -> Plan {
+    try rewrite(
+      document, in: bytes, alternate: alternate, chunkSize: chunkSize,
+      ahead: table == nil ? parts.map { PatchesAhead(run: $0) } : nil, progress: progress, passing: passing,
+      into: sink)
+  }
+
+  /// `rewrite(_:in:alternate:chunkSize:parts:progress:passing:into:)` with the patches
+  /// made ahead by `ahead` (for a JSON or JSON Lines file only), of whatever batch size.
+  func rewrite<Root: Record, Failure: Error>(
+    _ document: Document<Root>, in bytes: UnsafeBufferPointer<UInt8>, alternate: FileImage? = nil,
+    chunkSize: Int, ahead: PatchesAhead<Root>?, progress: ((Int) -> Void)? = nil,
+    passing: (Int) -> Void = { _ in }, into sink: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) -> Plan {
+    precondition(ahead == nil || table == nil, "a table's rows are not patched")
     precondition(bytes.count == byteCount, "the bytes an image describes")
     let trustMarks = document.lineage == lineage
     var out: [UInt8] = []
@@ -435,12 +454,20 @@ public struct FileImage: Sendable {
               into: &out)
           }
         } else {
-          document.withRecord(at: position) { record in
-            if let ordinal, patch.write(record, over: spans[ordinal], in: bytes, changed: changed, into: &out)
-            {
-              return
+          let made =
+            ordinal == position
+            ? ahead?.made(at: position, of: document, over: self, in: bytes, trustMarks: trustMarks) : nil
+          if case .patched(let part, let patched)? = made {
+            ahead?.withBytes(of: part, patched) { out += $0 }
+          } else {
+            document.withRecord(at: position) { record in
+              if made == nil, let ordinal,
+                patch.write(record, over: spans[ordinal], in: bytes, changed: changed, into: &out)
+              {
+                return
+              }
+              write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
             }
-            write(record.pointee, over: ordinal, following: previous ?? ordinal, in: bytes, into: &out)
           }
         }
         let placed = start..<(flushed + out.count)

@@ -1,9 +1,30 @@
+import Dispatch
 import Glibc
 import RecordKit
 
 /// A data file on disk: read through the storage seam and decoded, or a new
 /// (missing) file that the first save creates; and records encoded and saved to one.
 public enum DataFile<Root: Record> {
+  /// Runs a save's parts on the machine's cores (libdispatch's pool, the calling thread
+  /// taking one): the changed records of a large save are patched on two
+  /// (`FileImage.rewrite`'s `parts`). Returns once every part has, so the work never
+  /// outlives the call. The work is not `Sendable` (it reads the document and the file's
+  /// bytes, which nothing writes while it runs, and each part writes only its own
+  /// state: `PartRunner`'s contract), hence the unchecked wrapper.
+  static var sideBySide: PartRunner {
+    { parts, work in
+      withoutActuallyEscaping(work) { work in
+        let parts = (count: parts, work: UncheckedParts(work: work))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { parts.work.work($0) }
+      }
+    }
+  }
+
+  /// A part's work handed to the pool's threads (see `sideBySide`).
+  private struct UncheckedParts: @unchecked Sendable {
+    let work: (Int) -> Void
+  }
+
   public struct Loaded {
     /// The records read; `takeDocument()` hands them to their one taker.
     public var document: Document<Root> { handoff.document }
@@ -232,7 +253,7 @@ public enum DataFile<Root: Record> {
       ) { (sink) throws(SystemCallError) in
         plan = try over.rewrite(
           document, in: bytes, alternate: alternate, chunkSize: RecordFile<Root>.defaultChunkSize,
-          passing: passing, into: sink)
+          parts: DataFile.sideBySide, passing: passing, into: sink)
         guard unchanged() else {
           changedWhileSaving = true
           // Stands for the change until the catch below, which says what happened.

@@ -26,6 +26,7 @@ import Testing
     let other = try #require(
       FileImage(written: bytes, layout: .array, ids: IDList(ids), lineage: editor.document.lineage &+ 1))
     var compared = 0
+    var batchesMade = 0
     for round in 0..<400 {
       let count = editor.document.count
       let position = count == 0 ? 0 : Int(random.next() % UInt64(count))
@@ -69,9 +70,45 @@ import Testing
         String(decoding: byMarks, as: UTF8.self) == String(decoding: byComparing, as: UTF8.self),
         "seed \(seed), round \(round)")
       #expect(try RecordFile<TaskRecord>.decode(byMarks).document.records == editor.document.records)
+      // Patched ahead, in batches of every size, by parts run in either order: the same file.
+      for batchSize in [1, 3, 16, 64] {
+        let ahead = try Self.rewrite(editor.document, over: trusted, batchSize: batchSize)
+        let aheadComparing = try Self.rewrite(editor.document, over: other, batchSize: batchSize)
+        #expect(ahead.bytes == byMarks, "seed \(seed), round \(round), batches of \(batchSize)")
+        #expect(aheadComparing.bytes == byComparing, "seed \(seed), round \(round), batches of \(batchSize)")
+        batchesMade += ahead.batches + aheadComparing.batches
+      }
       compared += 1
     }
     #expect(compared == 20)
+    #expect(batchesMade > 100)
+  }
+
+  /// `image.rewrite(document)` with the changed records patched ahead (`PatchesAhead`) in
+  /// batches of `batchSize`, the parts run one after the other, the last first; the plan
+  /// must be the one a save without patches ahead makes. Returns the bytes and how many
+  /// batches were made.
+  static func rewrite(_ document: Document<TaskRecord>, over image: FileImage, batchSize: Int) throws -> (
+    bytes: [UInt8], batches: Int
+  ) {
+    let held = try #require(image.heldBytes)
+    var ran = 0
+    let ahead = PatchesAhead<TaskRecord>(batchSize: batchSize) { parts, work in
+      for part in (0..<parts).reversed() { work(part) }
+      ran += 1
+    }
+    var written: [UInt8] = []
+    let plan = held.withUnsafeBufferPointer { bytes in
+      image.rewrite(document, in: bytes, chunkSize: 100, ahead: ahead) { written += $0 }
+    }
+    let alone = held.withUnsafeBufferPointer { bytes in
+      image.rewrite(document, in: bytes, chunkSize: 100) { _ in }
+    }
+    #expect(plan.byteCount == alone.byteCount)
+    #expect(plan.placement?.spans == alone.placement?.spans)
+    #expect(plan.placement?.inner == alone.placement?.inner)
+    #expect((0..<plan.ids.count).map { plan.ids[$0] } == (0..<alone.ids.count).map { alone.ids[$0] })
+    return (written, ran)
   }
 
   @Test func aWholeMarkIsNeverNarrowed() {
