@@ -17,7 +17,8 @@ import Glibc
 /// One guard at a time in the process: a `run` on another thread (a test's, say) waits for
 /// the one going on to end, since the handler knows one range; the state the handler
 /// reads is set before the handler is installed. A `run` must not start another inside
-/// its body.
+/// its body. Threads its body starts and waits for (a save's patches made on two cores,
+/// `DataFile.sideBySide`) read under it too: the handler serves whichever thread faults.
 enum MappingFaultGuard {
   /// Runs `body` with faults on `mapping` turned into pages of zeros; returns what `body`
   /// returned and whether any fault happened (then the bytes it saw are not the file's).
