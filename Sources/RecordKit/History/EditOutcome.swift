@@ -21,48 +21,40 @@ public enum EditOutcome<Root: Record>: Sendable {
 /// history column when a one-field `set` was written straight into one (no edit object
 /// exists then; `command` makes one). Read at once, while the row is where it was put.
 public struct EditChange<Root: Record>: Sendable {
-  private enum Made: Sendable {
-    case command(Command<Root>)
-    case row(StepColumn<Root>, Int)
-  }
+  /// The column the change is a row of, and the row; `nil` when it is `made`. Two stored
+  /// properties rather than an enum's cases: a case's payload was copied out of it to be
+  /// used, the column retained and released on every edit; a property is read in place.
+  private let column: StepColumn<Root>?
+  private let row: Int
+  /// The command, when the change is not a row.
+  private let made: Command<Root>?
 
-  private let made: Made
+  public init(_ command: Command<Root>) { (column, row, made) = (nil, 0, command) }
 
-  public init(_ command: Command<Root>) { made = .command(command) }
-
-  init(column: StepColumn<Root>, row: Int) { made = .row(column, row) }
+  init(column: StepColumn<Root>, row: Int) { (self.column, self.row, made) = (column, row, nil) }
 
   /// The command: the one made, or the row's edit made again (one allocation).
   public var command: Command<Root> {
-    switch made {
-    case .command(let command): command
-    case .row(let column, let row): column.command(atRow: row)
-    }
+    if let made { return made }
+    guard let column else { preconditionFailure("a change is a command or a row") }
+    return column.command(atRow: row)
   }
 
   /// Appends the change as `Command.appendEncoded` spells it (JSON).
   public func appendEncoded(to out: inout [UInt8]) {
-    switch made {
-    case .command(let command): command.appendEncoded(to: &out)
-    case .row(let column, let row): column.command(atRow: row).appendEncoded(to: &out)
-    }
+    command.appendEncoded(to: &out)
   }
 
   /// Whether `appendStep` can write the change: a row, or a command that `isCompactStep`.
   public var isCompactStep: Bool {
-    switch made {
-    case .command(let command): command.isCompactStep
-    case .row: true
-    }
+    made?.isCompactStep ?? true
   }
 
   /// Appends the change as the history log keeps a step (`EditStep`); a row is written
   /// from its typed values, without making its edit. Needs `isCompactStep`.
   public func appendStep(to out: inout [UInt8]) {
-    switch made {
-    case .command(let command): command.appendStep(to: &out)
-    case .row(let column, let row): column.appendStep(row: row, to: &out)
-    }
+    // `column?.` calls through the property in place; its answer is `nil` with no column.
+    if column?.appendStep(row: row, to: &out) == nil { made?.appendStep(to: &out) }
   }
 }
 

@@ -326,7 +326,9 @@ final class FieldStepColumn<Root: Record, Codec: FieldCodec>: StepColumn<Root>, 
 
   override func appendStep(row: Int, to out: inout [UInt8]) {
     guard row == lastStepRow else { return field.logStepRow(self, row, &out) }
-    lastStep.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    // Reached in place (a mutating access changes nothing here): a plain read of the
+    // object's array retained and released it on every edit.
+    lastStep.withUnsafeMutableBufferPointer { out.append(contentsOf: UnsafeBufferPointer($0)) }
   }
 
   override func write(row: Int, forward: Bool, in document: inout Document<Root>) {
