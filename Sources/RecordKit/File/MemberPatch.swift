@@ -72,8 +72,8 @@ final class MemberPatch<Root: Record> {
   ///
   /// Specialized for each kind by name: a save's rewrite, specialized in the module that
   /// saves, called this generic code unspecialized, where reading the record's custom
-  /// members copied the whole record and each field went through its witnesses (a tenth
-  /// of a save of 100k changed records in retains and releases; docs/PERFORMANCE.md).
+  /// members copied the whole record and each field went through its witnesses (the
+  /// copy's retains alone were 1.6% of a run of 1M edits and its save; docs/PERFORMANCE.md).
   @_specialize(where Root == TaskRecord)
   @_specialize(where Root == ContactRecord)
   @_specialize(where Root == RunTimeRecord)

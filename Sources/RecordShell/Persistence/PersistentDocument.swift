@@ -116,10 +116,7 @@ public struct PersistentDocument<Root: Record> {
   /// Runs an edit of the editor and logs what it did (a step, or a change in the open
   /// group); its error is the editor's, and then nothing changed.
   mutating func edit(_ body: (inout Editor<Root>) throws(EditError) -> EditOutcome<Root>) throws(EditError) {
-    let outcome = try body(&editor)
-    // Consumed: its change moves to the log rather than being copied (its column retained
-    // and released once more on every edit).
-    switch consume outcome {
+    switch try body(&editor) {
     case .unchanged: break
     case .recorded(let change, _), .grouped(let change): logPerform(change)
     }
