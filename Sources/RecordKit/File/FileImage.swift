@@ -456,11 +456,15 @@ public struct FileImage: Sendable {
         } else {
           let made =
             ordinal == position
-            ? ahead?.made(at: position, of: document, over: self, in: bytes, trustMarks: trustMarks) : nil
-          if case .patched(let part, let patched)? = made {
-            ahead?.withBytes(of: part, patched) { out += $0 }
-          } else {
+            ? ahead?.append(
+              madeAt: position, of: document, over: self, in: bytes, trustMarks: trustMarks, to: &out)
+            : nil
+          switch made {
+          case .patched?:
+            break  // Its bytes are in `out` already.
+          case .refused?, nil:
             document.withRecord(at: position) { record in
+              // A record whose patch was refused ahead would be refused again.
               if made == nil, let ordinal,
                 patch.write(record, over: spans[ordinal], in: bytes, changed: changed, into: &out)
               {

@@ -23,8 +23,9 @@ public typealias PartRunner = (_ parts: Int, _ work: (Int) -> Void) -> Void
 final class PatchesAhead<Root: Record> {
   /// What was made ahead for one record.
   enum Made {
-    /// The record's new bytes: `bytes` of part `part`.
-    case patched(part: Int, bytes: Range<Int>)
+    /// The record was patched: its new bytes are `bytes` of its part's, which
+    /// `append(madeAt:of:over:in:trustMarks:to:)` appends.
+    case patched(bytes: Range<Int>)
     /// The patch refused the record: the pass writes it whole.
     case refused
   }
@@ -32,15 +33,11 @@ final class PatchesAhead<Root: Record> {
   /// One thread's share of a batch: its patch (reused from batch to batch), the bytes it
   /// made and what it made of each of its records.
   private final class Part {
-    /// Its place in `parts`.
-    let index: Int
     let patch = MemberPatch<Root>()
     var bytes: [UInt8] = []
     /// By position from `first`; `nil` where nothing was made ahead.
     var made: [Made?] = []
     var first = 0
-
-    init(index: Int) { self.index = index }
 
     /// Patches the records at `positions` that stand where the image has them and may have
     /// changed, into this part's bytes.
@@ -66,7 +63,7 @@ final class PatchesAhead<Root: Record> {
           document.withRecord(at: position) { record in
             patch.write(record, over: image.spans[position], in: bytes, changed: changed, into: &self.bytes)
           } ?? false
-        made.append(patched ? .patched(part: index, bytes: start..<self.bytes.count) : .refused)
+        made.append(patched ? .patched(bytes: start..<self.bytes.count) : .refused)
       }
     }
   }
@@ -74,7 +71,7 @@ final class PatchesAhead<Root: Record> {
   /// Records per batch: a batch's patches are about this many records' bytes.
   let batchSize: Int
   private let run: PartRunner
-  private let parts = [Part(index: 0), Part(index: 1)]
+  private let parts = [Part(), Part()]
   private var batch = 0..<0
 
   init(batchSize: Int = 4096, run: @escaping PartRunner) {
@@ -84,13 +81,12 @@ final class PatchesAhead<Root: Record> {
   }
 
   /// What was made ahead for the record at `position` of `document` (saved over `image`'s
-  /// bytes `bytes`, `trustMarks` as the pass has it), making the batch from `position` on
-  /// first when the batch held does not cover it; `nil` when nothing was. Positions must be
-  /// asked in ascending order.
-  func made(
-    at position: Int, of document: Document<Root>, over image: FileImage,
-    in bytes: UnsafeBufferPointer<UInt8>,
-    trustMarks: Bool
+  /// bytes `bytes`, `trustMarks` as the pass has it), its new bytes appended to `out` when
+  /// it was patched; `nil` when nothing was made. Makes the batch from `position` on first
+  /// when the batch held does not cover it. Positions must be asked in ascending order.
+  func append(
+    madeAt position: Int, of document: Document<Root>, over image: FileImage,
+    in bytes: UnsafeBufferPointer<UInt8>, trustMarks: Bool, to out: inout [UInt8]
   ) -> Made? {
     if !batch.contains(position) {
       batch = position..<min(position + batchSize, document.count)
@@ -102,11 +98,8 @@ final class PatchesAhead<Root: Record> {
       }
     }
     let part = parts[position - parts[0].first < parts[0].made.count ? 0 : 1]
-    return part.made[position - part.first]
-  }
-
-  /// The bytes a `.patched` names, lent to `body`.
-  func withBytes<Result>(of part: Int, _ range: Range<Int>, _ body: (ArraySlice<UInt8>) -> Result) -> Result {
-    body(parts[part].bytes[range])
+    let made = part.made[position - part.first]
+    if case .patched(let patched)? = made { out += part.bytes[patched] }
+    return made
   }
 }

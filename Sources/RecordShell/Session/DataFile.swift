@@ -14,8 +14,8 @@ public enum DataFile<Root: Record> {
   static var sideBySide: PartRunner {
     { parts, work in
       withoutActuallyEscaping(work) { work in
-        let parts = (count: parts, work: UncheckedParts(work: work))
-        DispatchQueue.concurrentPerform(iterations: parts.count) { parts.work.work($0) }
+        let work = UncheckedParts(work: work)
+        DispatchQueue.concurrentPerform(iterations: parts) { work.work($0) }
       }
     }
   }
