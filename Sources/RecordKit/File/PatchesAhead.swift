@@ -33,7 +33,9 @@ final class PatchesAhead<Root: Record> {
   /// One thread's share of a batch: its patch (reused from batch to batch), the bytes it
   /// made and what it made of each of its records.
   private final class Part {
-    let patch = MemberPatch<Root>()
+    /// Made by the part's first batch (on its thread): a save with nothing to patch ahead,
+    /// the most common, makes none.
+    lazy var patch = MemberPatch<Root>()
     var bytes: [UInt8] = []
     /// By position from `first`; `nil` where nothing was made ahead.
     var made: [Made?] = []
