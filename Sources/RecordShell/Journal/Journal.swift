@@ -184,8 +184,8 @@ public final class Journal {
     pending.sequence = sequence + 1
     guard file != nil else {
       // Not on disk yet (a step made as the file is opened): it waits with the rest.
-      pending.buffer += head
-      pending.buffer += bytes
+      pending.append(framed: head)
+      pending.append(framed: bytes)
       return
     }
     writeBuffer()
@@ -207,8 +207,8 @@ public final class Journal {
   private func writeBuffer() {
     guard file != nil, failure == nil, !pending.buffer.isEmpty else { return }
     do throws(SystemCallError) {
-      try writeAll(pending.buffer)
-      pending.buffer.removeAll(keepingCapacity: true)
+      try writeAll(pending.sealed())
+      pending.empty(keepingCapacity: true)
     } catch {
       failure = error
     }
@@ -276,7 +276,7 @@ public final class Journal {
     reportedFailure = false
     loggedSecond = -1
     writesCompactSteps = header.format >= JournalEntry.compactStepFormat
-    pending.buffer = JournalFraming.magic
+    pending.append(framed: JournalFraming.magic)
     append(.header(header), isStep: false)
     guard let file else {
       arrival?.cut = 0
@@ -284,13 +284,13 @@ public final class Journal {
     }
     do throws(SystemCallError) {
       try fileSystem.ftruncate(file, length: 0)
-      try writeAll(pending.buffer)
-      pending.buffer.removeAll(keepingCapacity: true)
+      try writeAll(pending.sealed())
+      pending.empty(keepingCapacity: true)
       try fileSystem.fsync(file)
     } catch {
       // A log that could not be started is off until the next save: nothing
       // is appended to a file whose beginning may be missing.
-      pending.buffer.removeAll()
+      pending.empty()
       failure = error
       reportedFailure = true
       throw error
@@ -437,7 +437,7 @@ public final class Journal {
   /// For tests: end as a killed process would — the unwritten buffer is lost,
   /// the file stays, the lock goes with the descriptor.
   func simulateKill() {
-    pending.buffer.removeAll()
+    pending.empty()
     pendingBase = nil
     guard let file else { return }
     try? fileSystem.close(file)
@@ -456,12 +456,21 @@ public final class Journal {
 extension Journal {
   /// The journal's unwritten records and its counters.
   fileprivate struct Pending {
-    var buffer: [UInt8] = []
+    /// The framed records not yet written. Those `append` framed from `unchecked` on
+    /// have no checksum yet; `seal` fills them in.
+    private(set) var buffer: [UInt8] = []
+    /// Where the first record without its checksum starts; `nil` when every record has one.
+    private var unchecked: Int?
     var sequence: UInt64 = 0
     var unsyncedSteps = 0
 
     /// Frames a record whose payload `writePayload` appends to the buffer in place, as
-    /// `JournalFraming.record` frames it (same bytes); returns the buffer's size.
+    /// `JournalFraming.record` frames it once `seal` has filled in its checksum; returns
+    /// the buffer's size.
+    ///
+    /// The checksum waits for `seal`, which the buffer's write calls: one pass over a few
+    /// thousand records keeps the CRC's tables in the cache, where a checksum for each edit
+    /// found them evicted by the edit between (docs/PERFORMANCE.md).
     mutating func append(isStep: Bool, payload writePayload: (inout [UInt8]) -> Void) -> Int {
       let start = buffer.count
       let header = JournalFraming.recordHeaderSize
@@ -476,12 +485,47 @@ extension Journal {
       buffer.withUnsafeMutableBytes { raw in
         raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
         raw.storeBytes(of: sequence.littleEndian, toByteOffset: start + 8, as: UInt64.self)
-        let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
-        raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
       }
+      if unchecked == nil { unchecked = start }
       self.sequence = sequence + 1
       if isStep { unsyncedSteps += 1 }
       return buffer.count
+    }
+
+    /// Fills in the checksum of every record `append` framed since the last seal: after
+    /// this, the buffer is whole records, each as `JournalFraming.record` makes it.
+    mutating func seal() {
+      guard let first = unchecked else { return }
+      unchecked = nil
+      buffer.withUnsafeMutableBytes { raw in
+        var start = first
+        while start < raw.count {
+          let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+          let end = start + JournalFraming.recordHeaderSize + length
+          let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)..<end]))
+          raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+          start = end
+        }
+      }
+    }
+
+    /// The buffer, sealed (`seal`): what goes in the file.
+    mutating func sealed() -> [UInt8] {
+      seal()
+      return buffer
+    }
+
+    /// Appends bytes that are whole records already (or the log's magic), after the
+    /// records before them are sealed.
+    mutating func append(framed bytes: [UInt8]) {
+      seal()
+      buffer += bytes
+    }
+
+    /// Forgets what was not written (its records stay counted).
+    mutating func empty(keepingCapacity: Bool = false) {
+      buffer.removeAll(keepingCapacity: keepingCapacity)
+      unchecked = nil
     }
   }
 }

@@ -107,6 +107,37 @@ import Testing
     }
   }
 
+  /// A session's log, written in several pieces (each record's checksum is filled in as
+  /// its piece is written), reads back whole: every record's checksum checked, none torn.
+  @Test func aSessionsLogWrittenInPiecesReadsBackWhole() throws {
+    try TestDirectory.with { folder in
+      try folder.write("t.json", JournalCrashTests.start)
+      let path = folder.path("t.json")
+      var session = try retryingLock {
+        try Session<TaskRecord>.open(path: path, stateFolder: testState(for: path))
+      }
+      .session
+      let pieces = [
+        ["use a1", "set title x"], ["set priority 2", "new title y", "begin g"],
+        ["set title caf\u{E9}", "end", "undo"], ["redo"],
+      ]
+      var counts: [Int] = []
+      for piece in pieces {
+        for line in piece { _ = try session.run(line: line) }
+        session.writeJournal()
+        let contents = try JournalFraming.read(try folder.read(folder.logPath("t.json")))
+        #expect(contents.tornTail == nil)
+        counts.append(contents.payloads.count)
+      }
+      let log = try folder.read(folder.logPath("t.json"))
+      session.simulateKill()
+      let contents = try JournalFraming.read(log)
+      #expect(contents.validLength == log.count)
+      #expect(contents.tornTail == nil)
+      #expect(counts == counts.sorted() && Set(counts).count == pieces.count, "\(counts)")
+    }
+  }
+
   @Test func contentHashTellsFilesApart() {
     #expect(ContentHash.of(Array("[]\n".utf8)) != ContentHash.of(Array("[] \n".utf8)))
     #expect(ContentHash.of(Array("abcdefghij".utf8)) == ContentHash.of(Array("abcdefghij".utf8)))
