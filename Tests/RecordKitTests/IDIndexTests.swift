@@ -41,8 +41,9 @@ import Testing
 
   /// A document's index against an array of ids as its model: random inserts and removals
   /// (which shift positions and, removing, move later entries of a probe run back), ids
-  /// of many lengths, some sharing long prefixes; every id is found where the model has
-  /// it, and ids not there are not found.
+  /// of many lengths, some sharing long prefixes, many of at most 8 ASCII bytes, some of
+  /// those a byte apart or holding a zero byte; every id is found where the model has it,
+  /// and ids not there are not found.
   @Test func lookupsMatchAModelThroughInsertsAndRemovals() {
     var generator = SplitMix64(seed: 42)
     var document = Document<TaskRecord>()
@@ -51,16 +52,20 @@ import Testing
     func newID() -> String {
       made += 1
       let body = String(made, radix: 36)
-      switch generator.int(4) {
+      switch generator.int(6) {
       case 0: return body
       case 1: return "shared-prefix-of-some-length-" + body
       case 2: return "é" + body
-      default: return String(repeating: "x", count: generator.int(20)) + body
+      case 3: return String(repeating: "x", count: generator.int(20)) + body
+      // Up to 8 bytes from a small alphabet: many ids a byte apart, some with a zero byte.
+      case 4: return String((0..<generator.int(9)).map { _ in Array("ab\u{0}")[generator.int(3)] })
+      default: return String(("k0000000" + body).suffix(8))
       }
     }
     for step in 0..<6_000 {
       if model.isEmpty || generator.int(100) < 60 {
-        let id = newID()
+        var id = newID()
+        while model.contains(id) { id = newID() }
         let position = generator.int(model.count + 1)
         document.insert(TaskRecord(id: id), numbered: document.nextNumber, at: position)
         model.insert(id, at: position)
@@ -78,8 +83,10 @@ import Testing
               == (ascii ? position : nil),
             "step \(step): \(id)")
         }
-        for absent in ["", "nope", "shared-prefix-of-some-length-", "é"] where !model.contains(absent) {
+        for absent in ["", "nope", "shared-prefix-of-some-length-", "é", "ab\u{0}", "aaaaaaaaa", "k000000"]
+        where !model.contains(absent) {
           #expect(document.position(ofID: absent) == nil, "step \(step): \(absent)")
+          #expect(Array(absent.utf8).withUnsafeBufferPointer { document.position(ofASCIIID: $0) } == nil)
         }
       }
     }
