@@ -92,6 +92,28 @@ import Testing
     #expect(held > 1_000 && held < words.count - 1_000)
   }
 
+  /// Bare words of every length up to 40 as the id of a `use`, sometimes with a byte that
+  /// ends the word early at any place inside it: the fast lane answers exactly when the
+  /// whole id is one word, with that word.
+  @Test func bareWordsOfEveryLength() {
+    let plain = ["a", "Z", "0", "-", "_", "é", "#", ",", "\\"]
+    let ending = ["\"", "'", ";", "[", "]", "\t", "\u{7F}", "\u{01}"]
+    var generator = SplitMix64(seed: 31)
+    for length in 1...40 {
+      for _ in 0..<30 {
+        var text = (0..<length).map { _ in plain[Int.random(in: 0..<plain.count, using: &generator)] }
+        if text[0] == "#" { text[0] = "a" }
+        // Inside the id, so that a tab (a space) is not its last byte.
+        let ends = length > 2 && Bool.random(using: &generator)
+        if ends {
+          text[Int.random(in: 1..<(length - 1), using: &generator)] = ending.randomElement(using: &generator)!
+        }
+        let id = text.joined()
+        #expect(quick.parse("use " + id) == (ends ? nil : .use(ref: id)), "\(id.debugDescription)")
+      }
+    }
+  }
+
   /// Quoted values of every length up to 40 (the word-at-a-time scan and the bytes after
   /// it), sometimes with a byte that sends the line to the full parser at any place.
   @Test func quotedValuesOfEveryLength() {
