@@ -64,9 +64,10 @@ import Testing
   }
 
   /// A piped script longer than two reads of standard input (lines cut between reads) runs
-  /// exactly as the same script from a file does, and ends where a model of its edits says: `use`/`set` pairs,
-  /// carriage returns, blank and indented lines, a missing id (`-k`: the record before
-  /// stays selected), lines that print, a last line without its line feed.
+  /// exactly as the same script from a file does, and ends where a model of its edits
+  /// says: `use`/`set` pairs, carriage returns, blank and indented lines, a missing id
+  /// (`-k`: the record before stays selected), lines that print, a last line without its
+  /// line feed.
   @Test func aLongPipedScriptRunsAsTheSameScriptFromAFile() throws {
     let ids = (0..<300).map { "id\($0)" }
     let records = ids.map { #"{"id": "\#($0)", "title": "t"}"# }

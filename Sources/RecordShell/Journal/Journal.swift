@@ -499,13 +499,7 @@ extension Journal {
       unchecked = nil
       buffer.withUnsafeMutableBytes { raw in
         var start = first
-        while start < raw.count {
-          let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
-          let end = start + JournalFraming.recordHeaderSize + length
-          let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)..<end]))
-          raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
-          start = end
-        }
+        while start < raw.count { start = JournalFraming.fillChecksum(ofRecordAt: start, in: raw) }
       }
     }
 

@@ -13,9 +13,13 @@ package enum JournalFraming {
   /// records (`JournalEntry.base`), whose records are checked by their content hash
   /// when needed: there it covers the mark, the hash's length and the hash.
   static func checkedLength(of payload: ArraySlice<UInt8>) -> Int {
-    let start = payload.startIndex
-    guard payload.count >= 2, JournalEntry.isBase(payload[start]) else { return payload.count }
-    return min(payload.count, 2 + Int(payload[start + 1]))
+    payload.withUnsafeBytes { checkedLength(of: $0) }
+  }
+
+  /// `checkedLength` of a payload's bytes where they are.
+  static func checkedLength(of payload: UnsafeRawBufferPointer) -> Int {
+    guard payload.count >= 2, JournalEntry.isBase(payload[0]) else { return payload.count }
+    return min(payload.count, 2 + Int(payload[1]))
   }
 
   package static func record(sequence: UInt64, payload: some Collection<UInt8>) -> [UInt8] {
@@ -23,9 +27,22 @@ package enum JournalFraming {
     return head(sequence: sequence, length: all.count, checked: all[..<checkedLength(of: all[...])]) + all
   }
 
+  /// Fills in the checksum of the record that starts at `start` in `raw`, whose length,
+  /// sequence and payload are in place (the buffer's in-place framing: `Journal.Pending`),
+  /// as `record` makes it; returns where the record ends.
+  static func fillChecksum(ofRecordAt start: Int, in raw: UnsafeMutableRawBufferPointer) -> Int {
+    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+    let payload = start + recordHeaderSize
+    let checked =
+      payload + checkedLength(of: UnsafeRawBufferPointer(rebasing: raw[payload..<(payload + length)]))
+    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + 8)..<checked]))
+    raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+    return payload + length
+  }
+
   /// A record's 16 header bytes for a payload of `length` bytes whose first bytes are
   /// `checked` (what its CRC-32 covers, `checkedLength`): the one place a header is made
-  /// apart from the buffer's in-place framing (`Journal.Pending.append`, the same bytes).
+  /// apart from the buffer's in-place framing (`fillChecksum`, the same bytes).
   static func head(sequence: UInt64, length: Int, checked: ArraySlice<UInt8>) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: recordHeaderSize)
     bytes.withUnsafeMutableBytes { raw in
