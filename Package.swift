@@ -3,8 +3,8 @@ import PackageDescription
 
 /// recsh: a record shell. Dependencies point one way:
 /// `recsh -> RecordShell -> RecordKit`; only `recsh` imports `CEditLine`, only
-/// RecordKit's `CompiledPattern` imports `CPCRE2`, and only RecordShell's `Zstd` imports
-/// `CZstd`.
+/// RecordKit's `CompiledPattern` imports `CPCRE2`, only RecordKit's `CacheHint` imports
+/// `CCacheHint`, and only RecordShell's `Zstd` imports `CZstd`.
 /// Release builds make the libraries' code available for specialization in the
 /// executables: the shell is generic over the record kind, and unspecialized it
 /// looked up generic type metadata at run time dozens of times per edit.
@@ -66,10 +66,12 @@ let package = Package(
       pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"])]
     ),
+    // The compiler's prefetch hint, which Swift cannot spell (RecordKit/Support/CacheHint).
+    .target(name: "CCacheHint"),
     // `rounded()` and friends call the C math library, which nothing else in RecordKit
     // links: an executable that imports RecordKit alone (a fuzz target) needs it named.
     .target(
-      name: "RecordKit", dependencies: ["CPCRE2"], swiftSettings: crossModule,
+      name: "RecordKit", dependencies: ["CPCRE2", "CCacheHint"], swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "RecordShell", dependencies: ["RecordKit", "CZstd"], swiftSettings: crossModule),
     .executableTarget(

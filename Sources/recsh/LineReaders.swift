@@ -27,13 +27,41 @@ struct StandardInputLines: LineSource {
         }
       }
       if atEnd { return nil }
-      if start > 0 {
-        buffer.removeFirst(start)
-        start = 0
+      readMore(beforeWaiting: beforeWaiting)
+    }
+  }
+
+  /// The buffered whole lines, from the next line to the last line feed, lent together;
+  /// when none is held, reads until one is or input ends.
+  mutating func withHeldLines(beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Bool
+  {
+    // Bytes after `start` known to hold no line feed: each chunk is searched once.
+    var searched = 0
+    while true {
+      if let end = buffer[(start + searched)...].lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) {
+        let used = buffer.withUnsafeBufferPointer { bytes in
+          body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        start += used
+        return true
       }
-      var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-      if poll(&ready, 1, 0) == 0 { beforeWaiting() }
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      if atEnd { return false }
+      searched = buffer.count - start
+      readMore(beforeWaiting: beforeWaiting)
+    }
+  }
+
+  /// Reads the next chunk of input into the buffer (after dropping the lines already
+  /// read), or marks the end of input; `beforeWaiting` first when nothing is ready.
+  private mutating func readMore(beforeWaiting: () -> Void) {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    if poll(&ready, 1, 0) == 0 { beforeWaiting() }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
       let count = read(0, &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }
       if count <= 0 {
@@ -41,6 +69,7 @@ struct StandardInputLines: LineSource {
       } else {
         buffer += chunk[0..<count]
       }
+      return
     }
   }
 

@@ -43,12 +43,14 @@ import Testing
   /// (which shift positions and, removing, move later entries of a probe run back), ids
   /// of many lengths, some sharing long prefixes, many of at most 8 ASCII bytes, some of
   /// those a byte apart or holding a zero byte; every id is found where the model has it,
-  /// and ids not there are not found.
+  /// and ids not there are not found. Lookups begun ahead (`IDLookahead`), before the
+  /// changes or after, find the same, and the record they warm is the one they find.
   @Test func lookupsMatchAModelThroughInsertsAndRemovals() {
     var generator = SplitMix64(seed: 42)
     var document = Document<TaskRecord>()
     var model: [String] = []
     var made = 0
+    var (likelyRight, likelyWrong) = (0, 0)
     func newID() -> String {
       made += 1
       let body = String(made, radix: 36)
@@ -62,6 +64,14 @@ import Testing
       default: return String(("k0000000" + body).suffix(8))
       }
     }
+    // Lookups begun before the changes below, by ids some of which come later: a lookahead
+    // depends on the bytes alone, so it holds through every change.
+    var lookaheads: [[UInt8]: IDLookahead] = [:]
+    for _ in 0..<300 {
+      let id = Array(newID().utf8)
+      lookaheads[id] = id.withUnsafeBufferPointer { Document<TaskRecord>.lookahead(ofASCIIID: $0) }
+    }
+    made = 0
     for step in 0..<6_000 {
       if model.isEmpty || generator.int(100) < 60 {
         var id = newID()
@@ -82,15 +92,36 @@ import Testing
             Array(id.utf8).withUnsafeBufferPointer { document.position(ofASCIIID: $0) }
               == (ascii ? position : nil),
             "step \(step): \(id)")
+          let bytes = Array(id.utf8)
+          let lookahead = bytes.withUnsafeBufferPointer { Document<TaskRecord>.lookahead(ofASCIIID: $0) }
+          #expect((lookahead != nil) == ascii, "step \(step): \(id)")
+          for begun in [lookahead, lookaheads[bytes]] {
+            guard let begun else { continue }
+            #expect(
+              bytes.withUnsafeBufferPointer { document.position(ofASCIIID: $0, lookahead: begun) } == position
+            )
+            // The guess is a record there; warming it reads nothing it should not.
+            #expect(document.likelyPosition(for: begun).map { (0..<model.count).contains($0) } == true)
+            document.warmSlot(for: begun)
+            document.warmRecord(for: begun)
+            if document.likelyPosition(for: begun) == position { likelyRight += 1 } else { likelyWrong += 1 }
+          }
         }
         for absent in ["", "nope", "shared-prefix-of-some-length-", "é", "ab\u{0}", "aaaaaaaaa", "k000000"]
         where !model.contains(absent) {
           #expect(document.position(ofID: absent) == nil, "step \(step): \(absent)")
           #expect(Array(absent.utf8).withUnsafeBufferPointer { document.position(ofASCIIID: $0) } == nil)
+          Array(absent.utf8).withUnsafeBufferPointer { bytes in
+            guard let begun = Document<TaskRecord>.lookahead(ofASCIIID: bytes) else { return }
+            #expect(document.position(ofASCIIID: bytes, lookahead: begun) == nil)
+            document.warmRecord(for: begun)
+          }
         }
       }
     }
     #expect(model.count > 1_000)
+    // The tags make the first candidate of a walk its id's nearly always.
+    #expect(likelyWrong * 100 < likelyRight, "\(likelyWrong) guesses wrong, \(likelyRight) right")
   }
 
   /// Ids are the same when they are the same `String` (canonically equivalent), as they

@@ -93,6 +93,47 @@ public struct Document<Root: Record>: Sendable {
     records.withUnsafeBufferPointer { index.position(ofASCII: bytes, in: $0) }
   }
 
+  /// The lookup of the record whose id is the ASCII `bytes`, begun before its turn:
+  /// `nil` when the bytes are not ASCII. It holds the id's hash, which no edit changes,
+  /// so it may be taken while earlier commands have still to run; `warmSlot(for:)` and
+  /// then `warmRecord(for:)`, called some time apart before
+  /// `position(ofASCIIID:lookahead:)`, let the two cache misses of that lookup (its slot,
+  /// then its record) and the record's change mark overlap the commands before it. Costs
+  /// the hash of the bytes.
+  public static func lookahead(ofASCIIID bytes: UnsafeBufferPointer<UInt8>) -> IDLookahead? {
+    IDHash.isASCII(bytes) ? IDLookahead(hash: IDHash.hash(bytes: bytes)) : nil
+  }
+
+  /// Asks the processor for the index slot where `lookahead`'s lookup starts. Reads
+  /// nothing; O(1).
+  public func warmSlot(for lookahead: IDLookahead) {
+    index.warmSlot(hash: lookahead.hash)
+  }
+
+  /// Asks the processor for the record `lookahead`'s lookup most likely finds and the
+  /// words that mark it changed: reads the index's slots (best after `warmSlot(for:)`
+  /// had time to bring them), never a record. O(1) but for the slots probed.
+  public func warmRecord(for lookahead: IDLookahead) {
+    guard let position = likelyPosition(for: lookahead), position < records.count else { return }
+    records.withUnsafeBufferPointer { records in
+      guard let base = records.baseAddress else { return }
+      CacheHint.read(base + position)
+    }
+    changes.warm(numbering.number(at: position))
+  }
+
+  /// The position of the record `lookahead`'s lookup most likely finds, read from the
+  /// index's slots alone (`IDIndex.likelyPosition(hash:)`): a guess, not an answer.
+  func likelyPosition(for lookahead: IDLookahead) -> Int? {
+    index.likelyPosition(hash: lookahead.hash)
+  }
+
+  /// `position(ofASCIIID:)` for the bytes `lookahead` was taken of (the caller's promise),
+  /// without hashing them again.
+  public func position(ofASCIIID bytes: UnsafeBufferPointer<UInt8>, lookahead: IDLookahead) -> Int? {
+    records.withUnsafeBufferPointer { index.position(ofASCII: bytes, hash: lookahead.hash, in: $0) }
+  }
+
   public func record(withID id: String) -> Root? {
     position(ofID: id).map { records[$0] }
   }
@@ -439,6 +480,20 @@ struct ChangeMarks: Sendable {
     }
     setBit(of: number)
     fieldWords[slot] |= 1 << UInt64(field)
+  }
+
+  /// Asks the processor for the words that `mark(_:field:)` of `number` writes. Reads
+  /// nothing; O(1).
+  func warm(_ number: RecordNumber) {
+    let slot = Int(number.value)
+    words.withUnsafeBufferPointer { words in
+      guard let base = words.baseAddress, slot >> 6 < words.count else { return }
+      CacheHint.read(base + (slot >> 6))
+    }
+    fieldWords.withUnsafeBufferPointer { fieldWords in
+      guard let base = fieldWords.baseAddress, slot < fieldWords.count else { return }
+      CacheHint.read(base + slot)
+    }
   }
 
   func contains(_ number: RecordNumber) -> Bool {

@@ -113,8 +113,15 @@ struct IDIndex<Root: Record>: Sendable {
   /// compared as a `String`.
   func position(ofASCII bytes: UnsafeBufferPointer<UInt8>, in records: UnsafeBufferPointer<Root>) -> Int? {
     guard IDHash.isASCII(bytes) else { return nil }
-    let hash = IDHash.hash(bytes: bytes)
-    return slots.withUnsafeBufferPointer { slots in
+    return position(ofASCII: bytes, hash: IDHash.hash(bytes: bytes), in: records)
+  }
+
+  /// `position(ofASCII:in:)` for bytes known to be ASCII whose `IDHash.hash(bytes:)` is
+  /// `hash`, taken before (a lookup begun ahead of its turn: `IDLookahead`).
+  func position(
+    ofASCII bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, in records: UnsafeBufferPointer<Root>
+  ) -> Int? {
+    slots.withUnsafeBufferPointer { slots in
       var probe = Probe(hash: hash, in: slots)
       while let position = probe.nextCandidate() {
         var held = records[position].id
@@ -124,6 +131,26 @@ struct IDIndex<Root: Record>: Sendable {
         if same ?? (held == String(decoding: bytes, as: UTF8.self)) { return position }
       }
       return nil
+    }
+  }
+
+  /// Asks the processor for the slot where a lookup of an id whose hash is `hash` starts
+  /// (`CacheHint`): reads nothing. O(1).
+  func warmSlot(hash: UInt64) {
+    slots.withUnsafeBufferPointer { slots in
+      guard let base = slots.baseAddress else { return }
+      CacheHint.read(base + (Int(truncatingIfNeeded: hash) & (slots.count - 1)))
+    }
+  }
+
+  /// The position in the first slot of a lookup of `hash`'s walk whose tag is the hash's:
+  /// the record that lookup most likely ends at, which its caller may warm; `nil` when the
+  /// walk meets an empty slot first (no record has the id). Reads slots only, never a
+  /// record, so it is not an answer: another id may share the tag.
+  func likelyPosition(hash: UInt64) -> Int? {
+    slots.withUnsafeBufferPointer { slots in
+      var probe = Probe(hash: hash, in: slots)
+      return probe.nextCandidate()
     }
   }
 
@@ -288,4 +315,11 @@ enum IDHash {
     let product = a.multipliedFullWidth(by: b)
     return product.high ^ product.low
   }
+}
+
+/// A lookup by an ASCII id begun before its turn (`Document.lookahead(ofASCIIID:)`): the
+/// id's hash, which depends on its bytes and the process's keys only, never on the
+/// records, so it holds for any later state of any document of this process.
+public struct IDLookahead: Sendable {
+  let hash: UInt64
 }

@@ -10,9 +10,27 @@ public protocol LineSource {
   mutating func withNextLine<Result>(
     beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result?
+  /// The whole lines the source holds now, lent to `body` together, so that the runner
+  /// can read ahead of the line it runs: their bytes, from the next line to be read to
+  /// the end of the last line feed held (each line ends with its line feed; a carriage
+  /// return before one is the runner's to drop). `body` returns how many of the bytes it
+  /// used, which must end a line (or be 0): those lines are read, and the next line read
+  /// is the one after them. A source that holds no whole line reads more first, calling
+  /// `beforeWaiting` before a read that would wait. Returns `false` when nothing was lent:
+  /// at the end of input, before a last line without a line feed, or from a source that
+  /// does not hold its lines so (a prompt's); the runner reads the next line with
+  /// `withNextLine` then.
+  mutating func withHeldLines(beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Bool
 }
 
 extension LineSource {
+  /// Lends nothing: every line is read with `withNextLine`.
+  public mutating func withHeldLines(beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Int)
+    -> Bool
+  {
+    false
+  }
+
   mutating func withNextLine<Result>(
     beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result? {
@@ -27,6 +45,9 @@ public struct TextLines: LineSource {
   private let bytes: [UInt8]
   private var lines: [Range<Int>] = []
   private var index = 0
+  /// Where the bytes after the last line feed start (0 without one): the lines before it
+  /// are lent whole by `withHeldLines`.
+  private var wholeLinesEnd = 0
 
   init(_ text: String) {
     self.init(bytes: Array(text.utf8))
@@ -41,6 +62,7 @@ public struct TextLines: LineSource {
       lines.append(start..<offset)
       start = offset + 1
     }
+    wholeLinesEnd = start
     if start < bytes.count { lines.append(start..<bytes.count) }
     lines = lines.map { line in
       line.isEmpty || bytes[line.upperBound - 1] != UInt8(ascii: "\r")
@@ -59,5 +81,17 @@ public struct TextLines: LineSource {
     index += 1
     let line = lines[index - 1]
     return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[line])) }
+  }
+
+  public mutating func withHeldLines(
+    beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Int
+  ) -> Bool {
+    guard index < lines.count, lines[index].lowerBound < wholeLinesEnd else { return false }
+    let start = lines[index].lowerBound
+    let used = bytes.withUnsafeBufferPointer {
+      body(UnsafeBufferPointer(rebasing: $0[start..<wholeLinesEnd]))
+    }
+    while index < lines.count, lines[index].lowerBound < start + used { index += 1 }
+    return true
   }
 }

@@ -50,6 +50,37 @@ public struct ScriptRunner<Root: Record> {
     // below holds inout) its field table was retained and released on every line.
     let quickParser = quickParser
     while true {
+      // The lines the source holds whole run from where they are while the fast lane
+      // takes them, read a few ahead (`LinesAhead`); the first it does not take is read
+      // below.
+      var heldOutcome: HeldLines?
+      let lent = source.withHeldLines(beforeWaiting: { self.waiting() }) { bytes -> Int in
+        var ahead = LinesAhead<Root>(bytes, parser: quickParser)
+        var used = 0
+        while let line = ahead.next(warming: &session) {
+          lineNumber += 1
+          let text = UnsafeBufferPointer(rebasing: bytes[line.bytes])
+          if echo { report(.output(String(decoding: text, as: UTF8.self))) }
+          let goOn = run(at: Place(name: name, line: lineNumber), chain: chain) {
+            (session, _) throws(SessionError) in
+            try session.execute(line.quick, in: text, lookahead: line.lookahead)
+          }
+          used = line.next
+          if !goOn || quitRequested {
+            heldOutcome = .stop
+            return used
+          }
+        }
+        heldOutcome = ahead.stopped ? .slowLine : .more
+        return used
+      }
+      if lent {
+        switch heldOutcome {
+        case .stop?: return false
+        case .more?: continue
+        case .slowLine?, nil: break
+        }
+      }
       // The fast lane reads the line's bytes where the source holds them and runs what it
       // scanned there and then, from the bytes (`Session.execute(_:in:)`): no command is
       // made of the line. Any other line becomes a `String` for the tokenizer.
@@ -275,6 +306,15 @@ public struct ScriptRunner<Root: Record> {
     let what = count == 1 ? "1 unsaved change" : "\(count) unsaved changes"
     return "warning: \(what)\(session.filePath.map { " to \"\($0)\"" } ?? "") not saved"
   }
+}
+
+/// How `ScriptRunner` left the lines a source lent together: a command ended the run
+/// (`quit`, a failure without `-k`), all were run (ask for more), or the next is one the
+/// fast lane does not take (read it alone).
+private enum HeldLines {
+  case stop
+  case more
+  case slowLine
 }
 
 /// What `ScriptRunner` made of a line it read: a command the fast lane parsed and ran

@@ -140,9 +140,11 @@ public struct Session<Root: Record> {
   /// and errors. The command itself is never made: the words go from the line into what
   /// `use` and `set` keep (the selected id, the pair), which saves the copies and the
   /// dispatch a script of a million `use`/`set` lines made of each.
-  mutating func execute(_ quick: QuickCommand, in line: UnsafeBufferPointer<UInt8>) throws(SessionError)
-    -> [Reply]
-  {
+  /// `lookahead`, when given, is the lookup of a `use`'s id begun by the runner as it read
+  /// the line ahead (`LinesAhead`), taken of the same bytes.
+  mutating func execute(
+    _ quick: QuickCommand, in line: UnsafeBufferPointer<UInt8>, lookahead: IDLookahead? = nil
+  ) throws(SessionError) -> [Reply] {
     quitRefused = false
     clearRefused = false
     switch quick {
@@ -150,8 +152,10 @@ public struct Session<Root: Record> {
       // Neither refused by a table's cells nor a change: nothing else to check. A whole
       // ASCII id (what `target` tries first) is looked up by its bytes, and the record's
       // own id kept: no string is made of the line's.
+      let id = UnsafeBufferPointer(rebasing: line[ref])
       if Root.fields.key != nil,
-        let position = editor.document.position(ofASCIIID: UnsafeBufferPointer(rebasing: line[ref]))
+        let position = lookahead.map({ editor.document.position(ofASCIIID: id, lookahead: $0) })
+          ?? editor.document.position(ofASCIIID: id)
       {
         (selectedID, selectedPosition) = (editor.document.id(at: position), position)
       } else {
@@ -171,6 +175,18 @@ public struct Session<Root: Record> {
         return []
       }
     }
+  }
+
+  /// Asks the processor for the index slot of a `use` the runner read ahead
+  /// (`Document.warmSlot(for:)`): changes nothing.
+  func warmSlot(for lookahead: IDLookahead) {
+    persistence.editor.document.warmSlot(for: lookahead)
+  }
+
+  /// Asks the processor for the record a `use` the runner read ahead most likely selects
+  /// (`Document.warmRecord(for:)`): changes nothing.
+  func warmRecord(for lookahead: IDLookahead) {
+    persistence.editor.document.warmRecord(for: lookahead)
   }
 
   /// `use REF`: the record `ref` names becomes the selected one.
