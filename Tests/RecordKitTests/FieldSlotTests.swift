@@ -56,6 +56,12 @@ import Testing
         }
         #expect(again == nil, "the same value again changes nothing", sourceLocation: sourceLocation)
       }
+      // withStoredValue(at:): the value in place, for a stored field only.
+      withUnsafePointer(to: record) { pointer in
+        var lent: [Value?] = []
+        slot.withStoredValue(at: pointer) { lent.append($0.pointee) }
+        #expect(lent == (slot.isStored ? [before] : []), sourceLocation: sourceLocation)
+      }
       // On to the next value.
       withUnsafeMutablePointer(to: &record) { slot.store(value, at: $0) }
     }

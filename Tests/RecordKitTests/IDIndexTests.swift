@@ -77,7 +77,10 @@ import Testing
         var id = newID()
         while model.contains(id) { id = newID() }
         let position = generator.int(model.count + 1)
-        document.insert(TaskRecord(id: id), numbered: document.nextNumber, at: position)
+        var record = TaskRecord(id: id)
+        // Some with a title, whose bytes `warmField` asks for.
+        if generator.int(2) == 0 { record.title = "title of " + id }
+        document.insert(record, numbered: document.nextNumber, at: position)
         model.insert(id, at: position)
       } else {
         let position = generator.int(model.count)
@@ -104,6 +107,7 @@ import Testing
             #expect(document.likelyPosition(for: begun).map { (0..<model.count).contains($0) } == true)
             document.warmSlot(for: begun)
             document.warmRecord(for: begun)
+            for field in TaskRecord.fields.fields.indices { document.warmField(field, for: begun) }
             if document.likelyPosition(for: begun) == position { likelyRight += 1 } else { likelyWrong += 1 }
           }
         }

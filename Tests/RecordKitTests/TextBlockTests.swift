@@ -116,6 +116,14 @@ import Testing
     }
     #expect(filled == BlockText("abcde"))
     #expect(BlockText(count: 0) { _ in } == BlockText())
+    // Where a text's bytes are, for a cache hint, is where it reads them from: in a shared
+    // block or its own; none for no bytes.
+    for text in shared + alone {
+      let span = text.byteSpan
+      let read = text.withBytes { bytes in bytes.baseAddress.map { (Int(bitPattern: $0), bytes.count) } }
+      #expect(span?.address == read?.0 && span?.count == read?.1, "\(text)")
+      #expect((span == nil) == text.isEmpty)
+    }
   }
 
   @Test func aTextCodecReadsWritesAndComparesAsTheStringCodec() throws {

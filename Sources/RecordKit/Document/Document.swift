@@ -122,6 +122,21 @@ public struct Document<Root: Record>: Sendable {
     changes.warm(numbering.number(at: position))
   }
 
+  /// Asks the processor for the memory that the value of declared field `field` (its
+  /// index in the kind's table) keeps outside the record `lookahead`'s lookup most likely
+  /// finds (a text's bytes: `FieldAccessor.warmValue(at:)`), which a `set` of that field on
+  /// it reads first. Reads the index's slots and the record: best after
+  /// `warmRecord(for:)` had time to bring it.
+  public func warmField(_ field: Int, for lookahead: IDLookahead) {
+    guard let position = likelyPosition(for: lookahead), position < records.count,
+      field < Root.fields.fields.count
+    else { return }
+    records.withUnsafeBufferPointer { records in
+      guard let base = records.baseAddress else { return }
+      Root.fields.fields[field].warmValue(at: base + position)
+    }
+  }
+
   /// The position of the record `lookahead`'s lookup most likely finds, read from the
   /// index's slots alone (`IDIndex.likelyPosition(hash:)`): a guess, not an answer.
   func likelyPosition(for lookahead: IDLookahead) -> Int? {

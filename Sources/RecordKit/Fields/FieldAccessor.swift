@@ -47,6 +47,11 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// record is passed by address: passing it by value to a field reached through
   /// `any FieldAccessor` copied it, a retain and release per field of it.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter)
+  /// Asks the processor for the memory the field's value in the record at `record` keeps
+  /// outside the record (a text's bytes), which a `set` of the field reads first to
+  /// compare and keep the old value (`FieldCodec.warm`): reads the record, not that
+  /// memory. By default nothing.
+  func warmValue(at record: UnsafePointer<Root>)
   /// Writes the field's value alone, as `write(_:to:)` writes it after the key; false,
   /// writing nothing, when the record does not have it. What a save compares with the
   /// value a file holds (`MemberPatch`).
@@ -133,6 +138,7 @@ public enum BulkNewValues: Sendable {
 }
 
 extension FieldAccessor {
+  func warmValue(at record: UnsafePointer<Root>) {}
   func parseCheckedJSON(_ token: ValueToken) throws(FieldError) -> JSONValue { try parseJSON(token) }
   var rules: String { "" }
   var about: String? { nil }

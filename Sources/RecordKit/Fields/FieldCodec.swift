@@ -24,6 +24,11 @@ public protocol FieldCodec: Sendable {
   /// bytes (`TextCodec`'s) puts them in `texts`, which a read of many records shares.
   func read(from reader: inout JSONReader, texts: inout TextArena) throws(JSONSyntaxError) -> Value?
   func encode(_ value: Value) -> JSONValue
+  /// Asks the processor for the memory the value at `value` keeps outside its record (a
+  /// text's bytes), which an edit of the field reads first (`CacheHint`): reads the value
+  /// in place, not that memory, and retains nothing (a retain would touch it). By
+  /// default nothing: most values are all in the record.
+  func warm(_ value: UnsafePointer<Value?>)
   /// Writes the value as `encode` makes it, straight to the writer: saving builds no
   /// `JSONValue` per field.
   func write(_ value: Value, to writer: inout JSONWriter)
@@ -76,6 +81,8 @@ public protocol FieldCodec: Sendable {
 }
 
 extension FieldCodec {
+  @inline(__always)
+  public func warm(_ value: UnsafePointer<Value?>) {}
   public var completions: [String] { [] }
   public var cellReading: CellReading { CellReading(type) }
   @inline(__always)

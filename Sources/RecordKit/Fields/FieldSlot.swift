@@ -85,6 +85,16 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
     return typedPointer(UnsafeMutablePointer(mutating: record), offset).pointee
   }
 
+  /// Calls `body` with where the record at `record` holds the field's value, when the
+  /// field is stored at a fixed place (`isStored`); else calls nothing. Lends the place,
+  /// not a copy: a copy of a value that holds an object retains it, which touches the
+  /// object's memory.
+  @inline(__always)
+  func withStoredValue(at record: UnsafePointer<Root>, _ body: (UnsafePointer<Value?>) -> Void) {
+    guard let offset else { return }
+    body(typedPointer(UnsafeMutablePointer(mutating: record), offset))
+  }
+
   /// Sets the field of `record` to `value`.
   @inline(__always)
   func store(_ value: Value?, in record: inout Root) {

@@ -72,6 +72,8 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
   private let writeMember: (UnsafePointer<Root>, inout JSONWriter) -> Void
   /// `writeValue(_:to:)`, made in `init` like `writeMember`: the value without its key.
   private let writeBareValue: (UnsafePointer<Root>, inout JSONWriter) -> Bool
+  /// `warmValue(at:)`, made in `init` like `writeBareValue`.
+  private let warmStoredValue: (UnsafePointer<Root>) -> Void
   /// Filters, sort and bulk edits, made in `init` like the closures above.
   let queries: FieldQueries<Root, Codec>
 
@@ -93,6 +95,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       codec.write(value, to: &writer)
       return true
     }
+    warmStoredValue = { record in slot.withStoredValue(at: record) { codec.warm($0) } }
     readValue = { record in slot.value(in: record) }
     compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
     compareRead = { reader, record in
@@ -294,6 +297,10 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
 
   public func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) {
     writeMember(record, &writer)
+  }
+
+  public func warmValue(at record: UnsafePointer<Root>) {
+    warmStoredValue(record)
   }
 
   public func writeValue(_ record: UnsafePointer<Root>, to writer: inout JSONWriter) -> Bool {

@@ -6,6 +6,12 @@
 struct TextCodec: FieldCodec {
   var type: FieldType { .string }
 
+  @inline(__always)
+  func warm(_ value: UnsafePointer<BlockText?>) {
+    guard let span = value.pointee?.byteSpan else { return }
+    CacheHint.read(address: span.address, byteCount: span.count)
+  }
+
   func parse(_ token: ValueToken) -> BlockText? {
     StringCodec().parse(token).map { BlockText($0) }
   }

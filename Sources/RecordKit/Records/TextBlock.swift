@@ -171,6 +171,17 @@ struct BlockText: Equatable, @unchecked Sendable, CustomStringConvertible, Expre
   /// No bytes.
   init() { self.init(block: nil, start: 0, length: 0) }
 
+  /// Where the text's bytes are, as an address and a count, for `CacheHint` (nothing is
+  /// read there); `nil` for no bytes. Only arithmetic on the block's address: no call
+  /// that the compiler cannot see through, so reading it from a record in place retains
+  /// nothing (a retain would touch the block's memory, which is what a hint is to spare).
+  @inline(__always)
+  var byteSpan: (address: Int, count: Int)? {
+    guard let block else { return nil }
+    let elements = block.withUnsafeMutablePointerToElements { Int(bitPattern: $0) }
+    return (elements + Int(start), Int(length))
+  }
+
   private init(block: TextBlock?, start: UInt32, length: UInt32) {
     (self.block, self.start, self.length) = (block, start, length)
   }

@@ -14,7 +14,13 @@ enum CacheHint {
   /// `count` 0).
   @inline(__always)
   static func read<T>(_ start: UnsafePointer<T>, count: Int = 1) {
-    for line in lines(from: Int(bitPattern: start), byteCount: count * MemoryLayout<T>.stride) {
+    read(address: Int(bitPattern: start), byteCount: count * MemoryLayout<T>.stride)
+  }
+
+  /// Asks for every cache line that `byteCount` bytes from address `address` touch.
+  @inline(__always)
+  static func read(address: Int, byteCount: Int) {
+    for line in lines(from: address, byteCount: byteCount) {
       recsh_prefetch_read(UInt(bitPattern: line))
     }
   }

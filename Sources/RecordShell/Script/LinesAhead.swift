@@ -2,11 +2,13 @@ import Glibc
 import RecordKit
 
 /// The lines of a source's held bytes (`LineSource.withHeldLines`) that the parser's fast
-/// lane takes, each scanned `depth` lines before its turn, so that the id lookup of a `use`
-/// ahead is warmed while the lines before it run: its index slot when the line is scanned,
-/// its record (and the record's change mark) two lines later, once the slot has come
-/// (`Document.warmSlot(for:)`, `Document.warmRecord(for:)`). Each of those lookups waited
-/// on two cache misses in turn, and the record's `set` on a third.
+/// lane takes, each scanned `depth` lines before its turn, so that what a `use` and the
+/// `set` after it will read is asked of the processor while the lines before them run:
+/// the `use`'s index slot when the line is scanned; its record (and the record's change
+/// mark) two lines before its turn, once the slot has come; one line before, once the
+/// record has come, the old value the `set` reads first, a text's bytes
+/// (`Document.warmSlot(for:)`, `warmRecord(for:)`, `warmField(_:for:)`). Each of those
+/// lookups waited on two cache misses in turn, and the `set` on two more.
 ///
 /// Reading ahead changes nothing a line does: scanning is a function of the line's bytes
 /// alone, a warmed address that is stale by the line's turn only costs a fetch, and the
@@ -62,6 +64,13 @@ struct LinesAhead<Root: Record> {
     // The line two after this one: its slot was asked for two lines ago.
     if count >= 2, let lookahead = ring[(head + 1) & (Self.ringSize - 1)]?.lookahead {
       session.warmRecord(for: lookahead)
+    }
+    // The next line, a `use` whose record was asked for a line ago, and a `set` after it:
+    // the value that `set` reads first.
+    if count >= 2, let lookahead = ring[head]?.lookahead,
+      case .set(let field, _, _)? = ring[(head + 1) & (Self.ringSize - 1)]?.quick
+    {
+      session.warmField(field, for: lookahead)
     }
     return line
   }

@@ -189,6 +189,13 @@ public struct Session<Root: Record> {
     persistence.editor.document.warmRecord(for: lookahead)
   }
 
+  /// Asks the processor for the memory a `set` of declared field `field` reads first on
+  /// the record a `use` the runner read ahead most likely selects
+  /// (`Document.warmField(_:for:)`): changes nothing.
+  func warmField(_ field: Int, for lookahead: IDLookahead) {
+    persistence.editor.document.warmField(field, for: lookahead)
+  }
+
   /// `use REF`: the record `ref` names becomes the selected one.
   private mutating func select(_ ref: String) throws(SessionError) {
     (selectedID, selectedPosition) = try target(ref, for: "use")
