@@ -8,6 +8,10 @@ import RecordShell
 struct StandardInputLines: LineSource {
   private var buffer: [UInt8] = []
   private var start = 0
+  /// Where the bytes after the buffer's last line feed start (0 without one): the whole
+  /// lines `withHeldLines` lends end there. Found as each chunk is read, so a call costs
+  /// no search.
+  private var wholeLinesEnd = 0
   private var atEnd = false
 
   mutating func nextLine(beforeWaiting: () -> Void) -> String? {
@@ -35,18 +39,15 @@ struct StandardInputLines: LineSource {
   /// when none is held, reads until one is or input ends.
   mutating func withHeldLines(beforeWaiting: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Bool
   {
-    // Bytes after `start` known to hold no line feed: each chunk is searched once.
-    var searched = 0
     while true {
-      if let end = buffer[(start + searched)...].lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) {
+      if wholeLinesEnd > start {
         let used = buffer.withUnsafeBufferPointer { bytes in
-          body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+          body(UnsafeBufferPointer(rebasing: bytes[start..<wholeLinesEnd]))
         }
         start += used
         return true
       }
       if atEnd { return false }
-      searched = buffer.count - start
       readMore(beforeWaiting: beforeWaiting)
     }
   }
@@ -56,6 +57,7 @@ struct StandardInputLines: LineSource {
   private mutating func readMore(beforeWaiting: () -> Void) {
     if start > 0 {
       buffer.removeFirst(start)
+      wholeLinesEnd = max(0, wholeLinesEnd - start)
       start = 0
     }
     var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
@@ -67,7 +69,9 @@ struct StandardInputLines: LineSource {
       if count <= 0 {
         atEnd = true
       } else {
+        let old = buffer.count
         buffer += chunk[0..<count]
+        if let newline = buffer[old...].lastIndex(of: UInt8(ascii: "\n")) { wholeLinesEnd = newline + 1 }
       }
       return
     }
