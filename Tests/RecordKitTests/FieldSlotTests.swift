@@ -61,6 +61,10 @@ import Testing
         var lent: [Value?] = []
         slot.withStoredValue(at: pointer) { lent.append($0.pointee) }
         #expect(lent == (slot.isStored ? [before] : []), sourceLocation: sourceLocation)
+        // warmValue(at:_:): the stored value in place, and only for a stored field.
+        var warmed: [Value?] = []
+        slot.warmValue(at: pointer) { warmed.append($0.pointee) }
+        #expect(warmed == (slot.isStored ? [before] : []), sourceLocation: sourceLocation)
       }
       // On to the next value.
       withUnsafeMutablePointer(to: &record) { slot.store(value, at: $0) }
@@ -146,6 +150,12 @@ import Testing
       color, on: Self.task(), values: [CustomValue(.string("blue")), nil, CustomValue(.number("3"))])
     let missing = FieldSlot<TaskRecord, CustomValue>(customKey: "size")
     Self.check(missing, on: Self.task(), values: [CustomValue(.bool(true)), nil])
+    // What a member's warming asks for: where the members' stored text is.
+    let members = Self.task().custom
+    let stored = members.withKeyedText { bytes in bytes.baseAddress.map { (Int(bitPattern: $0), bytes.count) }
+    }
+    #expect(members.byteSpan?.address == stored?.0 && members.byteSpan?.count == stored?.1)
+    #expect(stored != nil && CustomFields().byteSpan == nil)
     var start = Self.task()
     start.custom["size"] = .number("1")
     for value in [

@@ -95,6 +95,23 @@ struct FieldSlot<Root: Record, Value: Equatable>: @unchecked Sendable {
     body(typedPointer(UnsafeMutablePointer(mutating: record), offset))
   }
 
+  /// How many bytes of a record's members' text `warmValue` asks for: a member is found
+  /// by walking the text from its start, and a run-time record's text is mostly a few
+  /// hundred bytes.
+  static var warmedMemberBytes: Int { 256 }
+
+  /// Asks the processor for what a read of the field's value in the record at `record`
+  /// reads outside the record: for a field stored in the record, what `warmStored` says of
+  /// the value in place (`withStoredValue`); for a member by key, the first
+  /// `warmedMemberBytes` of the members' text, where the walk to it goes. Reads the
+  /// record, retains nothing; a key path field of another form is left alone.
+  @inline(__always)
+  func warmValue(at record: UnsafePointer<Root>, _ warmStored: (UnsafePointer<Value?>) -> Void) {
+    if offset != nil { return withStoredValue(at: record, warmStored) }
+    guard customKey != nil, let span = record.pointee.custom.byteSpan else { return }
+    CacheHint.read(address: span.address, byteCount: min(span.count, Self.warmedMemberBytes))
+  }
+
   /// Sets the field of `record` to `value`.
   @inline(__always)
   func store(_ value: Value?, in record: inout Root) {

@@ -95,7 +95,7 @@ public final class KeyPathField<Root: Record, Codec: FieldCodec>: FieldAccessor,
       codec.write(value, to: &writer)
       return true
     }
-    warmStoredValue = { record in slot.withStoredValue(at: record) { codec.warm($0) } }
+    warmStoredValue = { record in slot.warmValue(at: record) { codec.warm($0) } }
     readValue = { record in slot.value(in: record) }
     compareValues = { first, second in slot.value(in: first) == slot.value(in: second) }
     compareRead = { reader, record in

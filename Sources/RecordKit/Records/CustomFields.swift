@@ -21,6 +21,10 @@ public struct CustomFields: Equatable, Sendable {
   /// The members' text in the keyed form; no bytes when there are none (never `{}`).
   private var text = BlockText()
 
+  /// Where the members' stored text is, for `CacheHint` (`BlockText.byteSpan`).
+  @inline(__always)
+  var byteSpan: (address: Int, count: Int)? { text.byteSpan }
+
   /// Calls `body` with the members' canonical text (empty when there are none): the keys'
   /// codes spelled out in a copy on the stack (or the heap, for a long text), or the
   /// stored bytes in place when no key has a code. O(the text) before `body`: the hot
