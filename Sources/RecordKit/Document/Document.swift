@@ -124,8 +124,8 @@ public struct Document<Root: Record>: Sendable {
 
   /// Asks the processor for the memory that the value of declared field `field` (its
   /// index in the kind's table) keeps outside the record `lookahead`'s lookup most likely
-  /// finds (a text's bytes: `FieldAccessor.warmValue(at:)`), which a `set` of that field on
-  /// it reads first. Reads the index's slots and the record: best after
+  /// finds (a text's bytes, a run-time record's members: `FieldAccessor.warmValue(at:)`),
+  /// which a `set` of that field on it reads first. Reads the index's slots and the record: best after
   /// `warmRecord(for:)` had time to bring it.
   public func warmField(_ field: Int, for lookahead: IDLookahead) {
     guard let position = likelyPosition(for: lookahead), position < records.count,

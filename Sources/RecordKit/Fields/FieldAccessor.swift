@@ -48,9 +48,9 @@ public protocol FieldAccessor<Root>: AnyObject, Sendable {
   /// `any FieldAccessor` copied it, a retain and release per field of it.
   func write(_ record: UnsafePointer<Root>, to writer: inout JSONWriter)
   /// Asks the processor for the memory the field's value in the record at `record` keeps
-  /// outside the record (a text's bytes), which a `set` of the field reads first to
-  /// compare and keep the old value (`FieldCodec.warm`): reads the record, not that
-  /// memory. By default nothing.
+  /// outside the record (a text's bytes, a run-time record's members), which a `set` of
+  /// the field reads first to compare and keep the old value (`FieldSlot.warmValue`,
+  /// `FieldCodec.warm`): reads the record, not that memory. By default nothing.
   func warmValue(at record: UnsafePointer<Root>)
   /// Writes the field's value alone, as `write(_:to:)` writes it after the key; false,
   /// writing nothing, when the record does not have it. What a save compares with the

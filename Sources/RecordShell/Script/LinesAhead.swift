@@ -6,9 +6,10 @@ import RecordKit
 /// `set` after it will read is asked of the processor while the lines before them run:
 /// the `use`'s index slot when the line is scanned; its record (and the record's change
 /// mark) two lines before its turn, once the slot has come; one line before, once the
-/// record has come, the old value the `set` reads first, a text's bytes
-/// (`Document.warmSlot(for:)`, `warmRecord(for:)`, `warmField(_:for:)`). Each of those
-/// lookups waited on two cache misses in turn, and the `set` on two more.
+/// record has come, the old value the `set` reads first (a text's bytes, a run-time
+/// record's members) (`Document.warmSlot(for:)`, `warmRecord(for:)`,
+/// `warmField(_:for:)`). Each of those lookups waited on two cache misses in turn, and
+/// the `set` on two more.
 ///
 /// Reading ahead changes nothing a line does: scanning is a function of the line's bytes
 /// alone, a warmed address that is stale by the line's turn only costs a fetch, and the
