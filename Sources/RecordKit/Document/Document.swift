@@ -114,12 +114,10 @@ public struct Document<Root: Record>: Sendable {
   /// words that mark it changed: reads the index's slots (best after `warmSlot(for:)`
   /// had time to bring them), never a record. O(1) but for the slots probed.
   public func warmRecord(for lookahead: IDLookahead) {
-    guard let position = likelyPosition(for: lookahead), position < records.count else { return }
-    records.withUnsafeBufferPointer { records in
-      guard let base = records.baseAddress else { return }
-      CacheHint.read(base + position)
+    withLikelyRecord(for: lookahead) { record, position in
+      CacheHint.read(record)
+      changes.warm(numbering.number(at: position))
     }
-    changes.warm(numbering.number(at: position))
   }
 
   /// Asks the processor for the memory that the value of declared field `field` (its
@@ -128,19 +126,26 @@ public struct Document<Root: Record>: Sendable {
   /// which a `set` of that field on it reads first. Reads the index's slots and the record: best after
   /// `warmRecord(for:)` had time to bring it.
   public func warmField(_ field: Int, for lookahead: IDLookahead) {
-    guard let position = likelyPosition(for: lookahead), position < records.count,
-      field < Root.fields.fields.count
-    else { return }
-    records.withUnsafeBufferPointer { records in
-      guard let base = records.baseAddress else { return }
-      Root.fields.fields[field].warmValue(at: base + position)
-    }
+    let fields = Root.fields.fields
+    guard field < fields.count else { return }
+    withLikelyRecord(for: lookahead) { record, _ in fields[field].warmValue(at: record) }
   }
 
   /// The position of the record `lookahead`'s lookup most likely finds, read from the
   /// index's slots alone (`IDIndex.likelyPosition(hash:)`): a guess, not an answer.
   func likelyPosition(for lookahead: IDLookahead) -> Int? {
     index.likelyPosition(hash: lookahead.hash)
+  }
+
+  /// Calls `body` with the record `lookahead`'s lookup most likely finds, in place, and
+  /// its position; nothing when the index has no candidate. What the warming shares.
+  @inline(__always)
+  private func withLikelyRecord(for lookahead: IDLookahead, _ body: (UnsafePointer<Root>, Int) -> Void) {
+    guard let position = likelyPosition(for: lookahead) else { return }
+    records.withUnsafeBufferPointer { records in
+      guard let base = records.baseAddress, records.indices.contains(position) else { return }
+      body(base + position, position)
+    }
   }
 
   /// `position(ofASCIIID:)` for the bytes `lookahead` was taken of (the caller's promise),

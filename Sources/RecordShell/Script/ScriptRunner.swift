@@ -59,14 +59,11 @@ public struct ScriptRunner<Root: Record> {
         var used = 0
         while let line = ahead.next(warming: &session) {
           lineNumber += 1
-          let text = UnsafeBufferPointer(rebasing: bytes[line.bytes])
-          if echo { report(.output(String(decoding: text, as: UTF8.self))) }
-          let goOn = run(at: Place(name: name, line: lineNumber), chain: chain) {
-            (session, _) throws(SessionError) in
-            try session.execute(line.quick, in: text, lookahead: line.lookahead)
-          }
+          let goOn = runQuick(
+            line.quick, in: UnsafeBufferPointer(rebasing: bytes[line.bytes]), lookahead: line.lookahead,
+            at: Place(name: name, line: lineNumber), chain: chain)
           used = line.next
-          if !goOn || quitRequested {
+          if !goOn {
             heldOutcome = .stop
             return used
           }
@@ -94,11 +91,8 @@ public struct ScriptRunner<Root: Record> {
         guard let quick = quickParser.scan(bytes: bytes) else {
           return .line(String(decoding: bytes, as: UTF8.self))
         }
-        if echo { report(.output(String(decoding: bytes, as: UTF8.self))) }
-        let goOn = run(at: Place(name: name, line: lineNumber), chain: chain) {
-          (session, _) throws(SessionError) in try session.execute(quick, in: bytes)
-        }
-        return .ran(goOn: goOn && !quitRequested)
+        return .ran(
+          goOn: runQuick(quick, in: bytes, at: Place(name: name, line: lineNumber), chain: chain))
       }
       guard let read else { return true }
       let startLine = lineNumber
@@ -241,6 +235,21 @@ public struct ScriptRunner<Root: Record> {
       if quitRequested { return false }
     }
     return true
+  }
+
+  /// Runs a line the parser's fast lane scanned (`QuickParser.scan`), `text` its bytes,
+  /// echoed first under `-e`; `lookahead`, a `use`'s lookup begun when the line was read
+  /// ahead. Whether to go on: false after a failure without `-k`, or a `quit`.
+  @inline(__always)
+  private mutating func runQuick(
+    _ quick: QuickCommand, in text: UnsafeBufferPointer<UInt8>, lookahead: IDLookahead? = nil,
+    at place: Place, chain: [String]
+  ) -> Bool {
+    if echo { report(.output(String(decoding: text, as: UTF8.self))) }
+    let goOn = run(at: place, chain: chain) { (session, _) throws(SessionError) in
+      try session.execute(quick, in: text, lookahead: lookahead)
+    }
+    return goOn && !quitRequested
   }
 
   /// Where a line came from: `name:line` (`script.rsh:3`), or a name alone. Its text is
